@@ -1,0 +1,132 @@
+/** cairn.config.json: every key optional, validated with clear errors, zero-config works. */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { CairnError } from "./errors.js";
+
+export const CONFIG_FILE = "cairn.config.json";
+
+const embedderSchema = z.discriminatedUnion("provider", [
+  /** The bundled offline Universal Sentence Encoder lite (512 dims). */
+  z.object({ provider: z.literal("use-lite") }).strict(),
+  /** A transformers.js (ONNX) sentence-embedding model from a local directory or a hub id. */
+  z
+    .object({
+      provider: z.literal("transformers"),
+      model: z.string().min(1),
+      path: z.string().min(1).optional(),
+      pooling: z.enum(["mean", "cls"]).optional(),
+      quantized: z.boolean().optional(),
+      allowRemote: z.boolean().optional(),
+    })
+    .strict(),
+  /** Lexical-only retrieval: no embeddings at all. */
+  z.object({ provider: z.literal("none") }).strict(),
+]);
+
+export const configSchema = z
+  .object({
+    knowledgeDir: z.string().min(1).optional(),
+    decayAfterRuns: z.number().int().min(1).max(10_000).optional(),
+    maxPerAgent: z.number().int().min(1).max(100).optional(),
+    nearDecayRatio: z.number().min(0).max(1).optional(),
+    matchThreshold: z.number().min(0).max(1).optional(),
+    duplicateThreshold: z.number().min(0).max(1).optional(),
+    embedder: embedderSchema.optional(),
+    sanitize: z
+      .object({
+        allowHosts: z.array(z.string().min(1)).optional(),
+        denyPatterns: z.array(z.string().min(1)).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export type EmbedderConfig = z.infer<typeof embedderSchema>;
+
+/** Resolved configuration with every default applied. */
+export type CairnConfig = {
+  /** Knowledge directory relative to the root. Default `knowledge`. */
+  knowledgeDir: string;
+  /** Runs that may inject an entry after its last confirmation before it is archived. Default 10. */
+  decayAfterRuns: number;
+  /** Hard cap of entries injected per agent per run. Default 5. */
+  maxPerAgent: number;
+  /** Fraction of decayAfterRuns at which status/inject warn "near decay". Default 0.7. */
+  nearDecayRatio: number;
+  /** Minimum similarity for `record` to match a finding to an entry. Default 0.5. */
+  matchThreshold: number;
+  /** Similarity above which `check` reports two entries as near-duplicates. Default 0.9. */
+  duplicateThreshold: number;
+  /** Embedding provider. Default the bundled offline `use-lite`. */
+  embedder: EmbedderConfig;
+  /** Hosts allowed in entries (exact or `*.example.com`). Default: none besides documentation hosts. */
+  allowHosts: string[];
+  /** Regular expressions (case-insensitive) for organisation or customer names. Default none. */
+  denyPatterns: string[];
+};
+
+export const DEFAULT_CONFIG: CairnConfig = {
+  knowledgeDir: "knowledge",
+  decayAfterRuns: 10,
+  maxPerAgent: 5,
+  nearDecayRatio: 0.7,
+  matchThreshold: 0.5,
+  duplicateThreshold: 0.9,
+  embedder: { provider: "use-lite" },
+  allowHosts: [],
+  denyPatterns: [],
+};
+
+/** Validate a parsed config object; returns the resolved config or problems with their JSON paths. */
+export function resolveConfig(raw: unknown, source = CONFIG_FILE): CairnConfig {
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .map((issue) => `  ${issue.path.length ? issue.path.join(".") : "(top level)"}: ${issue.message}`)
+      .join("\n");
+    throw new CairnError("CONFIG", `${source} is invalid:\n${problems}\nSee README "Configuration" for every key and its default.`);
+  }
+  const value = parsed.data;
+  for (const [i, pattern] of (value.sanitize?.denyPatterns ?? []).entries()) {
+    try {
+      new RegExp(pattern, "iu");
+    } catch (cause) {
+      throw new CairnError("CONFIG", `${source}: sanitize.denyPatterns.${i} is not a valid regular expression: ${pattern}`, { cause });
+    }
+  }
+  if (value.knowledgeDir && (path.isAbsolute(value.knowledgeDir) || value.knowledgeDir.split(/[\\/]/).includes(".."))) {
+    throw new CairnError("CONFIG", `${source}: knowledgeDir must be a path inside the project (got "${value.knowledgeDir}"), e.g. "knowledge".`);
+  }
+  return {
+    knowledgeDir: value.knowledgeDir ?? DEFAULT_CONFIG.knowledgeDir,
+    decayAfterRuns: value.decayAfterRuns ?? DEFAULT_CONFIG.decayAfterRuns,
+    maxPerAgent: value.maxPerAgent ?? DEFAULT_CONFIG.maxPerAgent,
+    nearDecayRatio: value.nearDecayRatio ?? DEFAULT_CONFIG.nearDecayRatio,
+    matchThreshold: value.matchThreshold ?? DEFAULT_CONFIG.matchThreshold,
+    duplicateThreshold: value.duplicateThreshold ?? DEFAULT_CONFIG.duplicateThreshold,
+    embedder: value.embedder ?? DEFAULT_CONFIG.embedder,
+    allowHosts: value.sanitize?.allowHosts ?? DEFAULT_CONFIG.allowHosts,
+    denyPatterns: value.sanitize?.denyPatterns ?? DEFAULT_CONFIG.denyPatterns,
+  };
+}
+
+/** Read `cairn.config.json` under root, or the defaults when it does not exist. */
+export async function loadConfig(root: string): Promise<CairnConfig> {
+  const file = path.join(root, CONFIG_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return DEFAULT_CONFIG;
+    throw new CairnError("IO", `Cannot read ${CONFIG_FILE}: ${(error as Error).message}`, { cause: error });
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (cause) {
+    throw new CairnError("CONFIG", `${CONFIG_FILE} is not valid JSON: ${(cause as Error).message}`, { cause });
+  }
+  return resolveConfig(raw);
+}
