@@ -8,7 +8,7 @@ export type Diagnostic = {
   line: number;
   /** 1-based column. */
   column: number;
-  /** Stable rule id, e.g. `yaml-invalid`, `anchor-unresolved`, `secret-aws-key`. */
+  /** Stable rule id, e.g. `yaml-invalid`, `anchor-unresolved`, `secret-aws-access-key`. */
   rule: string;
   severity: Severity;
   /** What is wrong and what was expected. */

@@ -74,4 +74,6 @@ export type Entry = {
   verify: Section & { steps: string[] };
   /** sha256 of the raw file bytes. */
   hash: string;
+  /** 1-based file line of each top-level frontmatter key, for precise diagnostics. */
+  keyLines: Record<string, number>;
 };

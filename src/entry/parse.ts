@@ -1,0 +1,206 @@
+/** Parse one entry file (raw bytes) into an Entry plus diagnostics. Pure: no I/O. */
+import { createHash } from "node:crypto";
+import matter from "gray-matter";
+import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
+import { parseAnchors } from "./anchors.js";
+import { diagnostic, type Diagnostic } from "./diagnostic.js";
+import { FRONTMATTER_FIELDS, KNOWN_KEYS, REQUIRED_KEYS, isIsoDate, type KnownKey } from "./schema.js";
+import { splitBody, splitSteps } from "./sections.js";
+import type { Entry, EntryState } from "./types.js";
+
+/** Entries are small; larger files are refused unparsed. */
+export const MAX_ENTRY_BYTES = 1024 * 1024;
+export const ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export type ParseOptions = {
+  /** Path relative to the repository root (used in diagnostics). */
+  file: string;
+  /** Where the file lives. Default "active". */
+  state?: EntryState;
+  /** Today's date YYYY-MM-DD (UTC) for the future-date rule. Default: the current UTC date. */
+  today?: string;
+};
+
+export type ParseResult = {
+  /** Present when the file could be read as an entry at all (it may still have errors). */
+  entry?: Entry;
+  diagnostics: Diagnostic[];
+};
+
+export function todayUtc(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** Id from a file name: `knowledge/archive/foo-bar.md` → `foo-bar`. */
+export function idFromPath(file: string): string {
+  const base = file.split("/").pop() ?? file;
+  return base.replace(/\.md$/i, "");
+}
+
+export function parseEntry(bytes: Uint8Array, options: ParseOptions): ParseResult {
+  const { file } = options;
+  const today = options.today ?? todayUtc();
+  const diagnostics: Diagnostic[] = [];
+  const fail = (rule: string, message: string, line = 1, column = 1): ParseResult => ({
+    diagnostics: [diagnostic(file, rule, "error", message, { line, column })],
+  });
+
+  if (bytes.byteLength > MAX_ENTRY_BYTES) {
+    return fail("file-too-large", `file is ${(bytes.byteLength / 1024 / 1024).toFixed(1)} MB; entries must be under ${MAX_ENTRY_BYTES / 1024} KB of markdown (a finding, evidence and verify steps). It was not parsed.`);
+  }
+  if (bytes.byteLength === 0) return fail("file-empty", "file is empty; expected YAML frontmatter (lastConfirmed, provenance) followed by a finding, Evidence: and Verify:");
+  const nul = bytes.indexOf(0);
+  if (nul !== -1) {
+    const pos = positionOfByte(bytes, nul);
+    return fail("file-binary", "file contains NUL bytes: it looks binary, not a markdown entry", pos.line, pos.column);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    const bad = firstInvalidUtf8(bytes);
+    const pos = positionOfByte(bytes, bad);
+    return fail("encoding-invalid", `file is not valid UTF-8 (invalid byte 0x${(bytes[bad] ?? 0).toString(16)}); save it as UTF-8`, pos.line, pos.column);
+  }
+  const hash = createHash("sha256").update(bytes).digest("hex");
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const lines = text.split(/\r?\n/);
+
+  // Frontmatter delimiters (gray-matter accepts only a leading `---` line; we report what is wrong first).
+  if ((lines[0] ?? "").trimEnd() !== "---") {
+    return fail("frontmatter-missing", "expected the file to start with a `---` line opening YAML frontmatter (lastConfirmed, provenance)");
+  }
+  let close = -1;
+  for (let i = 1; i < lines.length; i++) {
+    const l = (lines[i] ?? "").trimEnd();
+    if (l === "---") {
+      close = i;
+      break;
+    }
+  }
+  if (close === -1) return fail("frontmatter-unterminated", "frontmatter opened with `---` on line 1 is never closed; expected a second `---` line after the YAML", 1, 1);
+
+  let parsedMatter: { content: string; matter: string };
+  try {
+    // gray-matter splits frontmatter from content; YAML is parsed by `yaml` for exact error and key positions.
+    parsedMatter = matter(text, { engines: { yaml: () => ({}) } }) as unknown as { content: string; matter: string };
+  } catch (cause) {
+    return fail("frontmatter-invalid", `cannot split frontmatter: ${(cause as Error).message}`);
+  }
+  const yamlText = lines.slice(1, close).join("\n");
+  const counter = new LineCounter();
+  const doc = parseDocument(yamlText, { lineCounter: counter, uniqueKeys: true, prettyErrors: false, strict: true });
+  const yamlLine = (offset: number) => {
+    const p = counter.linePos(offset);
+    return { line: p.line + 1, column: p.col };
+  };
+  for (const error of doc.errors) {
+    const pos = yamlLine(error.pos[0]);
+    diagnostics.push(diagnostic(file, "yaml-invalid", "error", `invalid YAML: ${firstLine(error.message)}`, pos));
+  }
+  if (doc.errors.length) return { diagnostics };
+
+  const contents = doc.contents;
+  if (contents !== null && !isMap(contents)) {
+    return fail("frontmatter-not-mapping", "frontmatter must be a YAML mapping of keys (e.g. `lastConfirmed: 2026-02-12`), not a list or a scalar", 2, 1);
+  }
+  const frontmatter = (contents ? doc.toJS() : {}) as Record<string, unknown>;
+  const keyPos = new Map<string, { line: number; column: number }>();
+  for (const pair of contents?.items ?? []) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+    keyPos.set(key, isScalar(pair.key) && pair.key.range ? yamlLine(pair.key.range[0]) : { line: 2, column: 1 });
+  }
+  validateFrontmatter(file, frontmatter, keyPos, today, diagnostics);
+
+  // Body.
+  const bodyLines = parsedMatter.content.split(/\r?\n/);
+  const bodyFirstLine = lines.length - bodyLines.length + 1;
+  const parts = splitBody(parsedMatter.content, bodyLines, bodyFirstLine);
+  let lastLine = lines.length;
+  while (lastLine > bodyFirstLine && !(lines[lastLine - 1] ?? "").trim()) lastLine--;
+  const endPos = { line: Math.max(bodyFirstLine, lastLine), column: 1 };
+  const { finding, evidence, verify } = parts.sections;
+  if (!finding) diagnostics.push(diagnostic(file, "finding-missing", "error", "no finding: expected 1–3 sentences stating the pattern before `Evidence:`", { line: bodyFirstLine, column: 1 }));
+  if (!evidence) diagnostics.push(diagnostic(file, "evidence-missing", "error", "no evidence: expected a paragraph starting `Evidence:` (or a `## Evidence` section) with at least one anchor such as `src/a.ts:10-20, fn()`", endPos));
+  if (!verify) diagnostics.push(diagnostic(file, "verify-missing", "error", "no verification steps: expected a paragraph starting `Verify:` (or a `## Verify` section) with 1–3 steps", endPos));
+  for (const r of parts.repeated) diagnostics.push(diagnostic(file, "section-repeated", "warning", `a second ${r.kind} section; only the first is used`, { line: r.line, column: 1 }));
+  const anchors = evidence ? parseAnchors(evidence.text, evidence.line, evidence.column) : [];
+  if (evidence && anchors.length === 0) {
+    diagnostics.push(diagnostic(file, "evidence-no-anchor", "error", "evidence has no anchor: expected a repo-relative path or glob, optionally with :line or :start-end and a symbol, e.g. `src/auth.ts:47-52, handleRequest()`", evidence));
+  }
+  const steps = verify ? splitSteps(verify.text) : [];
+  if (steps.length > 3) diagnostics.push(diagnostic(file, "verify-too-many", "warning", `${steps.length} verification steps; expected 1–3 focused steps`, verify ?? endPos));
+  if (finding) {
+    const sentences = finding.text.split(/(?<=[.!?])\s+(?=[A-Z`])/).filter((s) => s.trim()).length;
+    if (sentences > 3 || finding.text.length > 800) {
+      diagnostics.push(diagnostic(file, "finding-too-long", "warning", `the finding has ${sentences} sentences / ${finding.text.length} characters; expected a 1–3 sentence generalised heuristic`, finding));
+    }
+  }
+
+  const fileId = idFromPath(file);
+  const id = typeof frontmatter.id === "string" && ID_RE.test(frontmatter.id) ? frontmatter.id : fileId;
+  if (!ID_RE.test(fileId)) {
+    diagnostics.push(diagnostic(file, "filename-invalid", "error", `file name "${fileId}.md" is not a slug; expected letters, digits, '-', '_' or '.' (e.g. auth-middleware-swallows-ctx-cancel.md)`));
+  }
+  if (parts.title !== undefined && frontmatter.title === undefined) frontmatter.title = parts.title;
+  const entry: Entry = {
+    id,
+    path: file,
+    state: options.state ?? "active",
+    frontmatter,
+    finding: { text: finding?.text ?? "", line: finding?.line ?? bodyFirstLine },
+    evidence: { text: evidence?.text ?? "", line: evidence?.line ?? bodyFirstLine, anchors },
+    verify: { text: verify?.text ?? "", line: verify?.line ?? bodyFirstLine, steps },
+    hash,
+    keyLines: Object.fromEntries([...keyPos].map(([key, pos]) => [key, pos.line])),
+  };
+  return { entry, diagnostics };
+}
+
+function validateFrontmatter(
+  file: string,
+  fm: Record<string, unknown>,
+  keyPos: Map<string, { line: number; column: number }>,
+  today: string,
+  out: Diagnostic[],
+): void {
+  for (const key of REQUIRED_KEYS) {
+    if (!(key in fm)) {
+      out.push(diagnostic(file, "frontmatter-required", "error", `missing required key \`${key}\`; expected e.g. \`${key === "lastConfirmed" ? "lastConfirmed: 2026-02-12" : "provenance: independent"}\``, { line: 2, column: 1 }));
+    }
+  }
+  for (const [key, value] of Object.entries(fm)) {
+    const pos = keyPos.get(key) ?? { line: 2, column: 1 };
+    if (!KNOWN_KEYS.has(key)) {
+      out.push(diagnostic(file, "frontmatter-unknown-key", "warning", `unknown key \`${key}\` is kept but not understood; known keys: ${[...KNOWN_KEYS].join(", ")}`, pos));
+      continue;
+    }
+    const result = FRONTMATTER_FIELDS[key as KnownKey].safeParse(value);
+    if (!result.success) {
+      const shown = value instanceof Date ? value.toISOString() : JSON.stringify(value);
+      out.push(diagnostic(file, "frontmatter-invalid", "error", `\`${key}\`: ${result.error.issues[0]?.message ?? "invalid value"} (got ${shown})`, pos));
+      continue;
+    }
+    if ((key === "lastConfirmed" || key === "created" || key === "archived") && typeof value === "string" && isIsoDate(value) && value > today) {
+      out.push(diagnostic(file, "date-in-future", "error", `\`${key}\` is ${value}, after today (${today} UTC); expected a date that has happened`, pos));
+    }
+  }
+}
+
+function firstLine(message: string): string {
+  return message.split("\n")[0] ?? message;
+}
+
+function positionOfByte(bytes: Uint8Array, index: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < index; i++) if (bytes[i] === 10) { line++; lineStart = i + 1; }
+  return { line, column: index - lineStart + 1 };
+}
+
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  // Decode leniently and map the first replacement character back to its byte offset.
+  const lenient = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  const index = lenient.indexOf("\uFFFD");
+  return index === -1 ? 0 : Buffer.byteLength(lenient.slice(0, index), "utf8");
+}
