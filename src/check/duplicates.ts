@@ -1,0 +1,48 @@
+/** Near-duplicate entries (similarity above duplicateThreshold), from the search index: opt-in, it loads the model. */
+import { diagnostic, type Diagnostic } from "../entry/diagnostic.js";
+import type { SearchIndex } from "../indexing/search-index.js";
+import { tokenize } from "../indexing/lexical/index.js";
+import type { LoadedKnowledge } from "../store/load.js";
+
+export function findNearDuplicates(index: SearchIndex, loaded: LoadedKnowledge, threshold: number): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const active = loaded.entries.filter((e) => e.state === "active" && index.meta(e.id));
+  const activeIds = new Set(active.map((e) => e.id));
+  const texts = new Map(active.map((e) => [e.id, `${String(e.frontmatter.title ?? "")}\n${e.finding.text}`]));
+  const reported = new Set<string>();
+  for (const entry of active) {
+    const candidates: Array<{ id: string; similarity: number; how: string }> = [];
+    const vector = index.vectorOf(entry.id);
+    if (vector) {
+      for (const hit of index.vectorSearch(vector, 4, (id) => id !== entry.id && activeIds.has(id))) candidates.push({ id: hit.id, similarity: hit.similarity, how: "cosine" });
+    } else {
+      for (const hit of index.lexicalSearch(texts.get(entry.id) ?? "", 4, (id) => id !== entry.id && activeIds.has(id))) {
+        candidates.push({ id: hit.id, similarity: jaccard(texts.get(entry.id) ?? "", texts.get(hit.id) ?? ""), how: "word overlap" });
+      }
+    }
+    for (const c of candidates) {
+      if (c.similarity < threshold) continue;
+      const pair = [entry.id, c.id].sort().join("\0");
+      if (reported.has(pair)) continue;
+      reported.add(pair);
+      const [first, second] = [entry.id, c.id].sort() as [string, string];
+      const later = loaded.byId.get(second)!;
+      out.push(
+        diagnostic(later.path, "near-duplicate", "warning", `"${second}" is a near-duplicate of "${first}" (${c.how} ${c.similarity.toFixed(2)} ≥ ${threshold}); merge them, or mark one with \`supersedes\``, {
+          line: later.finding.line,
+          column: 1,
+        }),
+      );
+    }
+  }
+  return out;
+}
+
+function jaccard(a: string, b: string): number {
+  const sa = new Set(tokenize(a));
+  const sb = new Set(tokenize(b));
+  if (!sa.size || !sb.size) return 0;
+  let inter = 0;
+  for (const t of sa) if (sb.has(t)) inter++;
+  return inter / (sa.size + sb.size - inter);
+}
