@@ -1,0 +1,181 @@
+/** Read the ledger: parse every `*.jsonl` file, skip bad lines with warnings, de-duplicate, sort. */
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import type { Diagnostic } from "../entry/diagnostic.js";
+import { CairnError } from "../errors.js";
+import type { LedgerEvent } from "./events.js";
+import { checkEvent } from "./validate.js";
+
+/** A skipped or suspicious ledger line. Rules: `ledger-torn-line`, `ledger-invalid-line`, `ledger-unknown-version`, `ledger-duplicate-id`. */
+export type LedgerWarning = Diagnostic & { severity: "warning" };
+
+/** Events (sorted by time, then eventId; de-duplicated by eventId) and the warnings met on the way. */
+export type LedgerReadResult = { events: LedgerEvent[]; warnings: LedgerWarning[] };
+
+/** The events of one file, in file order, before merging. */
+export type ParsedLedgerFile = {
+  file: string;
+  events: LedgerEvent[];
+  /** 1-based line number of each event, parallel to `events`. */
+  lines: number[];
+  warnings: LedgerWarning[];
+};
+
+export type ReadLedgerOptions = {
+  /** Directory that warning file paths are made relative to. Default: none (paths are `ledgerDir` joined with the file name). */
+  relativeTo?: string;
+};
+
+function warning(file: string, line: number, rule: string, message: string): LedgerWarning {
+  return { file, line, column: 1, rule, severity: "warning", message };
+}
+
+/** Every line we write starts with this; JSON string values cannot contain it unescaped. */
+const LINE_START = '{"v":';
+
+/**
+ * A crash can leave a torn line without "\n"; the next append then lands on the same line.
+ * Recover that complete event: it starts at one of the later `{"v":` on the line.
+ */
+function recoverGlued(line: string): unknown {
+  for (let start = line.indexOf(LINE_START, 1); start > 0; start = line.indexOf(LINE_START, start + 1)) {
+    try {
+      return JSON.parse(line.slice(start));
+    } catch {
+      // not the start of the glued event; try the next candidate
+    }
+  }
+  return undefined;
+}
+
+/** Parse the text of one ledger file. `file` is only used to label warnings. */
+export function parseLedgerText(text: string, file: string): ParsedLedgerFile {
+  const events: LedgerEvent[] = [];
+  const numbers: number[] = [];
+  const warnings: LedgerWarning[] = [];
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const lines = body.split("\n");
+  const last = lines.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const line = lines[i] as string;
+    if (line.length === 0 || (line.length < 3 && line.trim() === "")) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (cause) {
+      value = recoverGlued(line);
+      if (value !== undefined) {
+        warnings.push(warning(file, i + 1, "ledger-torn-line", "fragment of an interrupted write skipped; the complete event after it on this line was kept"));
+      } else if (i === last) {
+        warnings.push(warning(file, i + 1, "ledger-torn-line", "incomplete last line skipped (an interrupted write, or one still in progress)"));
+      } else {
+        const reason = (cause as Error).message;
+        warnings.push(warning(file, i + 1, "ledger-invalid-line", `line skipped: not valid JSON (${reason}); expected one JSON event per line`));
+      }
+      if (value === undefined) continue;
+    }
+    const problem = checkEvent(value);
+    if (problem === undefined) {
+      events.push(value as LedgerEvent);
+      numbers.push(i + 1);
+    } else {
+      const rule = problem.kind === "version" ? "ledger-unknown-version" : "ledger-invalid-line";
+      warnings.push(warning(file, i + 1, rule, `line skipped: ${problem.message}`));
+    }
+  }
+  return { file, events, lines: numbers, warnings };
+}
+
+function compareEvents(a: LedgerEvent, b: LedgerEvent): number {
+  if (a.time !== b.time) return a.time < b.time ? -1 : 1;
+  if (a.eventId !== b.eventId) return a.eventId < b.eventId ? -1 : 1;
+  return 0;
+}
+
+/**
+ * Merge parsed files (pass them in file-name order): sort by time then eventId (stable, so
+ * file order breaks full ties), then drop repeated eventIds, which are now adjacent: identical
+ * lines after a git union merge are dropped silently; a different event reusing an id keeps
+ * the first and warns. Sorting first avoids hashing every id: a copy of an event has its time
+ * and id, so it sorts right beside it. (Two lines sharing an id but not a time, which only a
+ * hand edit can produce, stay two events.)
+ */
+export function mergeLedgerFiles(files: readonly ParsedLedgerFile[]): LedgerReadResult {
+  const warnings: LedgerWarning[] = [];
+  let all: LedgerEvent[] = [];
+  const origin: ParsedLedgerFile[] = [];
+  for (const parsed of files) {
+    for (const w of parsed.warnings) warnings.push(w);
+    if (parsed.events.length > 0) origin.push(parsed);
+  }
+  // Copy before sorting in place: the parsed files may be cached by the caller.
+  if (origin.length === 1) all = (origin[0] as ParsedLedgerFile).events.slice();
+  else for (const parsed of origin) for (const event of parsed.events) all.push(event);
+  all.sort(compareEvents);
+  const events: LedgerEvent[] = [];
+  let previous: LedgerEvent | undefined;
+  for (const event of all) {
+    if (previous !== undefined && previous.eventId === event.eventId) {
+      if (JSON.stringify(previous) !== JSON.stringify(event)) {
+        const { file, line } = locate(origin, event);
+        warnings.push(warning(file, line, "ledger-duplicate-id", `event ${event.eventId} appears with different contents; the first occurrence is kept`));
+      }
+      continue;
+    }
+    events.push(event);
+    previous = event;
+  }
+  return { events, warnings };
+}
+
+/** File and line of an event (only used for the rare duplicate-id warning). */
+function locate(files: readonly ParsedLedgerFile[], event: LedgerEvent): { file: string; line: number } {
+  for (const parsed of files) {
+    const index = parsed.events.indexOf(event);
+    if (index >= 0) return { file: parsed.file, line: parsed.lines[index] ?? 1 };
+  }
+  return { file: "", line: 1 };
+}
+
+/** The `*.jsonl` file names in `ledgerDir`, sorted; empty when the directory does not exist. */
+export async function listLedgerFiles(ledgerDir: string): Promise<string[]> {
+  try {
+    const dirents = await readdir(ledgerDir, { withFileTypes: true });
+    return dirents
+      .filter((d) => d.isFile() && d.name.endsWith(".jsonl"))
+      .map((d) => d.name)
+      .sort();
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw new CairnError("IO", `Cannot list the ledger directory ${ledgerDir}: ${(cause as Error).message}`, { cause });
+  }
+}
+
+/** Label for warnings about `name` in `ledgerDir`: forward slashes, relative when asked. */
+export function ledgerFileLabel(ledgerDir: string, name: string, options: ReadLedgerOptions = {}): string {
+  const full = path.join(ledgerDir, name);
+  const label = options.relativeTo === undefined ? full : path.relative(options.relativeTo, path.resolve(full));
+  return label.split(path.sep).join("/");
+}
+
+/** Read one ledger file; a file that vanished between listing and reading counts as empty. */
+export async function readLedgerFile(file: string, label: string): Promise<ParsedLedgerFile> {
+  let text: string;
+  try {
+    // One-shot decode of the whole buffer: faster than readFile's chunked string decoder.
+    text = (await readFile(file)).toString("utf8");
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return { file: label, events: [], lines: [], warnings: [] };
+    throw new CairnError("IO", `Cannot read ledger file ${file}: ${(cause as Error).message}`, { cause });
+  }
+  return parseLedgerText(text, label);
+}
+
+/** Read every `*.jsonl` file in `ledgerDir`. A missing directory is an empty ledger. Never fails on bad lines. */
+export async function readLedger(ledgerDir: string, options: ReadLedgerOptions = {}): Promise<LedgerReadResult> {
+  const names = await listLedgerFiles(ledgerDir);
+  const parsed = await Promise.all(
+    names.map((name) => readLedgerFile(path.join(ledgerDir, name), ledgerFileLabel(ledgerDir, name, options))),
+  );
+  return mergeLedgerFiles(parsed);
+}
