@@ -1,0 +1,23 @@
+import type { KnowledgeBase } from "../../knowledge-base.js";
+import { EXIT, formatDiagnostics, json, type Io } from "../output.js";
+import { progressBar } from "../progress.js";
+
+export async function index(kb: KnowledgeBase, io: Io, opts: { rebuild?: boolean; json?: boolean }): Promise<number> {
+  const bar = progressBar(io, "embedding");
+  const started = Date.now();
+  const summary = await kb.index({ ...(opts.rebuild ? { rebuild: true } : {}), onProgress: (d, t) => bar.update(d, t) });
+  bar.done();
+  if (opts.json) return json(io, summary), EXIT.ok;
+  for (const w of summary.warnings) io.err(`warning: ${w}`);
+  if (summary.errors.length) io.err(formatDiagnostics(summary.errors, "human", { errors: summary.errors.length, warnings: 0 }) + "\n(files that do not parse keep their last good version in the index)");
+  const parts = [
+    `${summary.added.length} added`,
+    `${summary.updated.length} updated`,
+    `${summary.moved.length} moved`,
+    `${summary.removed.length} removed`,
+    `${summary.unchanged} unchanged`,
+  ];
+  io.out(`indexed ${summary.entries} entries (${parts.join(", ")}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  io.out(`embedder: ${summary.embedder ?? "none (lexical only)"}; ${summary.embedded} embedded, ${summary.reused} reused from cache${summary.saved ? "" : "; index already up to date"}`);
+  return EXIT.ok;
+}

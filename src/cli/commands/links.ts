@@ -1,0 +1,51 @@
+/** supersede, set-status and history. */
+import type { EntryStatus } from "../../entry/types.js";
+import type { KnowledgeBase } from "../../knowledge-base.js";
+import type { ManualResult } from "../../lifecycle/manual.js";
+import { EXIT, json, table, type Io } from "../output.js";
+
+function report(io: Io, verb: string, result: ManualResult, done: string, asJson?: boolean): number {
+  if (asJson) {
+    json(io, result);
+    return result.kind === "done" ? EXIT.ok : EXIT.failed;
+  }
+  if (result.kind === "done") {
+    io.out(done);
+    return EXIT.ok;
+  }
+  if (result.kind === "not-found") {
+    io.err(`cairn ${verb}: no entry with id "${result.id}".${result.suggestions.length ? ` Did you mean: ${result.suggestions.join(", ")}?` : " Run cairn status --all to list ids."}`);
+  } else io.err(`cairn ${verb}: ${result.reason}`);
+  return EXIT.failed;
+}
+
+export async function supersede(kb: KnowledgeBase, io: Io, oldId: string, newId: string, opts: { json?: boolean }): Promise<number> {
+  const result = await kb.supersede(oldId, newId);
+  return report(io, "supersede", result, `${oldId} is superseded by ${newId} and archived${result.kind === "done" ? ` (${result.path})` : ""}`, opts.json);
+}
+
+export async function setStatus(kb: KnowledgeBase, io: Io, id: string, status: string, opts: { json?: boolean }): Promise<number> {
+  const result = await kb.setStatus(id, status as EntryStatus);
+  return report(io, "set-status", result, `${id}: status ${status}`, opts.json);
+}
+
+export async function history(kb: KnowledgeBase, io: Io, id: string, opts: { json?: boolean }): Promise<number> {
+  const result = await kb.history(id);
+  if ("kind" in result) {
+    if (opts.json) json(io, result);
+    else io.err(`cairn history: no entry or ledger events for "${id}".${result.suggestions.length ? ` Did you mean: ${result.suggestions.join(", ")}?` : ""}`);
+    return EXIT.failed;
+  }
+  if (opts.json) return json(io, result), EXIT.ok;
+  for (const w of result.warnings) io.err(`warning: ${w}`);
+  if (!result.items.length) {
+    io.out(`${id}: no ledger events and no commits yet`);
+    return EXIT.ok;
+  }
+  io.out(table(["when", "source", "what", "detail"], result.items.map((item) =>
+    item.source === "git"
+      ? [item.time, "git", item.commit, `${item.subject} (${item.author})`]
+      : [item.time.replace("T", " ").slice(0, 19), "ledger", item.type, [item.run && `run ${item.run}`, item.agent && `agent ${item.agent}`, item.provenance, item.detail].filter(Boolean).join(", ")],
+  )));
+  return EXIT.ok;
+}

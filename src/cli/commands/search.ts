@@ -1,0 +1,39 @@
+import type { KnowledgeBase } from "../../knowledge-base.js";
+import { EXIT, json, table, type Io } from "../output.js";
+
+type Opts = { limit?: number; explain?: boolean; includeArchived?: boolean; json?: boolean; agent?: string; changedFiles?: string[] };
+
+export async function search(kb: KnowledgeBase, io: Io, query: string, opts: Opts): Promise<number> {
+  const limit = opts.limit ?? 10;
+  const response = await kb.search(query, {
+    limit,
+    ...(opts.includeArchived ? { includeArchived: true } : {}),
+    ...(opts.agent ? { agent: opts.agent } : {}),
+    ...(opts.changedFiles?.length ? { changedFiles: opts.changedFiles } : {}),
+  });
+  if (opts.json) {
+    json(io, { results: response.results.map(({ explain, ...r }) => (opts.explain ? { ...r, explain } : r)), warnings: response.warnings, mode: response.mode });
+    return EXIT.ok;
+  }
+  for (const w of response.warnings) io.err(`warning: ${w}`);
+  if (!response.results.length) {
+    io.out("no entries match above the relevance floor");
+    return EXIT.ok;
+  }
+  const headers = opts.explain ? ["#", "id", "score", "lexical", "vector", "changed", "path"] : ["#", "id", "score", "path"];
+  const rows = response.results.map((r, i) => {
+    const base = [String(i + 1), r.id + (r.state === "archived" ? " (archived)" : ""), r.score.toFixed(4)];
+    if (!opts.explain) return [...base, r.path];
+    const e = r.explain;
+    return [
+      ...base,
+      e.lexical ? `#${e.lexical.rank} bm25 ${e.lexical.score.toFixed(2)} match ${(e.lexical.matched * 100).toFixed(0)}%` : "-",
+      e.vector ? `#${e.vector.rank} cos ${e.vector.similarity.toFixed(3)}` : "-",
+      e.changedFiles ? `#${e.changedFiles.rank} touch ${e.changedFiles.touch}` : "-",
+      r.path,
+    ];
+  });
+  io.out(table(headers, rows));
+  if (opts.explain) io.out(`\nmode: ${response.mode}; score = weighted reciprocal-rank fusion of the lexical, vector and changed-file ranks`);
+  return EXIT.ok;
+}

@@ -1,0 +1,26 @@
+import type { KnowledgeBase } from "../../knowledge-base.js";
+import { EXIT, json, table, type Io } from "../output.js";
+
+export async function status(kb: KnowledgeBase, io: Io, opts: { all?: boolean; json?: boolean }): Promise<number> {
+  const report = await kb.status(opts.all ? { all: true } : {});
+  if (opts.json) return json(io, report), EXIT.ok;
+  for (const w of report.warnings) io.err(`warning: ${w}`);
+  if (!report.entries.length) {
+    io.out(`no ${opts.all ? "" : "active "}entries in ${kb.config.knowledgeDir}/ — create one with cairn new`);
+    return EXIT.ok;
+  }
+  const rows = report.entries.map((e) => [
+    e.id,
+    e.state,
+    e.state === "active" ? `${e.unconfirmedRuns}/${e.decayAfterRuns}` : "-",
+    e.lastConfirmed ?? "?",
+    e.provenance ?? "?",
+    e.status,
+    `${e.confirmations.independent}/${e.confirmations.primed}`,
+    e.warnings.join("; "),
+  ]);
+  io.out(table(["id", "state", "decay", "lastConfirmed", "provenance", "status", "confirm i/p", "warnings"], rows));
+  const active = report.entries.filter((e) => e.state === "active").length;
+  io.out(`\n${active} active${opts.all ? `, ${report.entries.length - active} archived` : ""}; decay = runs that injected the entry since its last independent confirmation / decayAfterRuns`);
+  return EXIT.ok;
+}

@@ -1,0 +1,39 @@
+import type { KnowledgeBase } from "../../knowledge-base.js";
+import { EXIT, formatDiagnostics, type Io } from "../output.js";
+
+/** Watch until SIGINT/SIGTERM, printing one line per index update. */
+export async function watch(kb: KnowledgeBase, io: Io, opts: { debounce?: number }): Promise<number> {
+  const stamp = () => new Date().toTimeString().slice(0, 8);
+  const handle = await kb.watch({
+    ...(opts.debounce !== undefined ? { debounceMs: opts.debounce } : {}),
+    onEvent: (event) => {
+      switch (event.type) {
+        case "ready":
+          io.out(`${stamp()} watching ${kb.config.knowledgeDir}/ — ${event.entries} entries indexed (Ctrl-C to stop)`);
+          break;
+        case "updated": {
+          const r = event.report;
+          const parts = [["added", r.added], ["updated", r.updated], ["moved", r.moved], ["removed", r.removed]]
+            .filter(([, ids]) => (ids as string[]).length)
+            .map(([label, ids]) => `${label} ${(ids as string[]).join(", ")}`);
+          io.out(`${stamp()} ${parts.join("; ")} (${event.ms} ms${r.embedded ? `, ${r.embedded} embedded` : ""})`);
+          for (const w of r.warnings) io.err(`${stamp()} warning: ${w}`);
+          break;
+        }
+        case "invalid":
+          io.err(formatDiagnostics(event.diagnostics, "human", { errors: event.diagnostics.length, warnings: 0 }).split("\n").slice(0, -1).join("\n") + "\n(keeping the last good version of these files in the index)");
+          break;
+        case "error":
+          io.err(`${stamp()} error: ${event.message}`);
+          break;
+      }
+    },
+  });
+  await handle.ready;
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  await handle.close();
+  return EXIT.ok;
+}

@@ -1,0 +1,204 @@
+#!/usr/bin/env node
+/** cairn's command line: a thin commander layer; each command lazily imports its module. */
+import { createRequire } from "node:module";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { EXIT, processIo, reportError, type Io } from "./output.js";
+import type { KnowledgeBase } from "../knowledge-base.js";
+
+type Action = (kb: KnowledgeBase, io: Io) => Promise<number>;
+
+let exitCode: number = EXIT.ok;
+
+/** Open the knowledge base for the global --root and run one command, mapping errors to exit codes. */
+async function run(program: Command, action: Action): Promise<void> {
+  const io = processIo;
+  try {
+    const { openKnowledgeBase } = await import("../knowledge-base.js");
+    const root = program.opts<{ root?: string }>().root;
+    const kb = await openKnowledgeBase(root ? { root } : {});
+    exitCode = await action(kb, io);
+  } catch (error) {
+    exitCode = reportError(io, error);
+  }
+}
+
+export function buildProgram(): Command {
+  const program = new Command("cairn")
+    .description("File-based, git-friendly knowledge for AI code-review orchestrators.")
+    .option("--root <dir>", "project root (default: nearest ancestor with knowledge/ or cairn.config.json)")
+    .showHelpAfterError("(run cairn --help for usage)")
+    .exitOverride();
+  program.version(VERSION, "-V, --version");
+
+  program
+    .command("init")
+    .description("create knowledge/, knowledge/archive/, knowledge/.ledger/ and the .gitattributes/.gitignore lines (idempotent)")
+    .option("--json", "print JSON")
+    .action((opts) => run(program, async (kb, io) => (await import("./commands/init.js")).init(kb, io, opts)));
+
+  program
+    .command("new <slug>")
+    .description("write a new entry (refuses without evidence or verify steps, on an existing id, or on sanitization errors)")
+    .requiredOption("--finding <text>", "the finding: 1–3 sentences, a generalised heuristic")
+    .option("--evidence <anchor...>", "evidence anchors, e.g. 'src/auth.ts:47-52, handleRequest() — note'")
+    .option("--verify <step...>", "verification steps (1–3)")
+    .option("--title <text>", "optional title")
+    .option("--tags <list>", "comma-separated tags")
+    .option("--agents <list>", "comma-separated agent names or domains")
+    .option("--json", "print JSON")
+    .action((slug, opts) => run(program, async (kb, io) => (await import("./commands/new.js")).newEntry(kb, io, slug, opts)));
+
+  program
+    .command("check [paths...]")
+    .description("validate entries: schema, sections, anchors, ids, references, sanitization, prompt injection")
+    .option("--json", "same as --format json")
+    .addOption(new Option("--format <format>", "output format").choices(["human", "json", "github"]).default("human"))
+    .option("--strict", "warnings fail the check too")
+    .option("--no-anchors", "skip resolving evidence anchors against the repository")
+    .option("--duplicates", "also report near-duplicate entries (uses the search index and embedding model)")
+    .action((paths, opts) => run(program, async (kb, io) => (await import("./commands/check.js")).check(kb, io, paths, opts)));
+
+  program
+    .command("status")
+    .description("list entries with decay counter (runs/N), provenance, last confirmation, confirmation counts, warnings")
+    .option("--all", "include archived entries")
+    .option("--json", "print JSON")
+    .action((opts) => run(program, async (kb, io) => (await import("./commands/status.js")).status(kb, io, opts)));
+
+  program
+    .command("diff <base> [head]")
+    .description("markdown summary of knowledge changes between two git revisions, for a PR comment (no HEAD: the working tree; BASE...HEAD: from the merge base)")
+    .option("--json", "print JSON")
+    .action((base, head, opts) => run(program, async (kb, io) => (await import("./commands/diff.js")).diff(kb, io, base, head, opts)));
+
+  for (const [name, description] of [
+    ["confirm", "mark an entry independently confirmed today (lastConfirmed, provenance: independent)"],
+    ["retract", "delete an entry's file (git keeps the history) and record the retraction"],
+    ["restore", "move an archived entry back to knowledge/ and confirm it today"],
+  ] as const) {
+    program
+      .command(`${name} <id>`)
+      .description(description)
+      .option("--json", "print JSON")
+      .action((id, opts) => run(program, async (kb, io) => (await import("./commands/manual.js")).manual(kb, io, name, id, opts)));
+  }
+
+  program
+    .command("index")
+    .description("build or update the search index in .cairn/ (incremental: only changed entries are embedded)")
+    .option("--rebuild", "discard the index and build it from scratch")
+    .option("--json", "print JSON")
+    .action((opts) => run(program, async (kb, io) => (await import("./commands/index-cmd.js")).index(kb, io, opts)));
+
+  program
+    .command("search <query>")
+    .description("hybrid search (BM25 + embeddings) over active entries")
+    .option("--limit <n>", "maximum results (default 10)", positiveInt)
+    .option("--explain", "show lexical rank, vector rank and boosts for each result")
+    .option("--include-archived", "search archived entries too")
+    .option("--agent <name>", "only entries meant for this agent")
+    .option("--changed-files <path...>", "boost entries whose anchors touch these files")
+    .option("--json", "print JSON")
+    .action((query, opts) => run(program, async (kb, io) => (await import("./commands/search.js")).search(kb, io, query, opts)));
+
+  program
+    .command("watch")
+    .description("keep the search index current while entries are edited (debounced; holds the index lock)")
+    .option("--debounce <ms>", "quiet period before re-indexing (default 150)", positiveInt)
+    .action((opts) => run(program, async (kb, io) => (await import("./commands/watch.js")).watch(kb, io, opts)));
+
+  program
+    .command("inject")
+    .description("print the Knowledge Context for one agent in one run (at most maxPerAgent entries per agent per run) and record it")
+    .requiredOption("--run <id>", "run id chosen by the orchestrator")
+    .requiredOption("--agent <name>", "agent name")
+    .option("--keywords <list...>", "the agent's domain keywords (comma-separated or repeated)")
+    .option("--summary <text>", "summary of the document under review")
+    .option("--summary-file <file>", "read the summary from a file ('-' for stdin)")
+    .option("--changed-files <path...>", "changed files: entries anchored on them are boosted")
+    .option("--limit <n>", "lower the cap for this call (cannot raise maxPerAgent)", positiveInt)
+    .addOption(new Option("--format <format>", "output format").choices(["markdown", "json"]).default("markdown"))
+    .option("--include-disputed", "also inject disputed entries")
+    .option("--include-superseded", "also inject superseded entries")
+    .option("--dry-run", "show the context without recording the injection")
+    .action((opts) => run(program, async (kb, io) => (await import("./commands/inject.js")).inject(kb, io, opts)));
+
+  program
+    .command("record")
+    .description("record a run's findings: independent re-discoveries refresh entries, primed ones do not; then decay")
+    .requiredOption("--run <id>", "run id")
+    .requiredOption("--findings <file>", "JSON findings file, or '-' for stdin")
+    .option("--dry-run", "show matches, scores and provenance without writing")
+    .option("--json", "print JSON")
+    .action((opts) => run(program, async (kb, io) => (await import("./commands/review.js")).record(kb, io, opts)));
+
+  program
+    .command("compound")
+    .description("turn converging findings (2+ independent agents, durable, with evidence and verify) into entries")
+    .requiredOption("--run <id>", "run id")
+    .requiredOption("--findings <file>", "JSON synthesized findings file, or '-' for stdin")
+    .option("--dry-run", "show what would be created, restored or skipped")
+    .option("--json", "print JSON")
+    .action((opts) => run(program, async (kb, io) => (await import("./commands/review.js")).compound(kb, io, opts)));
+
+  program
+    .command("decay")
+    .description("archive entries injected in decayAfterRuns runs without an independent confirmation")
+    .option("--dry-run", "list what would be archived")
+    .option("--json", "print JSON")
+    .action((opts) => run(program, async (kb, io) => (await import("./commands/review.js")).decay(kb, io, opts)));
+
+  program
+    .command("supersede <old> <new>")
+    .description("link OLD → NEW (supersededBy / supersedes) and archive OLD")
+    .option("--json", "print JSON")
+    .action((oldId, newId, opts) => run(program, async (kb, io) => (await import("./commands/links.js")).supersede(kb, io, oldId, newId, opts)));
+
+  program
+    .command("set-status <id> <status>")
+    .description("change an entry's claim status (observed, inferred, hypothesis, verified, disputed); transitions are validated")
+    .option("--json", "print JSON")
+    .action((id, status, opts) => run(program, async (kb, io) => (await import("./commands/links.js")).setStatus(kb, io, id, status, opts)));
+
+  program
+    .command("history <id>")
+    .description("an entry's ledger events (injections, confirmations, archive/restore) and its git log")
+    .option("--json", "print JSON")
+    .action((id, opts) => run(program, async (kb, io) => (await import("./commands/links.js")).history(kb, io, id, opts)));
+
+  program
+    .command("mcp")
+    .description("run the MCP server on stdio (tools: search, inject, record_findings, compound, status, check)")
+    .action(() => run(program, async (kb) => (await import("../mcp/server.js")).serveStdio(kb)));
+
+  program
+    .command("schema")
+    .description("print the JSON Schema of entry frontmatter (for editors' YAML validation)")
+    .action(() => run(program, async (kb, io) => (io.out(JSON.stringify(kb.schema(), null, 2)), EXIT.ok)));
+
+  return program;
+}
+
+const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a positive whole number, got "${value}"`);
+  return n;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version exit 0; every other commander error is a usage error.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    return reportError(processIo, error);
+  }
+  return exitCode;
+}
+
+process.exitCode = await main(process.argv);

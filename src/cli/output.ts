@@ -1,0 +1,80 @@
+/** CLI output: exit codes decided in one place, diagnostics formats, tables. */
+import type { Diagnostic } from "../entry/diagnostic.js";
+import { isCairnError, type CairnErrorCode } from "../errors.js";
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, runtime: 3 } as const;
+
+export type Io = {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** True when stderr is a terminal (progress bars, colours). */
+  tty: boolean;
+};
+
+export const processIo: Io = {
+  out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
+  err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
+  tty: Boolean(process.stderr.isTTY),
+};
+
+export function json(io: Io, value: unknown): void {
+  io.out(JSON.stringify(value, null, 2));
+}
+
+const CODE_EXIT: Record<CairnErrorCode, number> = {
+  USAGE: EXIT.usage,
+  CONFIG: EXIT.usage,
+  NOT_FOUND: EXIT.failed,
+  CONFLICT: EXIT.failed,
+  INVALID: EXIT.failed,
+  IO: EXIT.runtime,
+  LOCKED: EXIT.runtime,
+};
+
+/** Map any thrown value to a message and an exit code; never prints a stack unless CAIRN_DEBUG is set. */
+export function reportError(io: Io, error: unknown): number {
+  if (isCairnError(error)) {
+    io.err(`cairn: ${error.message}`);
+    if (process.env.CAIRN_DEBUG && error.cause) io.err(String((error.cause as Error).stack ?? error.cause));
+    return CODE_EXIT[error.code];
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.err(`cairn: unexpected error: ${message}\n(set CAIRN_DEBUG=1 for details; please report it)`);
+  if (process.env.CAIRN_DEBUG && error instanceof Error) io.err(error.stack ?? "");
+  return EXIT.runtime;
+}
+
+export type DiagnosticFormat = "human" | "json" | "github";
+
+export function formatDiagnostics(list: Diagnostic[], format: DiagnosticFormat, summary: { errors: number; warnings: number; files?: number }): string {
+  if (format === "json") return JSON.stringify({ diagnostics: list, errors: summary.errors, warnings: summary.warnings }, null, 2);
+  if (format === "github") {
+    return list
+      .map((d) => `::${d.severity} file=${escapeProperty(d.file)},line=${d.line},col=${d.column},title=${escapeProperty(`cairn ${d.rule}`)}::${escapeData(d.message)}`)
+      .join("\n");
+  }
+  const lines = list.map((d) => `${d.file}:${d.line}:${d.column} ${d.severity} ${d.rule} ${d.message}`);
+  const files = summary.files !== undefined ? ` in ${summary.files} file${summary.files === 1 ? "" : "s"}` : "";
+  lines.push(`${summary.errors} error${summary.errors === 1 ? "" : "s"}, ${summary.warnings} warning${summary.warnings === 1 ? "" : "s"}${files}`);
+  return lines.join("\n");
+}
+
+function escapeData(s: string): string {
+  return s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+
+/** A plain text table with left-aligned columns. */
+export function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd();
+  return [line(headers), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
+}
+
+/** Split `a,b` and repeated flags into a clean list. */
+export function list(values: string | string[] | undefined): string[] {
+  const raw = values === undefined ? [] : Array.isArray(values) ? values : [values];
+  return raw.flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+}

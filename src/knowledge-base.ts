@@ -1,0 +1,360 @@
+/** The open knowledge base: one typed object the CLI and the MCP server call into. */
+import { loadConfig, type CairnConfig } from "./config.js";
+import { runCheck, type CheckOptions, type CheckReport } from "./check/run.js";
+import { todayUtc } from "./entry/parse.js";
+import { frontmatterJsonSchema } from "./entry/schema.js";
+import { CairnError } from "./errors.js";
+import { openLedger, type Ledger, type NewEvent } from "./ledger/index.js";
+import { planNewEntry, writeNewEntry, type NewEntryInput } from "./lifecycle/create.js";
+import { archiveEntry, confirmEntry, lookup, restoreEntry, retractEntry, type ManualResult } from "./lifecycle/manual.js";
+import { buildStatus, type StatusReport } from "./lifecycle/status.js";
+import { initKnowledge, type InitResult } from "./store/init.js";
+import { findRoot, layoutFor, type Layout } from "./store/layout.js";
+import { loadKnowledge, type LoadedKnowledge } from "./store/load.js";
+import type { Progress, SearchIndex, SyncReport } from "./indexing/search-index.js";
+import type { Embedder } from "./indexing/embedder.js";
+import type { SearchOptions, SearchResponse } from "./retrieval/search.js";
+import type { KnowledgeDiff } from "./diff/index.js";
+import type { InjectInput, InjectResult } from "./retrieval/inject.js";
+import type { Finding, Confirmation, Unmatched } from "./lifecycle/record.js";
+import type { CompoundFinding } from "./lifecycle/compound.js";
+import type { DecayCandidate } from "./lifecycle/decay.js";
+import type { History } from "./lifecycle/history.js";
+import type { EntryStatus } from "./entry/types.js";
+
+export type RecordResult = { run: string; confirmations: Confirmation[]; unmatched: Unmatched[]; archived: string[]; dryRun: boolean };
+export type DecayResult = { archived: DecayCandidate[]; dryRun: boolean };
+export type CompoundResult = { run: string; created: string[]; restored: string[]; skipped: Array<{ text: string; reason: string }>; dryRun: boolean };
+
+export type IndexSummary = SyncReport & {
+  /** Entries in the index after the run. */
+  entries: number;
+  /** Embedder id, or null when lexical-only. */
+  embedder: string | null;
+  /** True when the index files were written. */
+  saved: boolean;
+};
+
+export type OpenOptions = {
+  /** Project root. Default: the nearest ancestor of the working directory holding `knowledge/` or `cairn.config.json`, else the working directory. */
+  root?: string;
+  /** Configuration overrides applied on top of `cairn.config.json`. Default none. */
+  config?: Partial<CairnConfig>;
+  /** Clock for dates and ledger times (tests, simulations). Default `() => new Date()`. */
+  now?: () => Date;
+  /** Use this embedder instead of the configured one (null = lexical only). Default: from config. */
+  embedder?: Embedder | null;
+};
+
+export type NewEntryResult = { kind: "created"; id: string; path: string; warnings: CheckReport["diagnostics"] } | { kind: "refused"; problems: CheckReport["diagnostics"] | string };
+
+export class KnowledgeBase {
+  readonly layout: Layout;
+  readonly config: CairnConfig;
+  readonly ledger: Ledger;
+  readonly #now: () => Date;
+  #index: SearchIndex | undefined;
+  #indexFreshAt = 0;
+
+  readonly #embedder: Embedder | null | undefined;
+
+  constructor(layout: Layout, config: CairnConfig, now: () => Date, embedder?: Embedder | null) {
+    this.layout = layout;
+    this.config = config;
+    this.ledger = openLedger(layout.ledger);
+    this.#now = now;
+    this.#embedder = embedder;
+  }
+
+  /** Append ledger events stamped with this knowledge base's clock. */
+  readonly append = (events: NewEvent[]) => this.ledger.append(events.map((e) => ({ time: this.#now(), ...e }) as NewEvent));
+
+  /** The current time by this knowledge base's clock. */
+  now(): Date {
+    return this.#now();
+  }
+
+  /** Today's date (UTC) by this knowledge base's clock. */
+  today(): string {
+    return todayUtc(this.#now());
+  }
+
+  /** Create knowledge/, archive/, .ledger/, and the .gitattributes / .gitignore lines. Idempotent. */
+  init(): Promise<InitResult> {
+    return initKnowledge(this.layout);
+  }
+
+  /** Every entry file parsed, with per-file diagnostics and duplicate ids. */
+  load(): Promise<LoadedKnowledge> {
+    return loadKnowledge(this.layout, { today: this.today() });
+  }
+
+  /** Run every check rule (see README "Checks"); `duplicates` adds the near-duplicate rule, which uses the search index. */
+  async check(options: Omit<CheckOptions, "today" | "extraRules"> & { duplicates?: boolean } = {}): Promise<CheckReport> {
+    const { duplicates, ...rest } = options;
+    const extraRules: CheckOptions["extraRules"] = duplicates
+      ? [
+          async (loaded) => {
+            const { findNearDuplicates } = await import("./check/duplicates.js");
+            const { index } = await this.searchIndex();
+            return findNearDuplicates(index, loaded, this.config.duplicateThreshold);
+          },
+        ]
+      : [];
+    return runCheck(this.layout, this.config, { today: this.today(), ...rest, extraRules });
+  }
+
+  /** Write a new, valid entry; refuses without evidence or verify steps, on a clash, or on sanitization errors. */
+  async newEntry(input: Omit<NewEntryInput, "today">): Promise<NewEntryResult> {
+    const plan = await planNewEntry(this.layout, this.config, { ...input, today: this.today() });
+    if (!plan.ok) return { kind: "refused", problems: plan.problems };
+    await writeNewEntry(plan);
+    return { kind: "created", id: plan.id, path: plan.rel, warnings: plan.warnings };
+  }
+
+  /** Every active (and with `all`, archived) entry with decay counter, confirmations and warnings. */
+  async status(options: { all?: boolean } = {}): Promise<StatusReport> {
+    const loaded = await this.load();
+    const { warnings } = await this.ledger.read();
+    const views = await this.ledger.project(loaded.entries.map((e) => ({ id: e.id, lastConfirmed: stringOr(e.frontmatter.lastConfirmed) })));
+    return {
+      entries: buildStatus(loaded.entries, loaded.diagnostics, views, this.config, options),
+      warnings: warnings.map((w) => `${w.file}:${w.line}: ${w.message}`),
+    };
+  }
+
+  /** Mark an entry independently confirmed today (a one/two-line diff). */
+  confirm(id: string): Promise<ManualResult> {
+    return this.#withEntry(id, (entry) => confirmEntry(this.layout, this.append, entry, this.today()));
+  }
+
+  /** Delete an entry's file (git keeps its history) and record a `retracted` event. */
+  retract(id: string): Promise<ManualResult> {
+    return this.#withEntry(id, (entry) => retractEntry(this.layout, this.append, entry));
+  }
+
+  /** Move an archived entry back to knowledge/ and confirm it today. */
+  restore(id: string, reason = "restored by hand"): Promise<ManualResult> {
+    return this.#withEntry(id, (entry) => restoreEntry(this.layout, this.append, entry, reason, this.today()));
+  }
+
+  /** Move an active entry to knowledge/archive/ with `archived` and `archivedReason`. */
+  archive(id: string, reason: string): Promise<ManualResult> {
+    return this.#withEntry(id, (entry) => archiveEntry(this.layout, this.append, entry, reason, this.today()));
+  }
+
+  /** Build or update the search index in .cairn/ (incremental; `rebuild` starts from scratch). */
+  async index(options: { rebuild?: boolean; onProgress?: Progress } = {}): Promise<IndexSummary> {
+    const { openSearchIndex, refreshAndSave } = await import("./indexing/open.js");
+    const index = await openSearchIndex(this.layout, this.config, { ...(options.rebuild ? { rebuild: true } : {}), ...this.#embedderOverride() });
+    const warnings = [...index.warnings];
+    const run = await refreshAndSave(index, { wait: true, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+    this.#index = index;
+    this.#indexFreshAt = Date.now();
+    const report = run.report!;
+    return { ...report, warnings: [...warnings, ...run.warnings], entries: index.size, embedder: index.embedder?.id ?? null, saved: run.saved };
+  }
+
+  /** Hybrid search (see SearchOptions); the index is refreshed from the files first when stale. */
+  async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
+    const { index, warnings } = await this.searchIndex();
+    const { hybridSearch } = await import("./retrieval/search.js");
+    const response = await hybridSearch(index, query, options);
+    return { ...response, warnings: [...new Set([...warnings, ...response.warnings])] };
+  }
+
+  /** The open search index, refreshed from the files at most once per second (a watcher refreshes it on change). */
+  async searchIndex(): Promise<{ index: SearchIndex; warnings: string[] }> {
+    const { openSearchIndex, refreshAndSave } = await import("./indexing/open.js");
+    if (!this.#index) this.#index = await openSearchIndex(this.layout, this.config, this.#embedderOverride());
+    const index = this.#index;
+    let warnings: string[] = [];
+    if (Date.now() - this.#indexFreshAt > 1000) {
+      warnings = (await refreshAndSave(index)).warnings;
+      this.#indexFreshAt = Date.now();
+    }
+    return { index, warnings: [...index.warnings, ...warnings] };
+  }
+
+  /** Watch the knowledge dir and keep the index current until `close()` (holds the index writer lock). */
+  async watch(options: import("./indexing/watch.js").WatchOptions = {}): Promise<import("./indexing/watch.js").WatchHandle> {
+    const { openSearchIndex } = await import("./indexing/open.js");
+    const { watchIndex } = await import("./indexing/watch.js");
+    const index = this.#index ?? (await openSearchIndex(this.layout, this.config, this.#embedderOverride()));
+    this.#index = index;
+    const handle = await watchIndex(index, {
+      ...options,
+      onEvent: (event) => {
+        // The watcher refreshes the shared in-memory index, so searches here need no refresh of their own.
+        this.#indexFreshAt = Number.MAX_SAFE_INTEGER;
+        options.onEvent?.(event);
+      },
+    });
+    return {
+      ...handle,
+      close: async () => {
+        await handle.close();
+        this.#indexFreshAt = 0;
+      },
+    };
+  }
+
+  /** Forget the cached index so the next search re-reads the files (used by the watcher and after writes). */
+  invalidate(): void {
+    this.#indexFreshAt = 0;
+  }
+
+  /**
+   * Knowledge for one agent in one run: at most maxPerAgent entries across all calls for that agent and run,
+   * above the relevance floor; records an `injected` event unless dryRun. Never throws for search failures.
+   */
+  async inject(input: InjectInput): Promise<InjectResult> {
+    const { inject } = await import("./retrieval/inject.js");
+    const { acquireIndexLock } = await import("./indexing/lock.js");
+    // Serialise read-check-append so concurrent calls for one agent and run cannot exceed the cap.
+    const release = input.dryRun ? undefined : await acquireIndexLock(`${this.layout.cache}/inject`, { wait: true });
+    try {
+      return await inject(
+        {
+          layout: this.layout,
+          config: this.config,
+          events: async () => (await this.ledger.read()).events,
+          search: (query, options) => this.search(query, options),
+          append: this.append,
+        },
+        input,
+      );
+    } finally {
+      await release?.();
+    }
+  }
+
+  /** Record a run's findings: independent re-discoveries refresh entries, primed ones only add events; then decay runs. */
+  async recordFindings(run: string, findings: Finding[], options: { dryRun?: boolean } = {}): Promise<RecordResult> {
+    const { planRecord, applyRecord } = await import("./lifecycle/record.js");
+    const { bestMatch } = await import("./lifecycle/match.js");
+    const loaded = await this.load();
+    const events = (await this.ledger.read()).events;
+    const plan = await planRecord(run, findings, loaded.byId, events, (finding) =>
+      bestMatch((q, o) => this.search(q, o), [finding.text, ...[finding.evidence ?? []].flat()].join("\n"), { threshold: this.config.matchThreshold }),
+    );
+    if (!options.dryRun) {
+      await applyRecord(this.layout, run, plan, this.today(), this.append);
+      this.invalidate();
+    }
+    const decay = await this.decay({ dryRun: options.dryRun ?? false, run });
+    return { run, confirmations: plan.confirmations, unmatched: plan.unmatched, archived: decay.archived.map((d) => d.id), dryRun: options.dryRun ?? false };
+  }
+
+  /** Archive every active entry injected in decayAfterRuns runs since its last confirmation. Never deletes. */
+  async decay(options: { dryRun?: boolean; run?: string } = {}): Promise<DecayResult> {
+    const { planDecay } = await import("./lifecycle/decay.js");
+    const loaded = await this.load();
+    const views = await this.ledger.project(loaded.entries.map((e) => ({ id: e.id, lastConfirmed: stringOr(e.frontmatter.lastConfirmed) })));
+    const plan = planDecay(loaded.entries, views, this.config.decayAfterRuns);
+    if (!options.dryRun) {
+      for (const candidate of plan) {
+        const entry = loaded.byId.get(candidate.id);
+        if (entry) await archiveEntry(this.layout, this.append, entry, candidate.reason, this.today(), options.run);
+      }
+      if (plan.length) this.invalidate();
+    }
+    return { archived: plan, dryRun: options.dryRun ?? false };
+  }
+
+  /** Turn converging findings (2+ independent agents, durable, evidence + verify, sanitized, not a duplicate) into entries. */
+  async compound(run: string, findings: CompoundFinding[], options: { dryRun?: boolean } = {}): Promise<CompoundResult> {
+    const { planCompound } = await import("./lifecycle/compound.js");
+    const { bestMatch } = await import("./lifecycle/match.js");
+    const { writeNewEntry } = await import("./lifecycle/create.js");
+    const loaded = await this.load();
+    const events = (await this.ledger.read()).events;
+    const steps = await planCompound({ layout: this.layout, config: this.config, today: this.today(), byId: loaded.byId, events }, run, findings, (text) =>
+      bestMatch((q, o) => this.search(q, o), text, { threshold: this.config.matchThreshold, includeArchived: true }),
+    );
+    const result: CompoundResult = { run, created: [], restored: [], skipped: [], dryRun: options.dryRun ?? false };
+    for (const step of steps) {
+      if (step.kind === "skip") {
+        result.skipped.push({ text: step.finding.text, reason: step.reason });
+        continue;
+      }
+      const id = step.kind === "create" ? step.plan.id : step.entry.id;
+      (step.kind === "create" ? result.created : result.restored).push(id);
+      if (options.dryRun) continue;
+      if (step.kind === "create") await writeNewEntry(step.plan);
+      else await restoreEntry(this.layout, this.append, step.entry, `recurred in run ${run}: flagged independently by ${step.agents.join(", ")}`, this.today(), run);
+      await this.append([{ type: "compounded", entry: id, run, agents: step.agents }]);
+    }
+    if (!options.dryRun && (result.created.length || result.restored.length)) this.invalidate();
+    return result;
+  }
+
+  /** Change an entry's claim status; transitions are validated (superseded is terminal, disputed → verified | superseded). */
+  async setStatus(id: string, status: EntryStatus): Promise<ManualResult> {
+    const { setStatus } = await import("./lifecycle/supersede.js");
+    return this.#withEntry(id, (entry) => setStatus(this.layout, entry, status));
+  }
+
+  /** Link OLD and NEW (supersededBy / supersedes) and archive OLD. */
+  async supersede(oldId: string, newId: string): Promise<ManualResult> {
+    const { supersede } = await import("./lifecycle/supersede.js");
+    const loaded = await this.load();
+    const replacement = lookup(loaded.byId, newId);
+    if (replacement.kind === "not-found") return { kind: "not-found", id: newId, suggestions: replacement.suggestions };
+    return this.#withEntry(oldId, (old) => supersede(this.layout, this.append, old, replacement.entry, this.today()));
+  }
+
+  /** An entry's ledger events and git log, oldest first. */
+  async history(id: string): Promise<History | { kind: "not-found"; id: string; suggestions: string[] }> {
+    const { ledgerHistory, gitHistory } = await import("./lifecycle/history.js");
+    const loaded = await this.load();
+    const { events } = await this.ledger.read();
+    const fromLedger = ledgerHistory(events, id);
+    if (!loaded.byId.has(id) && !fromLedger.length) {
+      const found = lookup(loaded.byId, id);
+      return { kind: "not-found", id, suggestions: found.kind === "not-found" ? found.suggestions : [] };
+    }
+    const git = await gitHistory(this.layout, id);
+    const items = [...fromLedger, ...git.items].sort((a, b) => a.time.localeCompare(b.time));
+    return { id, items, warnings: git.warning ? [git.warning] : [] };
+  }
+
+  /** Knowledge changes between git revisions `base` and `head` (default: the working tree), for PR review. */
+  async diff(base: string, head?: string): Promise<KnowledgeDiff> {
+    const { diffKnowledge } = await import("./diff/index.js");
+    return diffKnowledge(this.layout, this.config, base, head, { today: this.today() });
+  }
+
+  /** JSON Schema of the entry frontmatter, for editors. */
+  schema(): Record<string, unknown> {
+    return frontmatterJsonSchema();
+  }
+
+  #embedderOverride(): { embedder?: Embedder | null } {
+    return this.#embedder === undefined ? {} : { embedder: this.#embedder };
+  }
+
+  async #withEntry(id: string, action: (entry: NonNullable<ReturnType<LoadedKnowledge["byId"]["get"]>>) => Promise<ManualResult>): Promise<ManualResult> {
+    if (!id || id.includes("/") || id.includes("\\") || id.includes("..")) {
+      throw new CairnError("USAGE", `"${id}" is not an entry id; expected the file name without .md, e.g. auth-middleware-swallows-ctx-cancel`);
+    }
+    const loaded = await this.load();
+    const found = lookup(loaded.byId, id);
+    if (found.kind === "not-found") return { kind: "not-found", id, suggestions: found.suggestions };
+    const result = await action(found.entry);
+    this.invalidate();
+    return result;
+  }
+}
+
+/** Open the knowledge base at `root` (see OpenOptions). Reads cairn.config.json; nothing heavy is loaded. */
+export async function openKnowledgeBase(options: OpenOptions = {}): Promise<KnowledgeBase> {
+  const root = options.root ?? findRoot(process.cwd()) ?? process.cwd();
+  const fileConfig = await loadConfig(root);
+  const config: CairnConfig = { ...fileConfig, ...options.config };
+  return new KnowledgeBase(layoutFor(root, config), config, options.now ?? (() => new Date()), options.embedder);
+}
+
+function stringOr(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}

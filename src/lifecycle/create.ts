@@ -1,0 +1,80 @@
+/** Create a new entry: validate (schema, sections, anchors, sanitization) before anything is written. */
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import type { CairnConfig } from "../config.js";
+import { createAnchorResolver } from "../check/anchors.js";
+import { createSanitizer } from "../check/sanitize/index.js";
+import type { Diagnostic } from "../entry/diagnostic.js";
+import { ID_RE, parseEntry, todayUtc } from "../entry/parse.js";
+import { renderEntry, type NewEntryParts } from "../entry/render.js";
+import { createEntryFile } from "../store/mutate.js";
+import { relativePath, type Layout } from "../store/layout.js";
+import { listEntryFiles } from "../store/files.js";
+
+export type NewEntryInput = {
+  /** File name without .md; letters, digits, '-', '_', '.'. */
+  slug: string;
+  /** The finding: 1–3 sentences, a generalised heuristic. */
+  finding: string;
+  /** Evidence anchors, e.g. `src/auth.ts:47-52, handleRequest() — ctx not checked`. At least one. */
+  evidence: string[];
+  /** Verification steps (1–3). At least one. */
+  verify: string[];
+  /** Optional title. */
+  title?: string;
+  /** Optional tags. */
+  tags?: string[];
+  /** Optional agent names/domains the entry is meant for. */
+  agents?: string[];
+  /** Today's date YYYY-MM-DD (UTC). Default: now. */
+  today?: string;
+};
+
+export type NewEntryPlan =
+  | { ok: true; id: string; abs: string; rel: string; text: string; warnings: Diagnostic[] }
+  | { ok: false; problems: Diagnostic[] | string };
+
+/** Validate and render without writing. */
+export async function planNewEntry(layout: Layout, config: CairnConfig, input: NewEntryInput): Promise<NewEntryPlan> {
+  const slug = input.slug.trim().replace(/\.md$/i, "");
+  if (!ID_RE.test(slug) || slug.includes("..")) {
+    return { ok: false, problems: `"${input.slug}" is not a valid slug; expected letters, digits, '-', '_' or '.', e.g. auth-middleware-swallows-ctx-cancel` };
+  }
+  if (!input.finding.trim()) return { ok: false, problems: "a finding is required (--finding TEXT)" };
+  if (!input.evidence.some((e) => e.trim())) return { ok: false, problems: "at least one evidence anchor is required (--evidence 'src/file.ts:10-20, symbol() — note'): evidence first" };
+  if (!input.verify.some((v) => v.trim())) return { ok: false, problems: "at least one verification step is required (--verify 'grep for … in src/')" };
+  const today = input.today ?? todayUtc();
+  const parts: NewEntryParts = {
+    finding: input.finding,
+    evidence: input.evidence,
+    verify: input.verify,
+    lastConfirmed: today,
+    created: today,
+    provenance: "independent",
+    ...(input.title ? { title: input.title } : {}),
+    ...(input.tags ? { tags: input.tags } : {}),
+    ...(input.agents ? { agents: input.agents } : {}),
+  };
+  const text = renderEntry(parts);
+  const abs = path.join(layout.knowledge, `${slug}.md`);
+  const rel = relativePath(layout, abs);
+  const sanitize = createSanitizer({ allowHosts: config.allowHosts, denyPatterns: config.denyPatterns });
+  const parsed = parseEntry(Buffer.from(text, "utf8"), { file: rel, today });
+  const problems = [...parsed.diagnostics, ...sanitize(text, rel)];
+  if (parsed.entry) {
+    const resolver = createAnchorResolver(layout.root);
+    for (const anchor of parsed.entry.evidence.anchors) problems.push(...(await resolver.resolve(anchor, rel)));
+  }
+  const errors = problems.filter((d) => d.severity === "error");
+  if (errors.length) return { ok: false, problems: errors };
+  const existing = await listEntryFiles(layout);
+  const clash = existing.find((f) => path.basename(f.rel, ".md") === slug);
+  if (clash || (await stat(abs).then(() => true, () => false))) {
+    return { ok: false, problems: `an entry with id "${slug}" already exists (${clash?.rel ?? rel}); choose another slug` };
+  }
+  return { ok: true, id: slug, abs, rel, text, warnings: problems.filter((d) => d.severity === "warning") };
+}
+
+export async function writeNewEntry(plan: Extract<NewEntryPlan, { ok: true }>): Promise<void> {
+  await createEntryFile(plan.abs, plan.text);
+}

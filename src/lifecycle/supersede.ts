@@ -1,0 +1,52 @@
+/** `supersede OLD NEW` and status changes: validated transitions, links on both entries, OLD archived. */
+import path from "node:path";
+import { refsOf } from "../check/references.js";
+import type { Entry, EntryStatus } from "../entry/types.js";
+import { ENTRY_STATUSES } from "../entry/types.js";
+import { editEntryFile } from "../store/mutate.js";
+import type { Layout } from "../store/layout.js";
+import { archiveEntry, type AppendEvents, type ManualResult } from "./manual.js";
+import { checkTransition } from "./transitions.js";
+
+export function statusOf(entry: Entry): EntryStatus {
+  const value = entry.frontmatter.status;
+  return typeof value === "string" && (ENTRY_STATUSES as readonly string[]).includes(value) ? (value as EntryStatus) : "observed";
+}
+
+export async function setStatus(layout: Layout, entry: Entry, to: EntryStatus): Promise<ManualResult> {
+  if (!(ENTRY_STATUSES as readonly string[]).includes(to)) {
+    return { kind: "refused", id: entry.id, reason: `unknown status "${to}"; expected one of ${ENTRY_STATUSES.join(", ")}` };
+  }
+  if (to === "superseded") return { kind: "refused", id: entry.id, reason: "use `cairn supersede OLD NEW` so both entries are linked" };
+  const check = checkTransition(statusOf(entry), to);
+  if (!check.ok) return { kind: "refused", id: entry.id, reason: check.reason };
+  const changed = await editEntryFile(path.join(layout.root, entry.path), [{ op: "set", key: "status", value: to }]);
+  return { kind: "done", id: entry.id, path: entry.path, changed };
+}
+
+export async function supersede(layout: Layout, append: AppendEvents, old: Entry, replacement: Entry, today: string): Promise<ManualResult> {
+  if (old.id === replacement.id) return { kind: "refused", id: old.id, reason: "an entry cannot supersede itself" };
+  if (replacement.state !== "active") return { kind: "refused", id: replacement.id, reason: `"${replacement.id}" is archived; restore it first or supersede with an active entry` };
+  if (statusOf(old) === "superseded") {
+    // Terminal: pointing OLD at another entry would orphan its first link; repeating a completed supersede is a no-op.
+    const by = refsOf(old, "supersededBy");
+    if (by.length && !by.includes(replacement.id)) {
+      return { kind: "refused", id: old.id, reason: `"${old.id}" is already superseded by ${by.join(", ")}; superseded is terminal — supersede ${by[0]} instead` };
+    }
+    if (by.length && old.state === "archived" && refsOf(replacement, "supersedes").includes(old.id)) return { kind: "done", id: old.id, path: old.path, changed: false };
+  }
+  const check = checkTransition(statusOf(old), "superseded");
+  if (!check.ok) return { kind: "refused", id: old.id, reason: check.reason };
+  if (statusOf(replacement) === "superseded") return { kind: "refused", id: replacement.id, reason: `"${replacement.id}" is itself superseded` };
+  const supersedes = [...new Set([...refsOf(replacement, "supersedes"), old.id])];
+  await editEntryFile(path.join(layout.root, replacement.path), [{ op: "set", key: "supersedes", value: supersedes }]);
+  await editEntryFile(path.join(layout.root, old.path), [
+    { op: "set", key: "status", value: "superseded" },
+    { op: "set", key: "supersededBy", value: replacement.id },
+  ]);
+  await append([{ type: "superseded", entry: old.id, by: replacement.id }]);
+  if (old.state === "active") {
+    return archiveEntry(layout, append, old, `superseded by ${replacement.id}`, today);
+  }
+  return { kind: "done", id: old.id, path: old.path, changed: true };
+}

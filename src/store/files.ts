@@ -1,0 +1,92 @@
+/** List and read entry files safely: no symlinks leaving the knowledge dir, size checked before reading. */
+import { lstat, readdir, readFile, realpath, stat } from "node:fs/promises";
+import path from "node:path";
+import { diagnostic, type Diagnostic } from "../entry/diagnostic.js";
+import { MAX_ENTRY_BYTES, parseEntry } from "../entry/parse.js";
+import type { Entry, EntryState } from "../entry/types.js";
+import { relativePath, type Layout } from "./layout.js";
+
+export type EntryFile = { abs: string; rel: string; state: EntryState };
+
+/** True for a file name that holds an entry: `*.md`, not hidden, not a README. */
+export function isEntryFileName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower.endsWith(".md") && !name.startsWith(".") && lower !== "readme.md";
+}
+
+/** Entry files directly in knowledge/ (active) and knowledge/archive/ (archived), sorted by path. */
+export async function listEntryFiles(layout: Layout): Promise<EntryFile[]> {
+  const out: EntryFile[] = [];
+  for (const [dir, state] of [[layout.knowledge, "active"], [layout.archive, "archived"]] as const) {
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+      throw error;
+    }
+    for (const name of names) {
+      if (!isEntryFileName(name)) continue;
+      const abs = path.join(dir, name);
+      out.push({ abs, rel: relativePath(layout, abs), state });
+    }
+  }
+  return out.sort((a, b) => a.rel.localeCompare(b.rel));
+}
+
+/** Classify a path given on the command line or by the watcher. Undefined when it is not an entry location. */
+export function entryFileFor(layout: Layout, file: string): EntryFile | undefined {
+  const abs = path.resolve(layout.root, file);
+  if (!abs.toLowerCase().endsWith(".md")) return undefined;
+  const dir = path.dirname(abs);
+  const state: EntryState | undefined = dir === layout.knowledge ? "active" : dir === layout.archive ? "archived" : undefined;
+  if (!state) return undefined;
+  return { abs, rel: relativePath(layout, abs), state };
+}
+
+export type ReadResult = { entry?: Entry; diagnostics: Diagnostic[]; bytes?: Uint8Array };
+
+/** Read and parse one entry file; problems (symlink escape, too large, unreadable) become diagnostics. */
+export async function readEntryFile(layout: Layout, file: EntryFile, today?: string): Promise<ReadResult> {
+  const problem = (rule: string, message: string): ReadResult => ({ diagnostics: [diagnostic(file.rel, rule, "error", message)] });
+  try {
+    const info = await lstat(file.abs);
+    if (info.isSymbolicLink()) {
+      const target = await realpath(file.abs).catch(() => undefined);
+      const knowledgeReal = await realpath(layout.knowledge).catch(() => layout.knowledge);
+      if (!target || !isInside(knowledgeReal, target)) {
+        return problem("symlink-outside", `symbolic link points outside ${relativePath(layout, layout.knowledge)}/ (${target ?? "dangling"}); entries must be regular files inside the knowledge directory`);
+      }
+    } else if (!info.isFile()) {
+      return problem("not-a-file", "expected a regular markdown file");
+    }
+    const size = info.isSymbolicLink() ? (await stat(file.abs)).size : info.size;
+    if (size > MAX_ENTRY_BYTES) {
+      return problem("file-too-large", `file is ${(size / 1024 / 1024).toFixed(1)} MB; entries must be under ${MAX_ENTRY_BYTES / 1024} KB of markdown. It was not parsed.`);
+    }
+    const bytes = await readFile(file.abs);
+    const result = parseEntry(bytes, { file: file.rel, state: file.state, ...(today ? { today } : {}) });
+    return { ...result, bytes };
+  } catch (error) {
+    return problem("file-unreadable", `cannot read file: ${(error as Error).message}`);
+  }
+}
+
+export function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/** Run `fn` over items with bounded concurrency, preserving order. */
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

@@ -1,0 +1,55 @@
+/** `cairn init`: create the knowledge layout and git settings; idempotent. */
+import { mkdir, readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { writeFileAtomic } from "./atomic.js";
+import { relativePath, type Layout } from "./layout.js";
+
+export type InitResult = { created: string[]; updated: string[]; unchanged: string[] };
+
+export async function initKnowledge(layout: Layout): Promise<InitResult> {
+  const result: InitResult = { created: [], updated: [], unchanged: [] };
+  for (const dir of [layout.knowledge, layout.archive, layout.ledger]) {
+    const rel = relativePath(layout, dir) + "/";
+    if (await exists(dir)) result.unchanged.push(rel);
+    else {
+      await mkdir(dir, { recursive: true });
+      result.created.push(rel);
+    }
+    // Git does not track empty directories; a .gitkeep keeps archive/ and .ledger/ in clones.
+    if (dir !== layout.knowledge) await ensureLines(path.join(dir, ".gitkeep"), [], result, layout);
+  }
+  const ledgerGlob = `${relativePath(layout, layout.ledger)}/*.jsonl merge=union`;
+  await ensureLines(path.join(layout.root, ".gitattributes"), [ledgerGlob], result, layout);
+  await ensureLines(path.join(layout.root, ".gitignore"), [".cairn/"], result, layout);
+  return result;
+}
+
+/** Append the missing lines to a text file, keeping its existing content and line endings. */
+async function ensureLines(file: string, lines: string[], result: InitResult, layout: Layout): Promise<void> {
+  const rel = relativePath(layout, file);
+  let text: string | undefined;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  if (text === undefined) {
+    await writeFileAtomic(file, lines.map((l) => l + "\n").join(""));
+    result.created.push(rel);
+    return;
+  }
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const present = new Set(text.split(/\r?\n/).map((l) => l.trim()));
+  const missing = lines.filter((l) => !present.has(l) && !(l === ".cairn/" && present.has(".cairn")));
+  if (!missing.length) {
+    result.unchanged.push(rel);
+    return;
+  }
+  const prefix = text.length && !text.endsWith("\n") ? eol : "";
+  await writeFileAtomic(file, text + prefix + missing.map((l) => l + eol).join(""));
+  result.updated.push(rel);
+}
+
+async function exists(p: string): Promise<boolean> {
+  return stat(p).then(() => true, () => false);
+}

@@ -1,0 +1,45 @@
+/** Where things live under a project root. */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { CONFIG_FILE, type CairnConfig } from "../config.js";
+
+export type Layout = {
+  /** Absolute project (repository) root. */
+  root: string;
+  /** Absolute knowledge directory (`knowledge/`). */
+  knowledge: string;
+  /** Absolute archive directory (`knowledge/archive/`). */
+  archive: string;
+  /** Absolute ledger directory (`knowledge/.ledger/`). */
+  ledger: string;
+  /** Absolute derived-cache directory (`.cairn/`). */
+  cache: string;
+};
+
+export function layoutFor(root: string, config: Pick<CairnConfig, "knowledgeDir">): Layout {
+  const abs = path.resolve(root);
+  const knowledge = path.join(abs, config.knowledgeDir);
+  return {
+    root: abs,
+    knowledge,
+    archive: path.join(knowledge, "archive"),
+    ledger: path.join(knowledge, ".ledger"),
+    cache: path.join(abs, ".cairn"),
+  };
+}
+
+/** The nearest ancestor of `start` holding `knowledge/` or `cairn.config.json`; undefined when none. */
+export function findRoot(start: string): string | undefined {
+  let dir = path.resolve(start);
+  for (;;) {
+    if (existsSync(path.join(dir, CONFIG_FILE)) || existsSync(path.join(dir, "knowledge"))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** Repo-relative path with forward slashes. */
+export function relativePath(layout: Layout, file: string): string {
+  return path.relative(layout.root, file).split(path.sep).join("/");
+}

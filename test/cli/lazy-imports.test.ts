@@ -1,0 +1,28 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { cairn, REPO } from "../helpers/cli.js";
+import { testdir } from "../helpers/fixture.js";
+
+const HEAVY = ["hnswlib-node", "@huggingface/transformers", "onnxruntime", "@energetic-ai", "@tensorflow", "chokidar"];
+
+async function trace(args: string[]): Promise<{ code: number; modules: string[] }> {
+  const dir = await testdir();
+  const log = path.join(dir, "imports.log");
+  const result = await cairn(args, {
+    env: { CAIRN_TRACE_IMPORTS: log },
+    nodeArgs: ["--import", path.join(REPO, "test/helpers/trace-imports.mjs")],
+  });
+  const modules = (await readFile(log, "utf8").catch(() => "")).split("\n").filter(Boolean);
+  return { code: result.code, modules };
+}
+
+describe("heavy modules are loaded lazily", () => {
+  it.each([["check"], ["status"]])("`cairn %s` loads none of transformers.js, hnswlib-node, USE/tfjs, chokidar", async (command) => {
+    const { code, modules } = await trace([command]);
+    expect(code).toBe(0);
+    expect(modules.length).toBeGreaterThan(10); // the trace really recorded the CLI's imports
+    expect(modules.some((m) => m.includes("/dist/cli/commands/"))).toBe(true);
+    for (const heavy of HEAVY) expect(modules.filter((m) => m.includes(heavy))).toEqual([]);
+  });
+});
