@@ -1,0 +1,98 @@
+/** `cairn diff`: what changed in the knowledge base between two git revisions, for pull-request review. */
+import type { CairnConfig } from "../config.js";
+import { todayUtc } from "../entry/parse.js";
+import { CairnError } from "../errors.js";
+import { projectLedger, readLedger } from "../ledger/index.js";
+import { relativePath, type Layout } from "../store/layout.js";
+import { mergeBase, openRepo, resolveCommit, type GitRepo } from "./git.js";
+import { countLedgerChanges, events } from "./ledger.js";
+import { groupByKind, planDiff } from "./plan.js";
+import type { DiffEntry, KnowledgeDiff } from "./types.js";
+import { ledgerAt, readSides } from "./versions.js";
+
+export type { BodySection, ChangeKind, DiffEntry, KnowledgeDiff } from "./types.js";
+export { renderDiffMarkdown, type RenderOptions } from "./markdown.js";
+
+/** Label of HEAD when comparing against the working tree. */
+export const WORKING_TREE = "working tree";
+
+export type DiffOptions = {
+  /** Today's date (UTC, YYYY-MM-DD) for the future-date rule in HEAD's errors. Default: the current UTC date. */
+  today?: string;
+};
+
+/**
+ * Compare the knowledge base at commit `base` with commit `head`, or — when `head` is omitted —
+ * with the working tree including uncommitted and untracked (not ignored) files, like
+ * `git diff BASE` plus new files. `base` may also be `A..B` (same as `A B`) or `A...B`
+ * (from the merge base of A and B to B, what a pull request shows). Entries are keyed by id,
+ * so a move between the knowledge dir and its archive is one entry. Unknown revisions and
+ * directories outside git are USAGE errors.
+ */
+export async function diffKnowledge(layout: Layout, config: CairnConfig, base: string, head?: string, options: DiffOptions = {}): Promise<KnowledgeDiff> {
+  const range = splitRange(base, head);
+  const repo = await openRepo(layout.root);
+  const resolved = await resolveRange(repo, range);
+  const knowledgeTop = `${repo.prefix}${relativePath(layout, layout.knowledge)}`.replace(/\/+$/, "");
+  const sides = await readSides(repo, { knowledgeTop, base: resolved.base, head: resolved.head, today: options.today ?? todayUtc() });
+  const plan = planDiff({ before: sides.before, after: sides.after, renames: sides.renames });
+  const ledger = countLedgerChanges(sides.ledgerBefore, sides.ledgerAfter);
+  const warnings = [...plan.warnings];
+  if (ledger.removed > 0) {
+    warnings.push(`${ledger.removed} ledger event${ledger.removed === 1 ? " was" : "s were"} removed from ${relativePath(layout, layout.ledger)}/; the ledger is append-only — restore the deleted lines`);
+  }
+  const entries = await withDecay(plan.entries, config, async () =>
+    resolved.head === undefined ? (await readLedger(layout.ledger)).events : events(await ledgerAt(repo, resolved.head, knowledgeTop)),
+  );
+  const groups = groupByKind(entries);
+  return {
+    base: range.base,
+    head: range.head ?? WORKING_TREE,
+    baseCommit: resolved.base,
+    ...(resolved.head !== undefined ? { headCommit: resolved.head } : {}),
+    added: groups.added,
+    edited: groups.edited,
+    confirmed: groups.confirmed,
+    archived: groups.archived,
+    restored: groups.restored,
+    retracted: groups.retracted,
+    renamed: groups.renamed,
+    ledger: ledger.added,
+    warnings,
+  };
+}
+
+type Range = { base: string; head?: string; mergeBase: boolean };
+
+/** Accept `BASE`, `BASE HEAD`, `A..B` and `A...B` (an empty side means HEAD, as in git). */
+export function splitRange(base: string, head: string | undefined): Range {
+  const three = base.indexOf("...");
+  const two = base.indexOf("..");
+  if (two === -1) return head === undefined ? { base, mergeBase: false } : { base, head, mergeBase: false };
+  if (head !== undefined) {
+    throw new CairnError("USAGE", `got the range '${base}' and a second revision '${head}'; give either BASE HEAD or BASE..HEAD, e.g. cairn diff origin/main HEAD`);
+  }
+  const width = three === two ? 3 : 2;
+  return { base: base.slice(0, two) || "HEAD", head: base.slice(two + width) || "HEAD", mergeBase: width === 3 };
+}
+
+async function resolveRange(repo: GitRepo, range: Range): Promise<{ base: string; head?: string }> {
+  const base = await resolveCommit(repo, range.base);
+  if (range.head === undefined) return { base };
+  const head = await resolveCommit(repo, range.head);
+  return { base: range.mergeBase ? await mergeBase(repo, base, head) : base, head };
+}
+
+/** Add HEAD's decay counter to entries active at HEAD; the ledger is read only when there are some. */
+async function withDecay(entries: DiffEntry[], config: Pick<CairnConfig, "decayAfterRuns" | "nearDecayRatio">, readEvents: () => Promise<Parameters<typeof projectLedger>[0]>): Promise<DiffEntry[]> {
+  const active = entries.filter((e) => e.state === "active" && e.kinds[0] !== "retracted" && e.unparsable !== "head" && e.unparsable !== "both");
+  if (active.length === 0) return entries;
+  const views = projectLedger(await readEvents(), active.map((e) => ({ id: e.id, ...(e.lastConfirmed !== undefined ? { lastConfirmed: e.lastConfirmed } : {}) })));
+  const wanted = new Set(active);
+  const { decayAfterRuns } = config;
+  const near = Math.ceil(decayAfterRuns * config.nearDecayRatio);
+  return entries.map((e) => {
+    const view = wanted.has(e) ? views.get(e.id) : undefined;
+    return view ? { ...e, decay: { unconfirmedRuns: view.unconfirmedRuns, decayAfterRuns, nearDecay: view.unconfirmedRuns >= near } } : e;
+  });
+}

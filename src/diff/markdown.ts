@@ -1,0 +1,160 @@
+/** Render a knowledge diff as markdown for a pull-request comment. Pure. */
+import { CHANGE_KINDS, type BodySection, type ChangeKind, type DiffEntry, type KnowledgeDiff } from "./types.js";
+
+export type RenderOptions = {
+  /** Bullets shown per section before "… and N more". Default 100. */
+  maxPerSection?: number;
+  /** Characters of the finding shown per entry. Default 120. */
+  findingLength?: number;
+};
+
+const TITLES: Record<ChangeKind, string> = {
+  added: "Added",
+  retracted: "Retracted",
+  restored: "Restored",
+  archived: "Archived",
+  edited: "Edited",
+  confirmed: "Confirmed",
+  renamed: "Renamed",
+};
+
+export function renderDiffMarkdown(diff: KnowledgeDiff, options: RenderOptions = {}): string {
+  const max = options.maxPerSection ?? 100;
+  const findingLength = options.findingLength ?? 120;
+  const lines = [`## Knowledge changes (${escapeText(diff.base)}..${escapeText(diff.head)})`, ""];
+  const counts = CHANGE_KINDS.map((kind) => [kind, diff[kind].length] as const).filter(([, n]) => n > 0);
+  const ledger = ledgerSummary(diff.ledger);
+  if (counts.length === 0) {
+    lines.push(ledger ? `No entry changes. ${ledger}` : "No knowledge changes.");
+  } else {
+    const summary = counts.map(([kind, n]) => `${n} ${kind}`).join(" · ");
+    lines.push(`**${summary}**${ledger ? ` · ${ledger}` : ""}`);
+    const broken = CHANGE_KINDS.flatMap((kind) => diff[kind]).filter((e) => e.errors?.length && e.kinds[0] !== "retracted").length;
+    if (broken) lines.push("", `⚠️ ${broken} changed ${broken === 1 ? "entry has" : "entries have"} errors at ${escapeText(diff.head)} — run \`cairn check\`.`);
+    for (const [kind, n] of counts) {
+      lines.push("", `### ${TITLES[kind]} (${n})`, "");
+      for (const entry of diff[kind].slice(0, max)) lines.push(bullet(entry, findingLength));
+      if (n > max) lines.push(`- … and ${n - max} more (run \`cairn diff\` locally to see them all)`);
+    }
+  }
+  if (diff.warnings.length) {
+    lines.push("", "### Warnings", "");
+    for (const warning of diff.warnings) lines.push(`- ⚠️ ${escapeText(warning)}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function ledgerSummary(ledger: Record<string, number>): string {
+  const parts = Object.entries(ledger).filter(([, n]) => n > 0);
+  if (parts.length === 0) return "";
+  const total = parts.reduce((sum, [, n]) => sum + n, 0);
+  return `ledger: +${total} event${total === 1 ? "" : "s"} (${parts.map(([type, n]) => `${n} ${escapeText(type)}`).join(", ")})`;
+}
+
+function bullet(entry: DiffEntry, findingLength: number): string {
+  const text = oneLine(entry.finding) || oneLine(entry.title ?? "");
+  const finding = text ? inline(truncate(text, findingLength)) : "_(no finding)_";
+  return `- ${code(entry.id)} · ${code(entry.path)} — ${finding} — ${details(entry).join("; ")}`;
+}
+
+/** What changed, most significant first, then decay and errors. */
+export function details(entry: DiffEntry): string[] {
+  const out: string[] = [];
+  const provenance = entry.provenance ? ` (${escapeText(entry.provenance)})` : "";
+  for (const kind of entry.kinds) {
+    switch (kind) {
+      case "added":
+        out.push(entry.state === "archived" ? "new, directly in the archive" : "new entry");
+        if (entry.lastConfirmed) out.push(`lastConfirmed ${escapeText(entry.lastConfirmed)}${provenance}`);
+        break;
+      case "retracted":
+        out.push(entry.state === "archived" ? "deleted from the archive" : "deleted");
+        if (entry.lastConfirmed) out.push(`was last confirmed ${escapeText(entry.lastConfirmed)}`);
+        break;
+      case "restored":
+        out.push(entry.previousPath ? `restored from ${code(entry.previousPath)}` : "restored");
+        break;
+      case "archived": {
+        const when = entry.archived ? ` ${escapeText(entry.archived)}` : "";
+        out.push(entry.archivedReason ? `archived${when}: “${escapeText(oneLine(entry.archivedReason))}”` : `archived${when} (no archivedReason)`);
+        break;
+      }
+      case "edited":
+        out.push(edited(entry));
+        break;
+      case "confirmed":
+        out.push(`lastConfirmed ${escapeText(entry.confirmedFrom ?? "?")} → ${escapeText(entry.lastConfirmed ?? "?")}${provenance}`);
+        break;
+      case "renamed":
+        out.push(entry.previousId ? `id renamed from ${code(entry.previousId)}` : `renamed from ${code(entry.previousPath ?? "?")}`);
+        break;
+    }
+  }
+  if (entry.decay) {
+    if (entry.lastConfirmed && !entry.kinds.includes("added") && !entry.kinds.includes("confirmed")) out.push(`last confirmed ${escapeText(entry.lastConfirmed)}`);
+    out.push(`decay ${entry.decay.unconfirmedRuns}/${entry.decay.decayAfterRuns}${entry.decay.nearDecay ? " ⚠️ near decay" : ""}`);
+  }
+  if (entry.errors?.length && entry.kinds[0] !== "retracted") {
+    const what = entry.unparsable === "head" || entry.unparsable === "both" ? "does not parse" : `${entry.errors.length} error${entry.errors.length === 1 ? "" : "s"}`;
+    out.push(`⚠️ ${what}: ${escapeText(truncate(oneLine(entry.errors[0] ?? ""), 160))}`);
+  }
+  return out;
+}
+
+function edited(entry: DiffEntry): string {
+  if (entry.unparsable === "both") return "changed (does not parse at either revision)";
+  if (entry.unparsable === "head") return "edited";
+  if (entry.unparsable === "base") return "fixed (did not parse before)";
+  if (entry.formattingOnly) return "formatting only";
+  const parts: string[] = [];
+  if (entry.sections?.length) parts.push(`${andList(entry.sections as BodySection[])} edited`);
+  if (entry.metadata?.length) parts.push(`metadata changed: ${entry.metadata.map(escapeText).join(", ")}`);
+  return parts.join("; ") || "edited";
+}
+
+function andList(items: readonly string[]): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** A code span that survives backticks inside the value. */
+export function code(raw: string): string {
+  const value = raw.replace(/[\r\n]+/g, " ");
+  const longest = Math.max(0, ...(value.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = value.startsWith("`") || value.endsWith("`") ? " " : "";
+  return `${fence}${pad}${value}${pad}${fence}`;
+}
+
+/** Keep the finding's own `code spans`, escape everything else. */
+function inline(text: string): string {
+  let out = "";
+  let last = 0;
+  for (const match of text.matchAll(/`[^`]+`/g)) {
+    out += escapeText(text.slice(last, match.index)) + match[0];
+    last = match.index + match[0].length;
+  }
+  return out + escapeText(text.slice(last));
+}
+
+/**
+ * Escape text for a GitHub comment: markdown and HTML punctuation, and no @mentions or #123
+ * issue links (a zero-width space follows `@` and `#`), so a bot comment pings nobody.
+ */
+export function escapeText(text: string): string {
+  return text
+    .replace(/[\\`*[\]<>|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, "\\$&")
+    .replace(/@(?=[A-Za-z0-9])/g, "@\u200b")
+    .replace(/#(?=\d)/g, "#\u200b");
+}

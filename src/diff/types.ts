@@ -1,0 +1,71 @@
+/** Plain types of a knowledge diff between two git revisions. */
+import type { EntryState } from "../entry/types.js";
+
+/** What happened to an entry between BASE and HEAD. */
+export type ChangeKind = "added" | "retracted" | "restored" | "archived" | "edited" | "confirmed" | "renamed";
+
+/** Most significant first: an entry is listed under the first of its kinds in this order. */
+export const CHANGE_KINDS: readonly ChangeKind[] = ["added", "retracted", "restored", "archived", "edited", "confirmed", "renamed"];
+
+/** Body sections whose text can be edited. */
+export type BodySection = "finding" | "evidence" | "verify";
+
+/** One changed entry. Facts describe HEAD, except for a retracted entry, which only exists at BASE. */
+export type DiffEntry = {
+  id: string;
+  /** Every kind of change that applies, most significant first; the entry is listed under `kinds[0]`. */
+  kinds: ChangeKind[];
+  /** Path relative to the project root (at BASE for a retracted entry). */
+  path: string;
+  /** Path at BASE, when the file moved or was renamed. */
+  previousPath?: string;
+  /** Id at BASE, when a rename changed the id. */
+  previousId?: string;
+  /** Where the entry lives (at BASE for a retracted entry). */
+  state: EntryState;
+  title?: string;
+  /** The finding text; empty when the file does not parse. */
+  finding: string;
+  /** Body sections whose text changed (for `edited`). */
+  sections?: BodySection[];
+  /** Other frontmatter keys whose value changed, sorted (for `edited`; "metadata changed"). */
+  metadata?: string[];
+  /** True when the bytes changed but no section or frontmatter value did (whitespace, comments, quoting). */
+  formattingOnly?: boolean;
+  lastConfirmed?: string;
+  provenance?: string;
+  /** `lastConfirmed` at BASE, when the entry was confirmed (moved forward). */
+  confirmedFrom?: string;
+  /** `archived` date, for an archived entry. */
+  archived?: string;
+  archivedReason?: string;
+  /** Decay counter from HEAD's ledger, for an entry active at HEAD; `nearDecay` as `cairn status` warns it. */
+  decay?: { unconfirmedRuns: number; decayAfterRuns: number; nearDecay: boolean };
+  /** Which side could not be parsed at all (no frontmatter, invalid YAML...), so content was not compared. */
+  unparsable?: "base" | "head" | "both";
+  /** Error diagnostics of the file at HEAD (`line N: message`), e.g. for a PR that breaks an entry. */
+  errors?: string[];
+};
+
+export type KnowledgeDiff = {
+  /** BASE as given, e.g. `origin/main`. */
+  base: string;
+  /** HEAD as given, or `working tree` when omitted. */
+  head: string;
+  /** Resolved commit of BASE. */
+  baseCommit: string;
+  /** Resolved commit of HEAD; absent when comparing against the working tree. */
+  headCommit?: string;
+  added: DiffEntry[];
+  edited: DiffEntry[];
+  confirmed: DiffEntry[];
+  archived: DiffEntry[];
+  restored: DiffEntry[];
+  retracted: DiffEntry[];
+  /** Entries whose only change is a file rename (an id rename with other changes is listed under those). */
+  renamed: DiffEntry[];
+  /** Ledger events added between the revisions, by event type (sorted keys). */
+  ledger: Record<string, number>;
+  /** Things a reviewer should know that are not entry changes (removed ledger lines, duplicate ids). */
+  warnings: string[];
+};
