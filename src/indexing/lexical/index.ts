@@ -1,0 +1,17 @@
+/** Code-aware lexical retrieval: tokenizer, BM25F index with postings, JSON persistence. */
+export { LexicalIndex, type SearchHit, type SearchOptions, type DocTerms } from "./lexical-index.js";
+export {
+  DEFAULT_LEXICAL_PARAMS,
+  LEXICAL_FIELDS,
+  resolveParams,
+  type FieldParams,
+  type LexicalDoc,
+  type LexicalField,
+  type LexicalParams,
+  type LexicalParamsInput,
+} from "./params.js";
+export { LEXICAL_FORMAT, LEXICAL_FORMAT_VERSION, type SerializedLexicalIndex } from "./serialize.js";
+export { stem } from "./stem.js";
+export { DEFAULT_TOKENIZER_OPTIONS, TOKENIZER_VERSION, isShingle, tokenize, type TokenizerOptions } from "./tokenize.js";
+export { splitIdentifier } from "./lexer.js";
+export { splitRegions, isCodeLine } from "./regions.js";

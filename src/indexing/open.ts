@@ -1,0 +1,38 @@
+/** Open the search index with the configured embedder; refresh it under the writer lock when possible. */
+import type { CairnConfig } from "../config.js";
+import { isCairnError } from "../errors.js";
+import type { Layout } from "../store/layout.js";
+import type { Embedder } from "./embedder.js";
+import { acquireIndexLock } from "./lock.js";
+import type { Progress, SearchIndex, SyncReport } from "./search-index.js";
+
+export type IndexRun = { index: SearchIndex; report: SyncReport | null; saved: boolean; warnings: string[] };
+
+export async function openSearchIndex(layout: Layout, config: CairnConfig, options: { rebuild?: boolean; embedder?: Embedder | null } = {}): Promise<SearchIndex> {
+  const { SearchIndex } = await import("./search-index.js");
+  const embedder = options.embedder !== undefined ? options.embedder : (await import("./embedders/index.js")).createEmbedder(config.embedder, { root: layout.root });
+  return SearchIndex.open(layout, embedder, options.rebuild ? { rebuild: true } : {});
+}
+
+/**
+ * Refresh `index` from the files and save it, holding the writer lock. When another process holds
+ * the lock (a running `cairn watch` keeps the index fresh), the in-memory refresh still happens but
+ * nothing is written, unless `wait` asks to wait for the lock.
+ */
+export async function refreshAndSave(index: SearchIndex, options: { wait?: boolean; onProgress?: Progress } = {}): Promise<IndexRun> {
+  const warnings: string[] = [];
+  let release: (() => Promise<void>) | undefined;
+  try {
+    release = await acquireIndexLock(index.layout.cache, { wait: options.wait ?? false });
+  } catch (error) {
+    if (!isCairnError(error) || error.code !== "LOCKED" || options.wait) throw error;
+    warnings.push("another cairn process holds the index lock; searched a fresh in-memory copy without saving it");
+  }
+  try {
+    const report = await index.refresh(options.onProgress ? { onProgress: options.onProgress } : {});
+    const saved = release ? await index.save() : false;
+    return { index, report, saved, warnings: [...warnings, ...report.warnings] };
+  } finally {
+    await release?.();
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * `cairn watch`: keep the index current while humans edit. chokidar (loaded lazily) reports changes
+ * under the knowledge dir; changes are debounced, then the index is refreshed from the files (only
+ * changed files are parsed, only changed text is embedded) and saved. The watcher holds the writer lock.
+ */
+import type { Diagnostic } from "../entry/diagnostic.js";
+import { acquireIndexLock } from "./lock.js";
+import type { SearchIndex, SyncReport } from "./search-index.js";
+
+export type WatchEvent =
+  | { type: "ready"; entries: number }
+  | { type: "updated"; report: SyncReport; ms: number }
+  | { type: "invalid"; diagnostics: Diagnostic[] }
+  | { type: "error"; message: string };
+
+export type WatchOptions = {
+  /** Quiet period after the last file event before the index is refreshed, in ms. Default 150. */
+  debounceMs?: number;
+  /** Called for every watcher event. Default: none. */
+  onEvent?: (event: WatchEvent) => void;
+};
+
+export type WatchHandle = {
+  /** Resolves once the initial refresh is done and the watcher is listening. */
+  ready: Promise<void>;
+  /** Resolves after the next refresh that starts after this call (for tests and tools). */
+  settled(): Promise<void>;
+  /** Stop watching, flush pending changes, release the lock. */
+  close(): Promise<void>;
+};
+
+export async function watchIndex(index: SearchIndex, options: WatchOptions = {}): Promise<WatchHandle> {
+  const debounceMs = options.debounceMs ?? 150;
+  const emit = options.onEvent ?? (() => {});
+  const release = await acquireIndexLock(index.layout.cache, { wait: false });
+  const { watch } = await import("chokidar");
+  const knowledge = index.layout.knowledge;
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  let waiters: Array<() => void> = [];
+  let closed = false;
+
+  const refresh = async (): Promise<void> => {
+    const started = Date.now();
+    const pending = waiters;
+    waiters = [];
+    try {
+      const report = await index.refresh();
+      await index.save();
+      if (report.errors.length) emit({ type: "invalid", diagnostics: report.errors });
+      const changed = report.added.length + report.updated.length + report.removed.length + report.moved.length;
+      if (changed) emit({ type: "updated", report, ms: Date.now() - started });
+    } catch (error) {
+      emit({ type: "error", message: (error as Error).message });
+    } finally {
+      for (const resolve of pending) resolve();
+    }
+  };
+  const schedule = (): void => {
+    if (closed) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      running = running.then(refresh);
+    }, debounceMs);
+  };
+
+  const watcher = watch(knowledge, {
+    ignoreInitial: true,
+    depth: 1,
+    // Editors' atomic saves (write temp + rename) arrive as unlink/add pairs; the debounce merges them.
+    ignored: (file: string, stats?: { isFile(): boolean }) => Boolean(stats?.isFile() && !file.toLowerCase().endsWith(".md")) || file.includes(`${knowledge}/.ledger`),
+  });
+  for (const event of ["add", "change", "unlink", "addDir", "unlinkDir"] as const) watcher.on(event, schedule);
+  watcher.on("error", (error) => emit({ type: "error", message: (error as Error).message }));
+
+  const ready = (async () => {
+    await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+    await (running = running.then(refresh));
+    emit({ type: "ready", entries: index.size });
+  })();
+
+  return {
+    ready,
+    settled: () => new Promise<void>((resolve) => waiters.push(resolve)),
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      await watcher.close();
+      await running;
+      await refresh();
+      await release();
+    },
+  };
+}

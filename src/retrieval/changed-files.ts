@@ -1,0 +1,34 @@
+/** Entries whose evidence anchors touch the files changed in the review: a ranked signal for fusion. */
+import picomatch from "picomatch";
+import type { RankedSignal } from "./fusion.js";
+
+/** Strength of an anchor/changed-file match: same file 3, glob match 2, same directory 1. */
+export function anchorTouch(anchorPaths: string[], changedFiles: string[]): number {
+  let best = 0;
+  for (const anchor of anchorPaths) {
+    const clean = anchor.replace(/^\.\//, "");
+    const isGlob = /[*?[\]{}]/.test(clean);
+    const matcher = isGlob ? picomatch(clean, { dot: true }) : undefined;
+    for (const file of changedFiles) {
+      const f = file.replace(/^\.\//, "").split("\\").join("/");
+      if (!isGlob && f === clean) return 3;
+      if (matcher?.(f)) best = Math.max(best, 2);
+      else if (dirOf(f) === dirOf(clean) && dirOf(f) !== "") best = Math.max(best, 1);
+    }
+  }
+  return best;
+}
+
+export function anchorSignals(candidates: Array<{ id: string; anchorPaths: string[] }>, changedFiles: string[]): RankedSignal[] {
+  if (!changedFiles.length) return [];
+  const touched = candidates
+    .map((c) => ({ id: c.id, touch: anchorTouch(c.anchorPaths, changedFiles) }))
+    .filter((c) => c.touch > 0)
+    .sort((a, b) => b.touch - a.touch || (a.id < b.id ? -1 : 1));
+  return touched.map((c, i) => ({ id: c.id, rank: i + 1, score: c.touch, relevant: c.touch >= 2 }));
+}
+
+function dirOf(p: string): string {
+  const i = p.lastIndexOf("/");
+  return i === -1 ? "" : p.slice(0, i);
+}

@@ -1,0 +1,145 @@
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Embedder } from "../../src/indexing/embedder.js";
+import { openKnowledgeBase } from "../../src/index.js";
+import { fakeEmbedder } from "../helpers/fake-embedder.js";
+import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
+
+const ENTRIES = {
+  "knowledge/ctx-cancel.md": entryText({ finding: "Middleware swallows context cancellation errors; check ctx.Err() after upstream calls." }),
+  "knowledge/sql-injection.md": entryText({ finding: "Query builders that concatenate user input into SQL strings allow injection; use placeholders." }),
+  "knowledge/retry-storm.md": entryText({ finding: "Retry loops without jitter or backoff cause thundering herds against a recovering service." }),
+};
+
+async function setup(embedder: Embedder | null = fakeEmbedder()) {
+  const root = await testdir({ ...SOURCE_FILES, ...ENTRIES });
+  const kb = await openKnowledgeBase({ root, embedder });
+  return { root, kb };
+}
+
+describe("search index: incremental updates", () => {
+  it("embeds only what changed: add, edit, frontmatter-only edit, delete, rename, archive move", async () => {
+    const embedder = fakeEmbedder();
+    const { root, kb } = await setup(embedder);
+    const first = await kb.index();
+    expect(first).toMatchObject({ entries: 3, embedded: 3, saved: true, added: ["ctx-cancel", "retry-storm", "sql-injection"] });
+
+    const again = await (await openKnowledgeBase({ root, embedder })).index();
+    expect(again).toMatchObject({ embedded: 0, added: [], updated: [], removed: [], saved: false, unchanged: 3 });
+
+    await writeFile(path.join(root, "knowledge/retry-storm.md"), entryText({ finding: "Retries without exponential backoff overload dependencies." }));
+    const edited = await kb.index();
+    expect(edited).toMatchObject({ updated: ["retry-storm"], embedded: 1 });
+
+    const file = path.join(root, "knowledge/ctx-cancel.md");
+    await writeFile(file, (await readFile(file, "utf8")).replace("2026-02-12", "2026-02-20"));
+    const fmOnly = await kb.index();
+    expect(fmOnly).toMatchObject({ updated: [], embedded: 0, reused: 0 });
+
+    await rename(path.join(root, "knowledge/sql-injection.md"), path.join(root, "knowledge/sql-concat.md"));
+    const renamed = await kb.index();
+    expect(renamed).toMatchObject({ added: ["sql-concat"], removed: ["sql-injection"], embedded: 0, reused: 1 });
+
+    await mkdir(path.join(root, "knowledge/archive"), { recursive: true });
+    await rename(path.join(root, "knowledge/sql-concat.md"), path.join(root, "knowledge/archive/sql-concat.md"));
+    const moved = await kb.index();
+    expect(moved).toMatchObject({ moved: ["sql-concat"], embedded: 0 });
+
+    await rm(path.join(root, "knowledge/retry-storm.md"));
+    const removed = await kb.index();
+    expect(removed).toMatchObject({ removed: ["retry-storm"], entries: 2 });
+  });
+
+  it("search excludes archived entries unless asked, explains itself, and is deterministic", async () => {
+    const { root, kb } = await setup();
+    await mkdir(path.join(root, "knowledge/archive"), { recursive: true });
+    await rename(path.join(root, "knowledge/retry-storm.md"), path.join(root, "knowledge/archive/retry-storm.md"));
+    const hits = await kb.search("retry backoff jitter thundering herd");
+    expect(hits.results.map((r) => r.id)).not.toContain("retry-storm");
+    const withArchive = await kb.search("retry backoff jitter thundering herd", { includeArchived: true });
+    expect(withArchive.results[0]).toMatchObject({ id: "retry-storm", state: "archived", path: "knowledge/archive/retry-storm.md" });
+    expect(withArchive.results[0]!.explain.lexical?.rank).toBe(1);
+    expect(withArchive.results[0]!.explain.vector?.rank).toBe(1);
+    expect(withArchive.mode).toBe("hybrid");
+    const again = await kb.search("retry backoff jitter thundering herd", { includeArchived: true });
+    expect(again.results).toEqual(withArchive.results);
+    expect((await kb.search("kubernetes helm chart values")).results).toEqual([]);
+  });
+});
+
+describe("search index: robustness", () => {
+  it("rebuilds with a warning when the manifest is corrupt or the embedder changed", async () => {
+    const { root, kb } = await setup();
+    await kb.index();
+    await writeFile(path.join(root, ".cairn/manifest.json"), "{ not json");
+    const fresh = await (await openKnowledgeBase({ root, embedder: fakeEmbedder() })).index();
+    expect(fresh.warnings.join("\n")).toMatch(/unreadable/);
+    expect(fresh.entries).toBe(3);
+    const other = await (await openKnowledgeBase({ root, embedder: fakeEmbedder(32, "other@1") })).index();
+    expect(other.warnings.join("\n")).toMatch(/embedder changed/);
+    expect(other.embedded).toBe(3);
+  });
+
+  it("an interrupted save leaves the previous index usable", async () => {
+    const { root, kb } = await setup();
+    await kb.index();
+    // A crash mid-save leaves a half-written generation directory and a temp manifest behind.
+    await mkdir(path.join(root, ".cairn/gen-zzzz-999"), { recursive: true });
+    await writeFile(path.join(root, ".cairn/gen-zzzz-999/lexical.json"), "{\"trunc");
+    await writeFile(path.join(root, ".cairn/manifest.json.tmp-crash"), "{");
+    const reopened = await openKnowledgeBase({ root, embedder: fakeEmbedder() });
+    const report = await reopened.index();
+    expect(report).toMatchObject({ warnings: [], embedded: 0, unchanged: 3 });
+    expect((await reopened.search("context cancellation")).results[0]?.id).toBe("ctx-cancel");
+  });
+
+  it("falls back to lexical-only with one warning when the model cannot load", async () => {
+    const broken: Embedder = { id: "broken@1", dims: 8, embed: async () => { throw new Error("model files missing"); } };
+    const { kb } = await setup(broken);
+    const report = await kb.index();
+    expect(report.warnings.join("\n")).toMatch(/lexical-only/);
+    const hits = await kb.search("SQL injection placeholders");
+    expect(hits.results[0]?.id).toBe("sql-injection");
+    expect(hits.mode).toBe("lexical");
+  });
+
+  it("a file that stops parsing keeps its last good version", async () => {
+    const { root, kb } = await setup();
+    await kb.index();
+    await writeFile(path.join(root, "knowledge/sql-injection.md"), "---\nlastConfirmed: [\n---\nbroken");
+    const report = await kb.index();
+    expect(report.errors.map((d) => d.rule)).toEqual(["yaml-invalid"]);
+    expect(report.removed).toEqual([]);
+    expect((await kb.search("SQL injection placeholders")).results[0]?.id).toBe("sql-injection");
+  });
+
+  it("one writer at a time: a second writer waits or is told who holds the lock", async () => {
+    const { root, kb } = await setup();
+    await kb.index();
+    const { acquireIndexLock } = await import("../../src/indexing/lock.js");
+    const release = await acquireIndexLock(path.join(root, ".cairn"));
+    await expect(acquireIndexLock(path.join(root, ".cairn"))).rejects.toThrow(/another cairn process/);
+    await release();
+    expect((await readdir(path.join(root, ".cairn"))).filter((n) => n.startsWith("gen-"))).toHaveLength(1);
+  });
+});
+
+describe("check --duplicates", () => {
+  it("reports near-duplicate entries once, on the later id, using the index", async () => {
+    const root = await testdir({
+      ...SOURCE_FILES,
+      "knowledge/a-first.md": entryText({ finding: "Retry loops without jitter or backoff cause thundering herds against a recovering service." }),
+      "knowledge/b-copy.md": entryText({ finding: "Retry loops without jitter or backoff cause thundering herds against a recovering service!" }),
+      "knowledge/c-other.md": entryText({ finding: "Query builders that concatenate user input into SQL strings allow injection." }),
+    });
+    const kb = await openKnowledgeBase({ root, embedder: fakeEmbedder() });
+    const plain = await kb.check();
+    expect(plain.diagnostics).toEqual([]);
+    const report = await kb.check({ duplicates: true });
+    expect(report.diagnostics.map((d) => `${d.file}:${d.rule}:${d.severity}`)).toEqual(["knowledge/b-copy.md:near-duplicate:warning"]);
+    expect(report.diagnostics[0]!.message).toMatch(/a-first/);
+    const lexical = await (await openKnowledgeBase({ root, embedder: null })).check({ duplicates: true });
+    expect(lexical.diagnostics.map((d) => d.rule)).toEqual(["near-duplicate"]);
+  });
+});

@@ -1,0 +1,81 @@
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { openKnowledgeBase } from "../../src/index.js";
+import type { WatchEvent } from "../../src/indexing/watch.js";
+import { fakeEmbedder } from "../helpers/fake-embedder.js";
+import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
+
+async function waitFor(check: () => Promise<boolean>, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("condition not reached in time");
+}
+
+describe("cairn watch", () => {
+  it("follows adds, editors' atomic saves, renames, archive moves, deletions and broken files", async () => {
+    const root = await testdir({ ...SOURCE_FILES, "knowledge/a.md": entryText({ finding: "Alpha finding about caching headers." }) });
+    const kb = await openKnowledgeBase({ root, embedder: fakeEmbedder() });
+    const events: WatchEvent[] = [];
+    const handle = await kb.watch({ debounceMs: 50, onEvent: (e) => events.push(e) });
+    await handle.ready;
+    const ids = async () => (await kb.searchIndex()).index.ids();
+    expect(await ids()).toEqual(["a"]);
+
+    await writeFile(path.join(root, "knowledge/b.md"), entryText({ finding: "Beta finding about connection pools." }));
+    await waitFor(async () => (await ids()).includes("b"));
+
+    // An editor's atomic save: write a temp file, rename it over the entry.
+    await writeFile(path.join(root, "knowledge/.b.md.swp"), entryText({ finding: "Beta finding about pool exhaustion under load." }));
+    await rename(path.join(root, "knowledge/.b.md.swp"), path.join(root, "knowledge/b.md"));
+    await waitFor(async () => (await kb.search("exhaustion")).results[0]?.id === "b");
+
+    await rename(path.join(root, "knowledge/b.md"), path.join(root, "knowledge/b-renamed.md"));
+    await waitFor(async () => events.some((e) => e.type === "updated" && e.report.added.includes("b-renamed")));
+    expect(await ids()).toEqual(["a", "b-renamed"]);
+    const renamed = events.find((e) => e.type === "updated" && e.report.added.includes("b-renamed"));
+    expect(renamed).toMatchObject({ report: { embedded: 0, reused: 1 } }); // same content: the cached vector is reused
+
+    await mkdir(path.join(root, "knowledge/archive"), { recursive: true });
+    await rename(path.join(root, "knowledge/a.md"), path.join(root, "knowledge/archive/a.md"));
+    await waitFor(async () => (await kb.searchIndex()).index.meta("a")?.state === "archived");
+
+    await writeFile(path.join(root, "knowledge/b-renamed.md"), "---\nprovenance: [\n---\n");
+    await waitFor(async () => events.some((e) => e.type === "invalid"));
+    expect(await ids()).toContain("b-renamed"); // last good version kept
+
+    await rm(path.join(root, "knowledge/b-renamed.md"));
+    await waitFor(async () => !(await ids()).includes("b-renamed"));
+    await handle.close();
+    // The saved index on disk matches what the watcher saw.
+    const manifest = JSON.parse(await readFile(path.join(root, ".cairn/manifest.json"), "utf8"));
+    expect(Object.keys(manifest.entries)).toEqual(["a"]);
+  });
+
+  it("is consistent with the files after a storm of 1,000 changes", async () => {
+    const files: Record<string, string> = { ...SOURCE_FILES };
+    for (let i = 0; i < 100; i++) files[`knowledge/e${i}.md`] = entryText({ finding: `Finding number ${i} about topic ${i % 7}.` });
+    const root = await testdir(files);
+    const kb = await openKnowledgeBase({ root, embedder: fakeEmbedder() });
+    const handle = await kb.watch({ debounceMs: 100 });
+    await handle.ready;
+    for (let n = 0; n < 1000; n++) {
+      const i = n % 100;
+      const file = path.join(root, `knowledge/e${i}.md`);
+      if (n % 10 === 3) await rm(file, { force: true });
+      else await writeFile(file, entryText({ finding: `Finding number ${i} revision ${n} about topic ${n % 13}.` }));
+    }
+    await handle.close(); // flushes pending changes
+    const onDisk = (await readdir(path.join(root, "knowledge"))).filter((f) => f.endsWith(".md")).map((f) => f.slice(0, -3)).sort();
+    const reopened = await openKnowledgeBase({ root, embedder: fakeEmbedder() });
+    const check = await reopened.index();
+    expect(check).toMatchObject({ added: [], updated: [], removed: [], embedded: 0 });
+    expect((await reopened.searchIndex()).index.ids()).toEqual(onDisk);
+    const last = await readFile(path.join(root, "knowledge/e99.md"), "utf8");
+    const revision = /revision (\d+)/.exec(last)![1];
+    expect((await reopened.search(`revision ${revision}`)).results.map((r) => r.id)).toContain("e99");
+  });
+});
