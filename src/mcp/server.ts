@@ -1,0 +1,96 @@
+/** `cairn mcp`: the MCP server over stdio. A thin layer: every tool is one call into the KnowledgeBase. */
+import { createRequire } from "node:module";
+import type { Readable, Writable } from "node:stream";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { isCairnError } from "../errors.js";
+import type { KnowledgeBase } from "../knowledge-base.js";
+import { trackRequests } from "./drain.js";
+import { TOOLS } from "./tools.js";
+
+const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
+
+export type ServeOptions = {
+  /** Stream the client's messages arrive on. Default `process.stdin`. */
+  stdin?: Readable;
+  /** Stream protocol messages are written to (nothing else may be). Default `process.stdout`. */
+  stdout?: Writable;
+  /** Where logs go. Default: a line to `process.stderr`. */
+  log?: (message: string) => void;
+};
+
+/** An MCP server exposing the tools in TOOLS for `kb` (connect it to any transport). */
+export function createServer(kb: KnowledgeBase, options: { log?: (message: string) => void } = {}): McpServer {
+  const log = options.log ?? stderrLog;
+  const server = new McpServer({ name: "cairn", version: VERSION }, { capabilities: { tools: {} } });
+  for (const tool of TOOLS) {
+    server.registerTool(
+      tool.name,
+      { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations },
+      (args: unknown) => toolResult(() => tool.run(kb, args), log),
+    );
+  }
+  return server;
+}
+
+/**
+ * Serve MCP on stdio until the client disconnects (stdin ends). Resolves with the exit code;
+ * requests received before stdin ended are answered first, so no ledger write is cut short.
+ */
+export async function serveStdio(kb: KnowledgeBase, options: ServeOptions = {}): Promise<number> {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const log = options.log ?? stderrLog;
+  const server = createServer(kb, { log });
+  // stdout is the transport: a stray console.log from a dependency would corrupt the protocol.
+  const restoreConsole = options.stdout ? () => {} : consoleToStderr();
+  // A client that goes away mid-reply leaves a broken pipe; that ends the session, not the process.
+  const onWriteError = (error: Error) => log(`cairn mcp: cannot write to the client: ${error.message}`);
+  stdout.on("error", onWriteError);
+  server.server.onerror = (error) => log(`cairn mcp: ${error.message}`);
+
+  const disconnected = new Promise<void>((resolve) => {
+    stdin.once("end", resolve);
+    stdin.once("close", resolve);
+    server.server.onclose = () => resolve();
+  });
+  try {
+    const transport = new StdioServerTransport(stdin, stdout);
+    await server.connect(transport);
+    const requests = trackRequests(transport);
+    await disconnected;
+    await requests.idle();
+    await server.close();
+  } finally {
+    stdout.off("error", onWriteError);
+    restoreConsole();
+  }
+  return 0;
+}
+
+/** Run a tool and shape its outcome: JSON text + structuredContent, or `isError` with the message. Never throws. */
+async function toolResult(run: () => Promise<Record<string, unknown>>, log: (message: string) => void): Promise<CallToolResult> {
+  try {
+    const value = await run();
+    return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
+  } catch (error) {
+    if (isCairnError(error)) {
+      return { content: [{ type: "text", text: error.message }], structuredContent: { error: { code: error.code, message: error.message } }, isError: true };
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    log(`cairn mcp: unexpected error: ${error instanceof Error ? (error.stack ?? message) : message}`);
+    return { content: [{ type: "text", text: `unexpected error: ${message}` }], structuredContent: { error: { code: "INTERNAL", message } }, isError: true };
+  }
+}
+
+function stderrLog(message: string): void {
+  process.stderr.write(message.endsWith("\n") ? message : `${message}\n`);
+}
+
+/** Point console.log/info/debug at stderr; returns the undo. */
+function consoleToStderr(): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+  return () => Object.assign(console, saved);
+}
