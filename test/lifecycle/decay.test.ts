@@ -1,0 +1,133 @@
+import { readdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { planDecay } from "../../src/lifecycle/decay.js";
+import type { KnowledgeBase } from "../../src/knowledge-base.js";
+import { changedLines, databaseEntries, events, project, read, snapshot, type Clock } from "./setup.js";
+
+const counter = async (kb: KnowledgeBase, id: string) => (await kb.status({ all: true })).entries.find((e) => e.id === id)!.unconfirmedRuns;
+
+/** One review per day: `agents` each get the entries matching "database" (db-1 only when limit is 1). */
+async function review(kb: KnowledgeBase, clock: Clock, run: string, agents: string[] = ["a"], calls = 1) {
+  clock.tick();
+  for (const agent of agents) for (let c = 0; c < calls; c++) await kb.inject({ run, agent, keywords: ["database", "connections"], limit: 1 });
+}
+
+describe("decay: the counter", () => {
+  it("counts distinct runs that injected the entry after its last confirmation: several agents and calls in one run count once", async () => {
+    const { kb, clock } = await project(databaseEntries(1));
+    await review(kb, clock, "r1", ["security", "performance", "style"], 2);
+    expect(await counter(kb, "db-1")).toBe(1);
+    await review(kb, clock, "r2", ["security"]);
+    await review(kb, clock, "r3", ["performance", "style"]);
+    expect(await counter(kb, "db-1")).toBe(3);
+    const row = (await kb.status()).entries.find((e) => e.id === "db-1")!;
+    expect(row).toMatchObject({ unconfirmedRuns: 3, decayAfterRuns: 10 });
+  });
+
+  it("an entry that is never injected never decays, however old its lastConfirmed", async () => {
+    const { kb, clock } = await project(databaseEntries(2));
+    for (let i = 1; i <= 12; i++) await review(kb, clock, `r${i}`);
+    expect(await counter(kb, "db-2")).toBe(0);
+    expect((await kb.decay()).archived.map((c) => c.id)).toEqual(["db-1"]);
+    expect((await kb.status()).entries.map((e) => e.id)).toEqual(["db-2"]);
+  });
+
+  it("injections on the day of a confirmation do not count: a lastConfirmed date lasts until the end of that UTC day", async () => {
+    const { kb, clock } = await project(databaseEntries(1));
+    await review(kb, clock, "r1");
+    await kb.confirm("db-1");
+    await kb.inject({ run: "r2", agent: "a", keywords: ["database"] });
+    expect(await counter(kb, "db-1")).toBe(0);
+    await review(kb, clock, "r3");
+    expect(await counter(kb, "db-1")).toBe(1);
+  });
+});
+
+describe("decay: archiving", () => {
+  it("archives at exactly decayAfterRuns, with `archived` and `archivedReason`, and never deletes", async () => {
+    const { kb, root, clock } = await project(databaseEntries(1));
+    const original = await read(root, "knowledge/db-1.md");
+    for (let run = 1; run <= 9; run++) {
+      await review(kb, clock, `r${run}`, ["a", "b"]);
+      expect((await kb.decay()).archived).toEqual([]);
+    }
+    expect(await counter(kb, "db-1")).toBe(9);
+    await review(kb, clock, "r10", ["a", "b"]);
+
+    const before = await snapshot(root);
+    const dry = await kb.decay({ dryRun: true });
+    expect(dry.archived).toEqual([expect.objectContaining({ id: "db-1", unconfirmedRuns: 10, lastConfirmed: "2026-02-12" })]);
+    expect(await snapshot(root)).toEqual(before);
+
+    const real = await kb.decay();
+    expect(real.archived.map((c) => c.id)).toEqual(["db-1"]);
+    expect(await readdir(path.join(root, "knowledge"))).not.toContain("db-1.md");
+    const archived = await read(root, "knowledge/archive/db-1.md");
+    // Moved whole: the two archive keys are added, every other line is as it was.
+    const added = archived.split("\n").filter((line) => !original.split("\n").includes(line));
+    expect(added).toEqual([`archived: ${clock.today()}`, expect.stringMatching(/^archivedReason: .*decayed: injected in 10 runs/)]);
+    expect(archived.split("\n").filter((line) => !added.includes(line))).toEqual(original.split("\n"));
+    expect((await events(kb)).filter((e) => e.type === "archived")).toEqual([expect.objectContaining({ entry: "db-1", reason: expect.stringContaining("decayed") })]);
+
+    // Idempotent; and the archived entry is no longer injected or counted.
+    expect((await kb.decay()).archived).toEqual([]);
+    expect((await kb.inject({ run: "r11", agent: "a", keywords: ["database"] })).entries).toEqual([]);
+    expect((await kb.status({ all: true })).entries).toEqual([expect.objectContaining({ id: "db-1", state: "archived", unconfirmedRuns: 0 })]);
+  });
+
+  it("honours a configured decayAfterRuns", async () => {
+    const { kb, clock } = await project(databaseEntries(1), { config: { decayAfterRuns: 3 } });
+    await review(kb, clock, "r1");
+    await review(kb, clock, "r2");
+    expect((await kb.decay()).archived).toEqual([]);
+    await review(kb, clock, "r3");
+    expect((await kb.decay()).archived.map((c) => c.id)).toEqual(["db-1"]);
+  });
+
+  it("planDecay is pure and skips entries a pending plan confirms", async () => {
+    const { kb, clock } = await project(databaseEntries(1), { config: { decayAfterRuns: 2 } });
+    await review(kb, clock, "r1");
+    await review(kb, clock, "r2");
+    const loaded = await kb.load();
+    const views = await kb.ledger.project(loaded.entries.map((e) => ({ id: e.id, lastConfirmed: e.frontmatter.lastConfirmed as string })));
+    expect(planDecay(loaded.entries, views, 2).map((c) => c.id)).toEqual(["db-1"]);
+    expect(planDecay(loaded.entries, views, 2, { confirmed: new Set(["db-1"]) })).toEqual([]);
+    expect(planDecay(loaded.entries, views, 3)).toEqual([]);
+  });
+});
+
+describe("decay: resets", () => {
+  it("`confirm` resets the counter with a one/two-line edit", async () => {
+    const { kb, root, clock } = await project(databaseEntries(1));
+    for (let run = 1; run <= 8; run++) await review(kb, clock, `r${run}`);
+    expect(await counter(kb, "db-1")).toBe(8);
+    const before = await read(root, "knowledge/db-1.md");
+    expect(await kb.confirm("db-1")).toMatchObject({ kind: "done", changed: true });
+    expect(changedLines(before, await read(root, "knowledge/db-1.md"))).toEqual([`lastConfirmed: 2026-02-12 → lastConfirmed: ${clock.today()}`]);
+    expect(await counter(kb, "db-1")).toBe(0);
+    for (let run = 9; run <= 17; run++) await review(kb, clock, `r${run}`);
+    expect((await kb.decay()).archived).toEqual([]);
+    await review(kb, clock, "r18");
+    expect((await kb.decay()).archived.map((c) => c.id)).toEqual(["db-1"]);
+  });
+
+  it("a human editing lastConfirmed to today resets the counter (no command needed)", async () => {
+    const { kb, root, clock } = await project(databaseEntries(1));
+    for (let run = 1; run <= 9; run++) await review(kb, clock, `r${run}`);
+    const file = path.join(root, "knowledge/db-1.md");
+    await writeFile(file, (await read(root, "knowledge/db-1.md")).replace("lastConfirmed: 2026-02-12", `lastConfirmed: ${clock.today()}`));
+    expect(await counter(kb, "db-1")).toBe(0);
+    await review(kb, clock, "r10");
+    expect((await kb.decay()).archived).toEqual([]);
+  });
+
+  it("an independent re-discovery resets the counter; a primed one does not", async () => {
+    const { kb, clock } = await project(databaseEntries(1));
+    for (let run = 1; run <= 6; run++) await review(kb, clock, `r${run}`);
+    await kb.recordFindings("r6", [{ agent: "a", text: "Database connections are not released on error paths." }]);
+    expect(await counter(kb, "db-1")).toBe(6);
+    await kb.recordFindings("r6", [{ agent: "b", text: "Database connections are not released on error paths." }]);
+    expect(await counter(kb, "db-1")).toBe(0);
+  });
+});

@@ -1,0 +1,252 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Embedder } from "../../src/indexing/embedder.js";
+import { databaseEntries, entry, events, fm, project, snapshot } from "../lifecycle/setup.js";
+
+const injectedFor = async (kb: Parameters<typeof events>[0], run: string, agent: string): Promise<string[]> => {
+  const ids = (await events(kb)).flatMap((e) => (e.type === "injected" && e.run === run && e.agent === agent ? e.entries : []));
+  return ids;
+};
+
+describe("inject: the cap", () => {
+  it("never gives one agent more than maxPerAgent (5) entries in one run, across several calls", async () => {
+    const { kb } = await project(databaseEntries(8));
+    const first = await kb.inject({ run: "r1", agent: "security", keywords: ["database"], limit: 3 });
+    expect(first.entries).toHaveLength(3);
+    expect(first.remaining).toBe(2);
+    const second = await kb.inject({ run: "r1", agent: "security", keywords: ["database"] });
+    expect(second.entries).toHaveLength(2);
+    expect(second.remaining).toBe(0);
+    // The second call never repeats an entry already given in the run.
+    expect(second.entries.map((e) => e.id).filter((id) => first.entries.some((f) => f.id === id))).toEqual([]);
+    const third = await kb.inject({ run: "r1", agent: "security", keywords: ["database"], summary: "connections, pools and migrations" });
+    expect(third.entries).toEqual([]);
+    expect(third.warnings.join("\n")).toMatch(/already received 5 entries/);
+
+    const ids = await injectedFor(kb, "r1", "security");
+    expect(ids).toHaveLength(5);
+    expect(new Set(ids).size).toBe(5);
+    // The cap is per agent and per run: another agent, or the next run, starts afresh.
+    expect((await kb.inject({ run: "r1", agent: "performance", keywords: ["database"] })).entries).toHaveLength(5);
+    expect((await kb.inject({ run: "r2", agent: "security", keywords: ["database"] })).entries).toHaveLength(5);
+  });
+
+  it("`limit` can lower the cap but never raise it", async () => {
+    const { kb } = await project(databaseEntries(8));
+    const low = await kb.inject({ run: "r1", agent: "a", keywords: ["database"], limit: 2, dryRun: true });
+    expect(low.entries).toHaveLength(2);
+    const high = await kb.inject({ run: "r1", agent: "a", keywords: ["database"], limit: 50 });
+    expect(high.entries).toHaveLength(5);
+    expect(high.warnings.join("\n")).toMatch(/--limit 50 is above maxPerAgent \(5\)/);
+    const zero = await kb.inject({ run: "r2", agent: "a", keywords: ["database"], limit: 0 });
+    expect(zero.entries).toEqual([]);
+    expect(await injectedFor(kb, "r2", "a")).toEqual([]);
+  });
+
+  it("a raised maxPerAgent in the config is honoured", async () => {
+    const { kb } = await project(databaseEntries(8), { config: { maxPerAgent: 7 } });
+    expect((await kb.inject({ run: "r1", agent: "a", keywords: ["database"] })).entries).toHaveLength(7);
+  });
+});
+
+describe("inject: what is eligible", () => {
+  it("injects nothing for an unrelated query rather than filling the slots", async () => {
+    const { kb } = await project(databaseEntries(8));
+    const result = await kb.inject({ run: "r1", agent: "a", keywords: ["kubernetes", "helm"], summary: "Bumps the ingress chart version and renames a volume." });
+    expect(result.entries).toEqual([]);
+    expect(result.estimatedTokens).toBe(0);
+    expect(await injectedFor(kb, "r1", "a")).toEqual([]);
+  });
+
+  it("honours `agents:` scoping (entries without it match every agent)", async () => {
+    const { kb } = await project({
+      "knowledge/scoped.md": entry("Session tokens are compared with a non-constant-time equality check.", { fm: fm("agents: [security]") }),
+      "knowledge/open.md": entry("Session cookies lack the SameSite attribute on login responses."),
+    });
+    const security = await kb.inject({ run: "r1", agent: "security", keywords: ["session", "tokens", "cookies"] });
+    expect(security.entries.map((e) => e.id).sort()).toEqual(["open", "scoped"]);
+    const performance = await kb.inject({ run: "r1", agent: "performance", keywords: ["session", "tokens", "cookies"] });
+    expect(performance.entries.map((e) => e.id)).toEqual(["open"]);
+  });
+
+  it("excludes disputed and superseded entries unless asked, and never injects archived ones", async () => {
+    const { kb } = await project({
+      "knowledge/disputed.md": entry("Webhook deliveries are verified only after the payload is parsed.", { fm: fm("status: disputed") }),
+      "knowledge/old.md": entry("Webhook deliveries are retried without idempotency and double-charge customers.", { fm: fm("status: superseded", "supersededBy: new") }),
+      "knowledge/new.md": entry("Webhook deliveries must be deduped by event id before side effects."),
+      "knowledge/archive/gone.md": entry("Webhook deliveries are accepted unsigned in staging builds.", {
+        fm: fm("archived: 2026-02-20", "archivedReason: decayed"),
+      }),
+    });
+    const query = { keywords: ["webhook", "deliveries"] };
+    const plain = await kb.inject({ run: "r1", agent: "a", ...query, dryRun: true });
+    expect(plain.entries.map((e) => e.id)).toEqual(["new"]);
+    const asked = await kb.inject({ run: "r1", agent: "a", ...query, includeStatuses: ["disputed", "superseded"], dryRun: true });
+    expect(asked.entries.map((e) => e.id).sort()).toEqual(["disputed", "new", "old"]);
+    expect(asked.entries.find((e) => e.id === "disputed")!.warnings.join("\n")).toMatch(/disputed/);
+    const onlyDisputed = await kb.inject({ run: "r1", agent: "a", ...query, includeStatuses: ["disputed"], dryRun: true });
+    expect(onlyDisputed.entries.map((e) => e.id).sort()).toEqual(["disputed", "new"]);
+    // Search can see the archived entry when asked: it is the injection path that refuses it.
+    expect((await kb.search("webhook deliveries", { includeArchived: true })).results.map((r) => r.id)).toContain("gone");
+  });
+});
+
+describe("inject: the ledger", () => {
+  it("records an `injected` event with run, agent and entry ids, but not on dryRun", async () => {
+    const { kb, root, clock } = await project(databaseEntries(2));
+    const before = await snapshot(path.join(root, "knowledge"));
+    const dry = await kb.inject({ run: "r1", agent: "a", keywords: ["database"], dryRun: true });
+    expect(dry.entries).toHaveLength(2);
+    expect(await snapshot(path.join(root, "knowledge"))).toEqual(before);
+    expect(await events(kb)).toEqual([]);
+
+    const real = await kb.inject({ run: "r1", agent: "a", keywords: ["database"] });
+    const recorded = await events(kb);
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]).toMatchObject({ type: "injected", run: "r1", agent: "a", entries: real.entries.map((e) => e.id), time: clock.now.toISOString() });
+    // A dry run still respects what was really injected before.
+    expect((await kb.inject({ run: "r1", agent: "a", keywords: ["database"], limit: 5, dryRun: true })).entries).toEqual([]);
+  });
+});
+
+describe("inject: the Knowledge Context", () => {
+  it("carries id, finding, evidence, verify, confirmation, provenance and an estimated token count", async () => {
+    const { kb } = await project(databaseEntries(1));
+    const result = await kb.inject({ run: "r1", agent: "a", keywords: ["database"] });
+    expect(result.entries[0]).toMatchObject({
+      id: "db-1",
+      finding: "Database connections are not released on error paths in the repository layer.",
+      evidence: [expect.stringContaining("src/auth.ts:1-2")],
+      verify: ["grep for ctx.Err() after fetch() calls in src/."],
+      lastConfirmed: "2026-02-12",
+      provenance: "independent",
+      warnings: [],
+    });
+    // The anchor's note is part of the evidence the agent sees.
+    expect(result.entries[0]!.evidence[0]).toContain("ctx not checked after the upstream call");
+    expect(result.markdown).toContain("## Knowledge Context");
+    expect(result.markdown).toContain("`db-1`");
+    expect(result.estimatedTokens).toBeGreaterThan(0);
+    expect(result.estimatedTokens).toBe(Math.ceil(result.markdown.length / 4));
+  });
+
+  it("warns about anchor drift when the anchored file shrinks below the line range", async () => {
+    const long = Array.from({ length: 12 }, (_, i) => `export const v${i} = ${i};`).join("\n") + "\n";
+    const { kb, root } = await project({
+      "src/config.ts": long,
+      "knowledge/cfg.md": entry("Configuration constants are duplicated instead of read from one module.", { evidence: "src/config.ts:8-12 — duplicated constants." }),
+    });
+    const before = await kb.inject({ run: "r1", agent: "a", keywords: ["configuration", "constants"], dryRun: true });
+    expect(before.entries[0]!.warnings).toEqual([]);
+    await writeFile(path.join(root, "src/config.ts"), "export const v0 = 0;\n");
+    const after = await kb.inject({ run: "r1", agent: "a", keywords: ["configuration", "constants"], dryRun: true });
+    expect(after.entries[0]!.warnings.join("\n")).toMatch(/anchor drift: src\/config\.ts:8-12.*past the end/);
+    expect(after.markdown).toMatch(/⚠ anchor drift/);
+  });
+
+  it("warns when an injected entry contradicts another injected entry (either direction)", async () => {
+    const { kb } = await project({
+      "knowledge/retry-safe.md": entry("Payment retries are safe because the gateway dedupes requests.", { fm: fm("contradicts: [retry-unsafe]") }),
+      "knowledge/retry-unsafe.md": entry("Payment retries double-charge because the gateway does not dedupe requests."),
+    });
+    const result = await kb.inject({ run: "r1", agent: "a", keywords: ["payment", "retries", "gateway"] });
+    const byId = new Map(result.entries.map((e) => [e.id, e.warnings.join("\n")]));
+    expect(byId.get("retry-safe")).toMatch(/contradicts injected entry retry-unsafe/);
+    expect(byId.get("retry-unsafe")).toMatch(/contradicts injected entry retry-safe/);
+  });
+
+  it("warns about a contradiction with an entry injected into the same agent by an earlier call of the run", async () => {
+    const { kb } = await project({
+      "knowledge/retry-safe.md": entry("Payment retries are safe because the gateway dedupes requests.", { fm: fm("contradicts: [retry-unsafe]") }),
+      "knowledge/retry-unsafe.md": entry("Payment retries double-charge because the gateway does not dedupe requests."),
+    });
+    const first = await kb.inject({ run: "r1", agent: "a", keywords: ["payment", "retries", "gateway"], limit: 1 });
+    const second = await kb.inject({ run: "r1", agent: "a", keywords: ["payment", "retries", "gateway"], limit: 1 });
+    expect(first.entries).toHaveLength(1);
+    expect(second.entries).toHaveLength(1);
+    expect(second.entries[0]!.warnings.join("\n")).toMatch(new RegExp(`contradicts injected entry ${first.entries[0]!.id}`));
+  });
+
+  it("warns when an entry is near decay (0.7 × decayAfterRuns runs without independent confirmation)", async () => {
+    const { kb, clock } = await project(databaseEntries(1));
+    for (let run = 1; run <= 7; run++) {
+      clock.tick();
+      const result = await kb.inject({ run: `r${run}`, agent: "a", keywords: ["database"] });
+      const near = result.entries[0]!.warnings.some((w) => w.startsWith("near decay"));
+      // The warning counts the runs before this one: it appears once 7 earlier runs injected the entry.
+      expect(near).toBe(false);
+    }
+    clock.tick();
+    const eighth = await kb.inject({ run: "r8", agent: "a", keywords: ["database"] });
+    expect(eighth.entries[0]!.warnings).toContain("near decay: injected in 7/10 runs without an independent confirmation");
+  });
+});
+
+describe("inject: graceful degradation", () => {
+  it("falls back to lexical results with one warning when the embedder throws", async () => {
+    const broken: Embedder = {
+      id: "broken@1",
+      dims: 16,
+      embed: async () => {
+        throw new Error("model file missing");
+      },
+    };
+    const { kb } = await project(databaseEntries(3), { embedder: broken });
+    const result = await kb.inject({ run: "r1", agent: "a", keywords: ["database", "transactions"] });
+    expect(result.entries.map((e) => e.id)).toEqual(["db-2"]);
+    expect(result.warnings).toHaveLength(1);
+    expect(result.warnings[0]).toMatch(/embedding model unavailable \(model file missing\)/);
+    // Later calls keep working, still lexical-only.
+    const again = await kb.inject({ run: "r2", agent: "a", keywords: ["database"] });
+    expect(again.entries.length).toBeGreaterThan(0);
+  });
+
+  it("returns an empty context and a warning, never an exception, when the knowledge system is broken", async () => {
+    const { kb, root } = await project(databaseEntries(2));
+    // The ledger directory becomes a file: nothing can be read or appended.
+    const { rm } = await import("node:fs/promises");
+    await rm(path.join(root, "knowledge/.ledger"), { recursive: true });
+    await writeFile(path.join(root, "knowledge/.ledger"), "not a directory");
+    const result = await kb.inject({ run: "r1", agent: "a", keywords: ["database"] });
+    expect(result.entries).toEqual([]);
+    expect(result.warnings).toHaveLength(1);
+    expect(result.warnings[0]).toMatch(/knowledge system unavailable .*ledger.*; continuing without knowledge context/);
+  });
+
+  // Known gap (src/retrieval/search.ts, see the report): the lexical floor is the share of the whole
+  // query's idf weight, and words no entry contains (a PR summary is full of them) get the highest
+  // idf, so a one-line summary pushes an entry matching 3 of 4 keywords below the floor. Lexical-only
+  // retrieval (the embedder fallback) then injects nothing. Remove `.fails` once fixed.
+  it.fails("lexical-only: a one-line summary does not hide an entry that matches most of the agent's keywords", async () => {
+    const { kb } = await project(
+      {
+        "knowledge/cookies.md": entry("Session cookies lack the Secure and HttpOnly flags."),
+        "knowledge/reset.md": entry("Password reset tokens never expire once issued."),
+        "knowledge/rate.md": entry("Login endpoints have no rate limit, allowing credential stuffing against session tokens."),
+      },
+      { embedder: null },
+    );
+    const keywords = ["session", "tokens", "login", "sql"];
+    expect((await kb.inject({ run: "r1", agent: "a", keywords, dryRun: true })).entries.map((e) => e.id)).toContain("rate");
+    const withSummary = await kb.inject({ run: "r1", agent: "a", keywords, summary: "Pull request 3: refactors request handling.", dryRun: true });
+    expect(withSummary.entries.map((e) => e.id)).toContain("rate");
+  });
+
+  it("asks for input rather than searching when there is no query at all", async () => {
+    const { kb } = await project(databaseEntries(2));
+    const result = await kb.inject({ run: "r1", agent: "a" });
+    expect(result.entries).toEqual([]);
+    expect(result.warnings.join("\n")).toMatch(/no keywords, summary or changed files/);
+  });
+
+  it("boosts entries whose anchors touch the changed files", async () => {
+    const { kb } = await project({
+      "src/billing.ts": "export function charge() {}\n",
+      "knowledge/auth-ctx.md": entry("Request handlers ignore cancellation of the caller's context."),
+      "knowledge/billing.md": entry("Request handlers charge twice when the client retries.", { evidence: "src/billing.ts:1, charge() — no idempotency key." }),
+    });
+    const result = await kb.inject({ run: "r1", agent: "a", keywords: ["request", "handlers"], changedFiles: ["src/billing.ts"], limit: 1 });
+    expect(result.entries.map((e) => e.id)).toEqual(["billing"]);
+  });
+});
