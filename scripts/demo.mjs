@@ -14,8 +14,18 @@ if (!existsSync(cli)) {
   process.exit(1);
 }
 const scratch = mkdtempSync(path.join(os.tmpdir(), "cairn-demo-"));
-for (const item of ["knowledge", "src", "cairn.config.json"]) {
+// Entries anchor into src/ and test/, so the scratch copy carries them; a git repository makes `history` show commits.
+for (const item of ["knowledge", "src", "test", "cairn.config.json", ".gitattributes"]) {
   if (existsSync(path.join(repo, item))) cpSync(path.join(repo, item), path.join(scratch, item), { recursive: true });
+}
+writeFileSync(path.join(scratch, ".gitignore"), ".cairn/\n");
+try {
+  const git = (...args) => execFileSync("git", ["-c", "user.name=cairn demo", "-c", "user.email=demo@example.com", "-c", "init.defaultBranch=main", ...args], { cwd: scratch, stdio: "ignore" });
+  git("init", "-q");
+  git("add", "-A");
+  git("commit", "-qm", "knowledge as shipped");
+} catch {
+  console.log("(git is not available: history will show ledger events only)");
 }
 
 let failed = false;
@@ -34,6 +44,28 @@ function step(title, args, { input, allowFail = false } = {}) {
 console.log(`cairn demo — working in a scratch copy: ${scratch}`);
 step("validate every entry: schema, sections, anchors, sanitization", ["check"]);
 step("every entry with its decay counter and confirmations", ["status"]);
+step("build the search index (BM25 + embeddings + HNSW) in .cairn/", ["index"]);
+step("hybrid search, with the reasons for each result", ["search", "moving entries to the archive must not overwrite files", "--explain"]);
+const summary = "This pull request changes how entries are moved between knowledge/ and the archive, and how the frontmatter is rewritten.";
+step("knowledge for the correctness agent in review demo-1 (at most 5, above the relevance floor)", [
+  "inject", "--run", "demo-1", "--agent", "correctness", "--keywords", "archive,overwrite,rename",
+  "--summary", summary, "--changed-files", "src/store/mutate.ts",
+]);
+step("and for the performance agent (JSON for programs)", [
+  "inject", "--run", "demo-1", "--agent", "performance", "--keywords", "startup,latency,memory", "--summary", summary, "--format", "json",
+]);
+const findings = {
+  findings: [
+    { agent: "correctness", text: "Moving an entry must not overwrite an existing file", entry: "archive-moves-never-overwrite" },
+    { agent: "performance", text: "Restoring an archived entry must never overwrite an entry with the same file name", entry: "archive-moves-never-overwrite" },
+    { agent: "performance", text: "The README has a typo in the install section" },
+  ],
+};
+step("record the review's findings: correctness was shown the entry (primed), performance was not (independent)", [
+  "record", "--run", "demo-1", "--findings", "-",
+], { input: JSON.stringify(findings) });
+step("confirmation counts and decay counters after the review", ["status"]);
+step("what happened to one entry", ["history", "archive-moves-never-overwrite"]);
 
 rmSync(scratch, { recursive: true, force: true });
 if (failed) {

@@ -212,9 +212,18 @@ export class KnowledgeBase {
     const { inject } = await import("./retrieval/inject.js");
     const { acquireIndexLock } = await import("./indexing/lock.js");
     // Serialise read-check-append so concurrent calls for one agent and run cannot exceed the cap.
-    const release = input.dryRun ? undefined : await acquireIndexLock(`${this.layout.cache}/inject`, { wait: true });
+    let release: (() => Promise<void>) | undefined;
+    const lockWarnings: string[] = [];
+    if (!input.dryRun) {
+      try {
+        release = await acquireIndexLock(`${this.layout.cache}/inject`, { wait: true });
+      } catch (error) {
+        // Never block a review on the knowledge system: go on unserialised, say so.
+        lockWarnings.push(`could not serialise injections (${(error as Error).message}); concurrent calls for this agent and run may exceed the cap`);
+      }
+    }
     try {
-      return await inject(
+      const result = await inject(
         {
           layout: this.layout,
           config: this.config,
@@ -224,8 +233,9 @@ export class KnowledgeBase {
         },
         input,
       );
+      return lockWarnings.length ? { ...result, warnings: [...lockWarnings, ...result.warnings] } : result;
     } finally {
-      await release?.();
+      await release?.().catch(() => {});
     }
   }
 
@@ -242,16 +252,17 @@ export class KnowledgeBase {
       await applyRecord(this.layout, run, plan, this.today(), this.append);
       this.invalidate();
     }
-    const decay = await this.decay({ dryRun: options.dryRun ?? false, run });
+    // A dry run has not written its confirmations, so tell decay which entries the plan confirms.
+    const decay = await this.decay({ dryRun: options.dryRun ?? false, run, confirmed: new Set(plan.edits.map((e) => e.id)) });
     return { run, confirmations: plan.confirmations, unmatched: plan.unmatched, archived: decay.archived.map((d) => d.id), dryRun: options.dryRun ?? false };
   }
 
   /** Archive every active entry injected in decayAfterRuns runs since its last confirmation. Never deletes. */
-  async decay(options: { dryRun?: boolean; run?: string } = {}): Promise<DecayResult> {
+  async decay(options: { dryRun?: boolean; run?: string; confirmed?: ReadonlySet<string> } = {}): Promise<DecayResult> {
     const { planDecay } = await import("./lifecycle/decay.js");
     const loaded = await this.load();
     const views = await this.ledger.project(loaded.entries.map((e) => ({ id: e.id, lastConfirmed: stringOr(e.frontmatter.lastConfirmed) })));
-    const plan = planDecay(loaded.entries, views, this.config.decayAfterRuns);
+    const plan = planDecay(loaded.entries, views, this.config.decayAfterRuns, options.confirmed ? { confirmed: options.confirmed } : {});
     if (!options.dryRun) {
       for (const candidate of plan) {
         const entry = loaded.byId.get(candidate.id);

@@ -48,6 +48,7 @@ function genericRows(data: Json): GoalRow[] {
       const name = String(r.name ?? r.run ?? r.variant ?? "row").trim();
       const figures = Object.entries(r)
         .filter(([k, v]) => k !== "name" && k !== "run" && num(v) !== undefined)
+        .sort(([a], [b]) => priority(a) - priority(b))
         .slice(0, 3)
         .map(([k, v]) => `${k} ${fmt(v as number)}`);
       return { metric: name, goal: "—", measured: figures.join(", "), pass: null };
@@ -59,6 +60,14 @@ function genericRows(data: Json): GoalRow[] {
     .slice(0, 6)
     .map(([k, v]) => `${k} ${fmt(v as number)}`);
   return figures.length ? [{ metric: "(top-level figures)", goal: "—", measured: figures.join(", "), pass: null }] : [];
+}
+
+/** Throughputs and ratios first, then times, then counts. */
+function priority(key: string): number {
+  if (/per(second|cpusecond)/i.test(key)) return 0;
+  if (/^vs|ratio|over/i.test(key)) return 1;
+  if (/ms$|p50|p95/i.test(key)) return 2;
+  return 3;
 }
 
 function ageOf(ms: number): string {

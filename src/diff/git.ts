@@ -219,7 +219,7 @@ export type LogCommit = { commit: string; date: string; author: string; subject:
 /** Commits touching any of `paths` (top-relative), newest first, following renames of a single path. */
 export async function fileLog(repo: GitRepo, paths: readonly string[]): Promise<LogCommit[]> {
   const follow = paths.length === 1 ? ["--follow"] : [];
-  const out = (await runOrThrow(repo, ["log", ...follow, "-z", "--format=%H%x1f%as%x1f%an%x1f%s", "--", ...paths])).toString("utf8");
+  const out = (await runOrThrow(repo, ["log", ...follow, "-z", "--format=%H%x1f%aI%x1f%an%x1f%s", "--", ...paths])).toString("utf8");
   return out
     .split("\0")
     .map((record) => record.replace(/^\n+/, ""))

@@ -33,7 +33,7 @@ export async function gitHistory(layout: Layout, id: string): Promise<{ items: H
     const repo = await openRepo(layout.root);
     const paths = [path.join(layout.knowledge, `${id}.md`), path.join(layout.archive, `${id}.md`)].map((p) => repo.prefix + relativePath(layout, p));
     const commits = await fileLog(repo, paths);
-    return { items: commits.map((c) => ({ source: "git", time: c.date, commit: c.commit.slice(0, 12), author: c.author, subject: c.subject })) };
+    return { items: commits.map((c) => ({ source: "git", time: new Date(c.date).toISOString(), commit: c.commit.slice(0, 12), author: c.author, subject: c.subject })) };
   } catch (error) {
     return { items: [], warning: `no git history: ${(error as Error).message}` };
   }

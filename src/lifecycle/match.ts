@@ -4,13 +4,15 @@ import type { SearchOptions, SearchResponse, SearchResult } from "../retrieval/s
 export type Match = { id: string; score: number; state: "active" | "archived" };
 
 /**
- * Similarity of a search result to the query: the cosine similarity when the vector signal saw it,
- * else the share of the query's idf weight the entry matches lexically — whichever is higher.
+ * Similarity of a search result to the finding, in [0, 1]. Lexical: the share of the finding's idf
+ * weight the entry matches. With vectors: the mean of that share and the embedding cosine — either
+ * alone is fooled (a few shared words; a paraphrase-only model that is weak on code), together they
+ * must both lean towards a match.
  */
-export function matchScore(result: SearchResult): number {
-  const vector = result.explain.vector?.similarity ?? 0;
+export function matchScore(result: SearchResult, mode: SearchResponse["mode"]): number {
   const lexical = result.explain.lexical?.matched ?? 0;
-  return Math.max(vector, lexical);
+  if (mode === "lexical") return lexical;
+  return (lexical + Math.max(0, result.explain.vector?.similarity ?? 0)) / 2;
 }
 
 export async function bestMatch(
@@ -20,7 +22,7 @@ export async function bestMatch(
 ): Promise<{ match: Match | null; best: Match | null }> {
   const response = await search(text, { limit: 5, floor: false, includeArchived: options.includeArchived ?? false });
   const scored = response.results
-    .map((r) => ({ id: r.id, state: r.state, score: Math.round(matchScore(r) * 1000) / 1000 }))
+    .map((r) => ({ id: r.id, state: r.state, score: Math.round(matchScore(r, response.mode) * 1000) / 1000 }))
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
   const best = scored[0] ?? null;
   return { best, match: best && best.score >= options.threshold ? best : null };

@@ -55,10 +55,10 @@ describe("decay: archiving", () => {
     expect(await counter(kb, "db-1")).toBe(9);
     await review(kb, clock, "r10", ["a", "b"]);
 
-    const before = await snapshot(root);
+    const before = await snapshot(path.join(root, "knowledge"));
     const dry = await kb.decay({ dryRun: true });
     expect(dry.archived).toEqual([expect.objectContaining({ id: "db-1", unconfirmedRuns: 10, lastConfirmed: "2026-02-12" })]);
-    expect(await snapshot(root)).toEqual(before);
+    expect(await snapshot(path.join(root, "knowledge"))).toEqual(before);
 
     const real = await kb.decay();
     expect(real.archived.map((c) => c.id)).toEqual(["db-1"]);

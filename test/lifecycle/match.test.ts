@@ -3,11 +3,13 @@ import { bestMatch, matchScore } from "../../src/lifecycle/match.js";
 import { databaseEntries, entry, fm, project } from "./setup.js";
 
 describe("match", () => {
-  it("scores a search result by its vector similarity or its matched lexical share, whichever is higher", () => {
+  it("scores by the mean of matched lexical share and cosine in hybrid mode, by the lexical share alone in lexical mode", () => {
     const base = { id: "x", path: "knowledge/x.md", state: "active" as const, score: 0.01, status: "observed" };
-    expect(matchScore({ ...base, explain: { relevant: true, lexical: { rank: 1, score: 3, matched: 0.8 }, vector: { rank: 2, similarity: 0.6 } } })).toBe(0.8);
-    expect(matchScore({ ...base, explain: { relevant: true, vector: { rank: 1, similarity: 0.7 } } })).toBe(0.7);
-    expect(matchScore({ ...base, explain: { relevant: false } })).toBe(0);
+    const both = { ...base, explain: { relevant: true, lexical: { rank: 1, score: 3, matched: 0.8 }, vector: { rank: 2, similarity: 0.6 } } };
+    expect(matchScore(both, "hybrid")).toBeCloseTo(0.7);
+    expect(matchScore(both, "lexical")).toBe(0.8);
+    expect(matchScore({ ...base, explain: { relevant: true, lexical: { rank: 1, score: 3, matched: 0.9 } } }, "hybrid")).toBeCloseTo(0.45);
+    expect(matchScore({ ...base, explain: { relevant: false } }, "lexical")).toBe(0);
   });
 
   it("returns the best candidate always, and a match only at or above the threshold", async () => {

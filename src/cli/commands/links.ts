@@ -44,7 +44,7 @@ export async function history(kb: KnowledgeBase, io: Io, id: string, opts: { jso
   }
   io.out(table(["when", "source", "what", "detail"], result.items.map((item) =>
     item.source === "git"
-      ? [item.time, "git", item.commit, `${item.subject} (${item.author})`]
+      ? [item.time.replace("T", " ").slice(0, 19), "git", item.commit, `${item.subject} (${item.author})`]
       : [item.time.replace("T", " ").slice(0, 19), "ledger", item.type, [item.run && `run ${item.run}`, item.agent && `agent ${item.agent}`, item.provenance, item.detail].filter(Boolean).join(", ")],
   )));
   return EXIT.ok;

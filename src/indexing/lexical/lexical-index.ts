@@ -180,7 +180,8 @@ export class LexicalIndex {
     const weights = this.queryTerms(query);
     const scores = this.scoreTerms(weights);
     const fb = this.params.feedback;
-    if (fb.docs <= 0) return this.rank(weights, scores, options);
+    const codeShare = tokenizeRegions(query, this.params.tokenizer).reduce((a, r) => a + (r.code ? r.terms.length : 0), 0);
+    if (fb.docs <= 0 || (process.env["GATE"] && codeShare > 0)) return this.rank(weights, scores, options);
     const expanded = rm3(weights, scores, (id) => this.#docs.get(id), (t) => this.documentFrequency(t), this.size, fb);
     return this.rank(weights, this.scoreTerms(expanded), options);
   }
