@@ -147,3 +147,28 @@ describe("status, confirm, retract, restore", () => {
     expect(await readFile(path.join(dir, "knowledge/archive/old.md"), "utf8")).toBe(archived);
   });
 });
+
+describe("configuration and project errors", () => {
+  it("an invalid cairn.config.json names the key and exits 2; a missing knowledge dir says to run init", async () => {
+    const dir = await project({ "cairn.config.json": JSON.stringify({ decayAfterRuns: "ten", sanitize: { denyPatterns: ["("] }, colour: 1 }) });
+    const bad = await cairn(["status"], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/cairn\.config\.json is invalid/);
+    expect(bad.stderr).toMatch(/decayAfterRuns/);
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+    const empty = await testdir();
+    const none = await cairn(["check"], { cwd: empty });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/run `cairn init`/);
+    const outside = await cairn(["check", "../x.md"], { cwd: await project() });
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toMatch(/outside the project root/);
+  });
+
+  it("cairn schema prints a JSON Schema editors can use", async () => {
+    const r = await cairn(["schema"], { cwd: await project() });
+    const schema = JSON.parse(r.stdout);
+    expect(schema.required).toEqual(["lastConfirmed", "provenance"]);
+    expect(schema.properties.provenance.enum).toEqual(["independent", "primed"]);
+  });
+});

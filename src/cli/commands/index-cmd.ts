@@ -1,4 +1,5 @@
 import type { KnowledgeBase } from "../../knowledge-base.js";
+import { requireKnowledgeDir } from "../require-knowledge.js";
 import { EXIT, formatDiagnostics, json, type Io } from "../output.js";
 import { progressBar } from "../progress.js";
 

@@ -1,4 +1,5 @@
 import type { KnowledgeBase } from "../../knowledge-base.js";
+import { requireKnowledgeDir } from "../require-knowledge.js";
 import { EXIT, json, table, type Io } from "../output.js";
 
 export async function status(kb: KnowledgeBase, io: Io, opts: { all?: boolean; json?: boolean }): Promise<number> {
