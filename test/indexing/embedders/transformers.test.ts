@@ -1,6 +1,6 @@
 // The transformers.js provider, offline, with the generated random-weight tiny BERT fixture
 // (test/fixtures/tiny-bert: hidden size 32, 128 positions; see scripts/make-test-model.sh).
-import { cp, readFile, rm } from "node:fs/promises";
+import { cp, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -150,9 +150,7 @@ describe("transformers provider", () => {
   test("an unreadable model file is an IO error, not a crash", async () => {
     const root = await project();
     const onnx = path.join(root, "models", "tiny-bert", "onnx", "model.onnx");
-    const bytes = await readFile(onnx);
-    await cp(path.join(FIXTURE, "config.json"), onnx); // not an ONNX graph
-    expect(bytes.length).toBeGreaterThan(0);
+    await writeFile(onnx, "not an ONNX graph");
     const error = await rejection(createEmbedder(transformers(), { root })!.embed(["x"]));
     expect(error.code).toBe("IO");
     expect(error.message).toContain(`Cannot load the embedding model in ${path.join(root, "models", "tiny-bert")}`);
