@@ -25,8 +25,9 @@ export async function refreshAndSave(index: SearchIndex, options: { wait?: boole
   try {
     release = await acquireIndexLock(index.layout.cache, { wait: options.wait ?? false });
   } catch (error) {
+    // Another process (usually `cairn watch` or the MCP server) is the writer and keeps the saved
+    // index fresh; refreshing this in-memory copy without saving is correct and needs no warning.
     if (!isCairnError(error) || error.code !== "LOCKED" || options.wait) throw error;
-    warnings.push("another cairn process holds the index lock; searched a fresh in-memory copy without saving it");
   }
   try {
     const report = await index.refresh(options.onProgress ? { onProgress: options.onProgress } : {});

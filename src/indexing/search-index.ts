@@ -3,7 +3,8 @@
  * from the entry files. Each save writes a new generation directory, then swaps the manifest
  * atomically, so readers never see a half-written index.
  */
-import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
+import { statSync } from "node:fs";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { listEntryFiles, mapLimit, readEntryFile, type EntryFile } from "../store/files.js";
@@ -144,14 +145,36 @@ export class SearchIndex {
     }
   }
 
-  /** Bring the index up to date with the entry files; only changed files are parsed, only changed text is embedded. */
-  async refresh(options: { onProgress?: Progress; files?: EntryFile[] } = {}): Promise<SyncReport> {
+  /** Bring the index up to date with the entry files; only changed files are parsed, only changed text is embedded. Calls are serialised. */
+  refresh(options: { onProgress?: Progress; files?: EntryFile[] } = {}): Promise<SyncReport> {
+    return this.#serial(() => this.#refresh(options));
+  }
+
+  /** Persist as a new generation, swap the manifest, remove old generations. No-op when nothing changed. */
+  save(): Promise<boolean> {
+    return this.#serial(() => this.#save());
+  }
+
+  #queue: Promise<unknown> = Promise.resolve();
+
+  /** Refreshes and saves mutate shared state across awaits: run them one at a time (watcher + searches in one process). */
+  #serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(task, task);
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
+  async #refresh(options: { onProgress?: Progress; files?: EntryFile[] }): Promise<SyncReport> {
     const report: SyncReport = { added: [], updated: [], removed: [], moved: [], embedded: 0, reused: 0, unchanged: 0, errors: [], warnings: [] };
     const files = options.files ?? (await listEntryFiles(this.layout));
     const byPath = new Map<string, [string, ManifestEntry]>();
     for (const [id, entry] of Object.entries(this.#manifest.entries)) byPath.set(entry.path, [id, entry]);
 
-    const stats = await mapLimit(files, 32, (f) => stat(f.abs).then((s) => ({ mtimeMs: s.mtimeMs, size: s.size }), () => undefined));
+    // Synchronous stats: for thousands of small files one tight loop beats as many thread-pool round trips.
+    const stats = files.map((f) => {
+      const s = statSync(f.abs, { throwIfNoEntry: false });
+      return s ? { mtimeMs: s.mtimeMs, size: s.size } : undefined;
+    });
     const seen = new Map<string, { doc?: IndexDoc; keep?: ManifestEntry; mtimeMs: number; size: number }>();
     const toParse: Array<{ file: EntryFile; mtimeMs: number; size: number }> = [];
     for (const [i, file] of files.entries()) {
@@ -269,8 +292,7 @@ export class SearchIndex {
     }
   }
 
-  /** Persist as a new generation, swap the manifest, remove old generations. No-op when nothing changed. */
-  async save(): Promise<boolean> {
+  async #save(): Promise<boolean> {
     if (!this.#dirty) return false;
     if (this.#vectors && this.#vectors.deletedRatio > 0.3) await this.#vectors.compact();
     const generation = `gen-${Date.now().toString(36)}-${process.pid}`;

@@ -47,10 +47,11 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
     waiters = [];
     try {
       const report = await index.refresh();
-      await index.save();
+      // Searchable now (in memory); the save below only makes it visible to other processes.
       if (report.errors.length) emit({ type: "invalid", diagnostics: report.errors });
       const changed = report.added.length + report.updated.length + report.removed.length + report.moved.length;
       if (changed) emit({ type: "updated", report, ms: Date.now() - started });
+      await index.save();
     } catch (error) {
       emit({ type: "error", message: (error as Error).message });
     } finally {

@@ -59,14 +59,29 @@ export async function serveStdio(kb: KnowledgeBase, options: ServeOptions = {}):
     const transport = new StdioServerTransport(stdin, stdout);
     await server.connect(transport);
     const requests = trackRequests(transport);
+    // A long-lived server keeps its index fresh with a watcher instead of re-checking every file per call.
+    const watching = startWatcher(kb, log);
     await disconnected;
     await requests.idle();
+    await (await watching)?.close().catch((error: Error) => log(`cairn mcp: closing the watcher: ${error.message}`));
     await server.close();
   } finally {
     stdout.off("error", onWriteError);
     restoreConsole();
   }
   return 0;
+}
+
+async function startWatcher(kb: KnowledgeBase, log: (message: string) => void): Promise<{ close(): Promise<void> } | undefined> {
+  try {
+    const handle = await kb.watch({ onEvent: (event) => event.type === "error" && log(`cairn mcp: watcher: ${event.message}`) });
+    await handle.ready;
+    return handle;
+  } catch (error) {
+    // Usually another `cairn watch` holds the index lock and keeps it fresh; searches then re-check the files.
+    log(`cairn mcp: not watching the knowledge dir (${(error as Error).message})`);
+    return undefined;
+  }
 }
 
 /** Run a tool and shape its outcome: JSON text + structuredContent, or `isError` with the message. Never throws. */
