@@ -55,7 +55,8 @@ export class KnowledgeBase {
   readonly config: CairnConfig;
   readonly ledger: Ledger;
   readonly #now: () => Date;
-  #index: SearchIndex | undefined;
+  /** The one open index of this knowledge base, shared by searches, index() and the watcher. */
+  #index: Promise<SearchIndex> | undefined;
   #indexFreshAt = 0;
 
   readonly #embedder: Embedder | null | undefined;
@@ -151,13 +152,13 @@ export class KnowledgeBase {
   /** Build or update the search index in .cairn/ (incremental; `rebuild` starts from scratch). */
   async index(options: { rebuild?: boolean; onProgress?: Progress } = {}): Promise<IndexSummary> {
     const { openSearchIndex, refreshAndSave } = await import("./indexing/open.js");
-    const index = await openSearchIndex(this.layout, this.config, { ...(options.rebuild ? { rebuild: true } : {}), ...this.#embedderOverride() });
-    const warnings = [...index.warnings];
+    if (options.rebuild) this.#index = openSearchIndex(this.layout, this.config, { rebuild: true, ...this.#embedderOverride() });
+    const index = await this.#openIndex();
+    const warnings = [...index.takeOpenWarnings(), ...index.warnings];
     const run = await refreshAndSave(index, { wait: true, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
-    this.#index = index;
     this.#indexFreshAt = Date.now();
     const report = run.report!;
-    return { ...report, warnings: [...warnings, ...run.warnings], entries: index.size, embedder: index.embedder?.id ?? null, saved: run.saved };
+    return { ...report, warnings: [...new Set([...warnings, ...run.warnings])], entries: index.size, embedder: index.embedder?.id ?? null, saved: run.saved };
   }
 
   /** Hybrid search (see SearchOptions); the index is refreshed from the files first when stale. */
@@ -170,23 +171,20 @@ export class KnowledgeBase {
 
   /** The open search index, refreshed from the files at most every refreshIntervalMs (a running watcher refreshes it on change instead). */
   async searchIndex(): Promise<{ index: SearchIndex; warnings: string[] }> {
-    const { openSearchIndex, refreshAndSave } = await import("./indexing/open.js");
-    if (!this.#index) this.#index = await openSearchIndex(this.layout, this.config, this.#embedderOverride());
-    const index = this.#index;
+    const { refreshAndSave } = await import("./indexing/open.js");
+    const index = await this.#openIndex();
     let warnings: string[] = [];
     if (Date.now() - this.#indexFreshAt > this.#refreshIntervalMs) {
       warnings = (await refreshAndSave(index)).warnings;
       this.#indexFreshAt = Date.now();
     }
-    return { index, warnings: [...index.warnings, ...warnings] };
+    return { index, warnings: [...index.takeOpenWarnings(), ...index.warnings, ...warnings] };
   }
 
   /** Watch the knowledge dir and keep the index current until `close()` (holds the index writer lock). */
   async watch(options: import("./indexing/watch.js").WatchOptions = {}): Promise<import("./indexing/watch.js").WatchHandle> {
-    const { openSearchIndex } = await import("./indexing/open.js");
     const { watchIndex } = await import("./indexing/watch.js");
-    const index = this.#index ?? (await openSearchIndex(this.layout, this.config, this.#embedderOverride()));
-    this.#index = index;
+    const index = await this.#openIndex();
     const handle = await watchIndex(index, {
       ...options,
       onEvent: (event) => {
@@ -258,14 +256,18 @@ export class KnowledgeBase {
       this.invalidate();
     }
     // A dry run has not written its confirmations, so tell decay which entries the plan confirms.
-    const decay = await this.decay({ dryRun: options.dryRun ?? false, run, confirmed: new Set(plan.edits.map((e) => e.id)) });
+    // Entries as loaded above are good enough for decay: the confirmations just written are ledger events, which reset counters.
+    const decay = await this.#decay(loaded, { dryRun: options.dryRun ?? false, run, confirmed: new Set(plan.edits.map((e) => e.id)) });
     return { run, confirmations: plan.confirmations, unmatched: plan.unmatched, archived: decay.archived.map((d) => d.id), dryRun: options.dryRun ?? false };
   }
 
   /** Archive every active entry injected in decayAfterRuns runs since its last confirmation. Never deletes. */
-  async decay(options: { dryRun?: boolean; run?: string; confirmed?: ReadonlySet<string> } = {}): Promise<DecayResult> {
+  async decay(options: { dryRun?: boolean; run?: string } = {}): Promise<DecayResult> {
+    return this.#decay(await this.load(), options);
+  }
+
+  async #decay(loaded: LoadedKnowledge, options: { dryRun?: boolean; run?: string; confirmed?: ReadonlySet<string> }): Promise<DecayResult> {
     const { planDecay } = await import("./lifecycle/decay.js");
-    const loaded = await this.load();
     const views = await this.ledger.project(loaded.entries.map((e) => ({ id: e.id, lastConfirmed: stringOr(e.frontmatter.lastConfirmed) })));
     const plan = planDecay(loaded.entries, views, this.config.decayAfterRuns, options.confirmed ? { confirmed: options.confirmed } : {});
     if (!options.dryRun) {
@@ -344,6 +346,16 @@ export class KnowledgeBase {
   /** JSON Schema of the entry frontmatter, for editors. */
   schema(): Record<string, unknown> {
     return frontmatterJsonSchema();
+  }
+
+  /** Open the index once; concurrent callers share the same pending open. */
+  #openIndex(): Promise<SearchIndex> {
+    this.#index ??= import("./indexing/open.js").then(({ openSearchIndex }) => openSearchIndex(this.layout, this.config, this.#embedderOverride()));
+    const opening = this.#index;
+    opening.catch(() => {
+      if (this.#index === opening) this.#index = undefined;
+    });
+    return opening;
   }
 
   #embedderOverride(): { embedder?: Embedder | null } {

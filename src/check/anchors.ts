@@ -43,6 +43,12 @@ const EXAMPLE = "expected a repo-relative path such as src/x.ts";
 type Target = { kind: "file" | "dir"; rel: string } | { kind: "missing" } | { kind: "outside"; real: string };
 type FileFacts = { lineCount: number; text?: string; words?: Set<string> } | { error: string };
 
+/** A resolver for a project: glob anchors never match the knowledge directory itself (entries anchor into code). */
+export function anchorResolverFor(layout: { root: string; knowledge: string }): AnchorResolver {
+  const knowledge = path.relative(layout.root, layout.knowledge).split(path.sep).join("/");
+  return createAnchorResolver(layout.root, knowledge && !knowledge.startsWith("..") ? { ignore: [`${knowledge}/**`] } : {});
+}
+
 /** Creates a resolver rooted at the repository root; caches directory listings and file contents across calls (one `cairn check` run resolves thousands of anchors). */
 export function createAnchorResolver(root: string, options: AnchorResolverOptions = {}): AnchorResolver {
   const absRoot = path.resolve(root);

@@ -5,7 +5,7 @@ import { sortDiagnostics, type Diagnostic } from "../entry/diagnostic.js";
 import { entryFileFor, listEntryFiles, type EntryFile } from "../store/files.js";
 import { relativePath, type Layout } from "../store/layout.js";
 import { loadKnowledge, type LoadedKnowledge } from "../store/load.js";
-import { createAnchorResolver } from "./anchors.js";
+import { anchorResolverFor } from "./anchors.js";
 import { checkReferences } from "./references.js";
 import { createSanitizer } from "./sanitize/index.js";
 
@@ -26,7 +26,7 @@ export async function runCheck(layout: Layout, config: CairnConfig, options: Che
   const all = await listEntryFiles(layout);
   const wanted = options.paths?.length ? selectFiles(layout, all, options.paths) : undefined;
   const sanitize = createSanitizer({ allowHosts: config.allowHosts, denyPatterns: config.denyPatterns });
-  const resolver = options.anchors === false ? undefined : createAnchorResolver(layout.root);
+  const resolver = options.anchors === false ? undefined : anchorResolverFor(layout);
   const report = wanted ? new Set(wanted.map((f) => f.rel)) : undefined;
   const files = wanted ? mergeFiles(all, wanted) : all;
 

@@ -41,8 +41,14 @@ type Marker = { kind: SectionKind; line: number; contentLine: number; contentCol
  * Parse the body. `lines` are the body's lines without line terminators; `firstLine` is the file line of lines[0].
  * remark supplies headings and code blocks (so a `Verify:` inside a fence is not a marker).
  */
+/**
+ * Lines that could start a heading, a code block or HTML in CommonMark. A body without any (most
+ * entries: paragraphs and simple lists) has none of those nodes, so remark's parse can be skipped.
+ */
+const BLOCK_SYNTAX = /^(?: {0,3}(?:#|`{3}|~{3}|<|=+[ \t]*$|-+[ \t]*$)| {4}|\t)/m;
+
 export function splitBody(body: string, lines: string[], firstLine: number): BodyParts {
-  const tree = parser.parse(body) as Root;
+  const tree = (BLOCK_SYNTAX.test(body) ? parser.parse(body) : { type: "root", children: [] }) as Root;
   const inCode = new Set<number>();
   const headings: Array<{ node: Heading; start: number; end: number }> = [];
   const visit = (nodes: RootContent[]): void => {

@@ -40,7 +40,9 @@ const EMBED_BATCH = 32;
 export class SearchIndex {
   readonly layout: Layout;
   readonly embedder: Embedder | null;
+  /** Standing warnings (e.g. the model failed: lexical only), repeated with every search. */
   readonly warnings: string[] = [];
+  #openWarnings: string[] = [];
   #manifest: Manifest;
   #lexical: LexicalIndex;
   #vectors: VectorStore | null;
@@ -60,7 +62,7 @@ export class SearchIndex {
     const empty = (): Manifest => ({ format: INDEX_FORMAT, embedder: embedder ? { id: embedder.id, dims: embedder.dims } : null, generation: "", updated: "", entries: {} });
     const fresh = async (warning?: string) => {
       const index = new SearchIndex(layout, embedder, empty(), new LexicalIndex(), null);
-      if (warning) index.warnings.push(warning);
+      if (warning) index.#openWarnings.push(warning);
       index.#dirty = true;
       return index;
     };
@@ -90,6 +92,13 @@ export class SearchIndex {
       }
     }
     return new SearchIndex(layout, embedder, manifest, lexical, vectors);
+  }
+
+  /** Warnings from opening (rebuilt because corrupt, embedder changed…), reported once. */
+  takeOpenWarnings(): string[] {
+    const out = this.#openWarnings;
+    this.#openWarnings = [];
+    return out;
   }
 
   get size(): number {

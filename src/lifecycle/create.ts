@@ -2,7 +2,7 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
-import { createAnchorResolver } from "../check/anchors.js";
+import { anchorResolverFor } from "../check/anchors.js";
 import { createSanitizer } from "../check/sanitize/index.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { ID_RE, parseEntry, todayUtc } from "../entry/parse.js";
@@ -62,7 +62,7 @@ export async function planNewEntry(layout: Layout, config: CairnConfig, input: N
   const parsed = parseEntry(Buffer.from(text, "utf8"), { file: rel, today });
   const problems = [...parsed.diagnostics, ...sanitize(text, rel)];
   if (parsed.entry) {
-    const resolver = createAnchorResolver(layout.root);
+    const resolver = anchorResolverFor(layout);
     for (const anchor of parsed.entry.evidence.anchors) problems.push(...(await resolver.resolve(anchor, rel)));
   }
   const errors = problems.filter((d) => d.severity === "error");

@@ -1,7 +1,7 @@
 /** `inject`: pick at most maxPerAgent relevant entries per agent per run, explain them, record the injection. */
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
-import { createAnchorResolver } from "../check/anchors.js";
+import { anchorResolverFor, type AnchorResolver } from "../check/anchors.js";
 import { refsOf } from "../check/references.js";
 import type { Entry } from "../entry/types.js";
 import type { EntryLedgerView, LedgerEvent } from "../ledger/index.js";
@@ -116,8 +116,9 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
   const views = projectLedger(events, entries.map((e) => ({ id: e.id, lastConfirmed: str(e.frontmatter.lastConfirmed) })));
   // Entries given to this agent by earlier calls of the run are in its prompt too: contradictions with them count.
   const earlier = await readEarlier(deps.layout, already);
+  const resolver = anchorResolverFor(deps.layout);
   const context = await Promise.all(
-    entries.map((entry) => toContext(deps, entry, entries, earlier, views.get(entry.id), picked.find((p) => p.id === entry.id)?.score ?? 0)),
+    entries.map((entry) => toContext(deps, entry, entries, earlier, views.get(entry.id), picked.find((p) => p.id === entry.id)?.score ?? 0, resolver)),
   );
   const markdown = renderContextMarkdown(context);
   // An injection that cannot be recorded must not be handed out: a later finding would pass for independent.
@@ -151,10 +152,10 @@ async function toContext(
   earlier: Map<string, Entry | undefined>,
   view: EntryLedgerView | undefined,
   score: number,
+  resolver: AnchorResolver,
 ): Promise<ContextEntry> {
   const fm = entry.frontmatter;
   const warnings: string[] = [];
-  const resolver = createAnchorResolver(deps.layout.root);
   for (const anchor of entry.evidence.anchors) {
     const problems = await resolver.resolve(anchor, entry.path);
     if (problems.length) warnings.push(`anchor drift: ${anchor.raw.split("\n")[0]} — ${problems[0]!.message.replace(/^evidence anchor `[^`]*`: /, "")}`);
