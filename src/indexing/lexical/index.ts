@@ -1,5 +1,14 @@
 /** Code-aware lexical retrieval: tokenizer, BM25F index with postings, JSON persistence. */
-export { LexicalIndex, type SearchHit, type SearchOptions, type DocTerms } from "./lexical-index.js";
+export {
+  LexicalIndex,
+  SLOT_COUNT,
+  type DocTerms,
+  type FieldTf,
+  type SearchHit,
+  type SearchOptions,
+  type WeightedQuery,
+} from "./lexical-index.js";
+export { DEFAULT_FEEDBACK, type FeedbackParams } from "./feedback.js";
 export {
   DEFAULT_LEXICAL_PARAMS,
   LEXICAL_FIELDS,
@@ -12,6 +21,15 @@ export {
 } from "./params.js";
 export { LEXICAL_FORMAT, LEXICAL_FORMAT_VERSION, type SerializedLexicalIndex } from "./serialize.js";
 export { stem } from "./stem.js";
-export { DEFAULT_TOKENIZER_OPTIONS, TOKENIZER_VERSION, isShingle, tokenize, type TokenizerOptions } from "./tokenize.js";
+export {
+  DEFAULT_TOKENIZER_OPTIONS,
+  TOKENIZER_VERSION,
+  isPhrase,
+  isShingle,
+  tokenize,
+  tokenizeRegions,
+  type RegionTerms,
+  type TokenizerOptions,
+} from "./tokenize.js";
 export { splitIdentifier } from "./lexer.js";
 export { splitRegions, isCodeLine } from "./regions.js";

@@ -1,27 +1,28 @@
 /** In-memory BM25F index with postings, incremental add/remove and deterministic ranking. */
 import { CairnError } from "../../errors.js";
-import {
-  LEXICAL_FIELDS,
-  resolveParams,
-  type LexicalDoc,
-  type LexicalParams,
-  type LexicalParamsInput,
-} from "./params.js";
 import { rm3 } from "./feedback.js";
+import { Postings } from "./postings.js";
+import { LEXICAL_FIELDS, resolveParams, type LexicalDoc, type LexicalParams, type LexicalParamsInput } from "./params.js";
 import { parseSerialized, serializeIndex } from "./serialize.js";
 import { topK } from "./top-k.js";
-import { isPhrase, isShingle, tokenize, tokenizeRegions } from "./tokenize.js";
+import { isPhrase, isShingle, tokenizeRegions } from "./tokenize.js";
 
-/** Term frequency of one term in each field, in LEXICAL_FIELDS order. */
+/**
+ * Frequencies of one term in one document as `[slot, count, slot, count, ...]`. Slots are
+ * LEXICAL_FIELDS in order (the prose of each field), then the same fields for their code
+ * regions: slot = field index + (code ? 6 : 0).
+ */
 export type FieldTf = number[];
 
-/** What the index keeps per document: per-term field frequencies and field lengths. */
+/** What the index keeps per document: per-term slot frequencies and per-slot lengths. */
 export type DocTerms = { terms: Map<string, FieldTf>; lengths: number[] };
+
+export const SLOT_COUNT = LEXICAL_FIELDS.length * 2;
 
 export type SearchOptions = {
   /** Maximum number of hits. Default 10. */
   limit?: number;
-  /** Only ids for which this returns true are returned. Default: all. */
+  /** Only ids for which this returns true are returned (and used for feedback). Default: all. */
   filter?: (id: string) => boolean;
 };
 
@@ -34,49 +35,62 @@ export type SearchHit = {
   matched?: string[];
 };
 
-const FIELD_COUNT = LEXICAL_FIELDS.length * 2;
+/** A tokenized, weighted query: distinct terms → weight; `code` when any part of it is code. */
+export type WeightedQuery = { weights: Map<string, number>; code: boolean };
+
+/** Add one occurrence of a term in `slot` to its sparse frequencies. */
+function bump(tf: FieldTf, slot: number): void {
+  for (let i = 0; i < tf.length; i += 2) {
+    if (tf[i] === slot) {
+      tf[i + 1] = (tf[i + 1] ?? 0) + 1;
+      return;
+    }
+  }
+  tf.push(slot, 1);
+}
 
 export class LexicalIndex {
   readonly params: LexicalParams;
-  readonly #docs = new Map<string, DocTerms>();
-  readonly #postings = new Map<string, Map<string, FieldTf>>();
-  readonly #lengthSums: number[] = new Array<number>(FIELD_COUNT).fill(0);
+  readonly #postings = new Postings(SLOT_COUNT);
+  readonly #slotWeights: number[];
+  readonly #slotB: number[];
 
   constructor(params: LexicalParamsInput = {}) {
     this.params = resolveParams(params);
+    const { fields, code } = this.params;
+    this.#slotWeights = [...LEXICAL_FIELDS.map((f) => fields[f].weight), ...LEXICAL_FIELDS.map((f) => fields[f].weight * code.weight)];
+    this.#slotB = [...LEXICAL_FIELDS.map((f) => fields[f].b), ...LEXICAL_FIELDS.map(() => code.b)];
   }
 
   get size(): number {
-    return this.#docs.size;
+    return this.#postings.size;
   }
 
   has(id: string): boolean {
-    return this.#docs.has(id);
+    return this.#postings.has(id);
   }
 
+  /** Ids of all indexed documents. */
   ids(): string[] {
-    return [...this.#docs.keys()];
+    return this.#postings.ids();
   }
 
-  /** Tokenize a document's fields into the per-term field frequencies the index stores. */
+  /** Tokenize a document's fields into the per-slot term frequencies the index stores. */
   analyze(doc: LexicalDoc): DocTerms {
     const terms = new Map<string, FieldTf>();
-    const lengths = new Array<number>(FIELD_COUNT).fill(0);
+    const lengths = new Array<number>(SLOT_COUNT).fill(0);
     LEXICAL_FIELDS.forEach((field, f) => {
       const text = doc.fields[field];
       if (!text) return;
       for (const region of tokenizeRegions(text, this.params.tokenizer)) {
-      const slot = region.code && process.env["SUB"] ? f + 6 : f;
-      const tokens = region.terms;
-      lengths[slot] = (lengths[slot] ?? 0) + tokens.filter((t) => !isPhrase(t)).length;
-      for (const t of tokens) {
-        let tf = terms.get(t);
-        if (!tf) {
-          tf = new Array<number>(FIELD_COUNT).fill(0);
-          terms.set(t, tf);
+        const slot = region.code ? f + LEXICAL_FIELDS.length : f;
+        for (const t of region.terms) {
+          // Prose phrases ride on their words; counting them would penalise long prose twice.
+          if (!isPhrase(t)) lengths[slot] = (lengths[slot] ?? 0) + 1;
+          const tf = terms.get(t);
+          if (tf) bump(tf, slot);
+          else terms.set(t, [slot, 1]);
         }
-        tf[slot] = (tf[slot] ?? 0) + 1;
-      }
       }
     });
     return { terms, lengths };
@@ -85,121 +99,92 @@ export class LexicalIndex {
   /** Add a document, replacing any document with the same id. */
   add(doc: LexicalDoc): void {
     if (typeof doc.id !== "string" || doc.id === "") {
-      throw new CairnError("INVALID", `Cannot index a lexical document without an id: expected a non-empty string, got ${JSON.stringify(doc.id)}`);
+      throw new CairnError(
+        "INVALID",
+        `Cannot index a lexical document without an id: expected a non-empty string, got ${JSON.stringify(doc.id)}`,
+      );
     }
-    this.addAnalyzed(doc.id, this.analyze(doc));
+    this.#postings.add(doc.id, this.analyze(doc));
   }
 
   /** Add a document that was already analyzed (used when loading a persisted index). */
   addAnalyzed(id: string, analyzed: DocTerms): void {
-    this.remove(id);
-    this.#docs.set(id, analyzed);
-    analyzed.lengths.forEach((len, f) => {
-      this.#lengthSums[f] = (this.#lengthSums[f] ?? 0) + len;
-    });
-    for (const [term, tf] of analyzed.terms) {
-      let list = this.#postings.get(term);
-      if (!list) {
-        list = new Map();
-        this.#postings.set(term, list);
-      }
-      list.set(id, tf);
-    }
+    this.#postings.add(id, analyzed);
   }
 
   /** Remove a document; removing an unknown id does nothing. */
   remove(id: string): void {
-    const doc = this.#docs.get(id);
-    if (!doc) return;
-    this.#docs.delete(id);
-    doc.lengths.forEach((len, f) => {
-      this.#lengthSums[f] = (this.#lengthSums[f] ?? 0) - len;
-    });
-    for (const term of doc.terms.keys()) {
-      const list = this.#postings.get(term);
-      list?.delete(id);
-      if (list && list.size === 0) this.#postings.delete(term);
-    }
+    this.#postings.remove(id);
   }
 
-  /** The stored analysis of one document, for persistence; undefined when absent. */
+  /** The stored analysis of one document; undefined when absent. */
   docTerms(id: string): DocTerms | undefined {
-    return this.#docs.get(id);
+    return this.#postings.doc(id);
   }
 
-  /** Number of documents containing `term` (already tokenized). */
+  /** Number of documents containing an (already tokenized) term. */
   documentFrequency(term: string): number {
-    return this.#postings.get(term)?.size ?? 0;
+    return this.#postings.df(term);
   }
 
-  /** Query term weights: each distinct term of the tokenized query, weighted by its frequency. */
-  queryTerms(query: string): Map<string, number> {
+  /** Tokenize a query into distinct terms weighted by query frequency and term kind. */
+  weighQuery(query: string): WeightedQuery {
     const counts = new Map<string, number>();
-    for (const t of tokenize(query, this.params.tokenizer)) counts.set(t, (counts.get(t) ?? 0) + 1);
-    const mode = this.params.queryTf;
-    const { shingleWeight, phraseWeight } = this.params;
-    for (const [t, n] of counts) {
-      const tf = mode === "binary" ? 1 : mode === "log" ? 1 + Math.log(n) : n;
-      counts.set(t, isShingle(t) ? shingleWeight * tf : isPhrase(t) ? phraseWeight * tf : tf);
+    let code = false;
+    for (const region of tokenizeRegions(query, this.params.tokenizer)) {
+      code ||= region.code && region.terms.length > 0;
+      for (const t of region.terms) counts.set(t, (counts.get(t) ?? 0) + 1);
     }
-    return counts;
+    const { queryTf, shingleWeight, phraseWeight } = this.params;
+    for (const [t, n] of counts) {
+      const tf = queryTf === "binary" ? 1 : queryTf === "log" ? 1 + Math.log(n) : n;
+      counts.set(t, tf * (isShingle(t) ? shingleWeight : isPhrase(t) ? phraseWeight : 1));
+    }
+    return { weights: counts, code };
+  }
+
+  /** Query term → weight (the terms of weighQuery, without the code flag). */
+  queryTerms(query: string): Map<string, number> {
+    return this.weighQuery(query).weights;
   }
 
   /** BM25F scores of every document matching at least one weighted term (OR semantics). */
   scoreTerms(weights: ReadonlyMap<string, number>): Map<string, number> {
-    const n = this.#docs.size;
-    const scores = new Map<string, number>();
-    if (n === 0) return scores;
-    const fieldParams = [...LEXICAL_FIELDS.map((f) => this.params.fields[f]), ...LEXICAL_FIELDS.map((f) => ({ weight: this.params.fields[f].weight * Number(process.env["CWT"] ?? 1), b: Number(process.env["CB"] ?? this.params.fields[f].b) }))];
-    const avg = this.#lengthSums.map((sum) => sum / n);
-    for (const [term, qw] of weights) {
-      const list = this.#postings.get(term);
-      if (!list || qw <= 0) continue;
-      const idf = Math.log(1 + (n - list.size + 0.5) / (list.size + 0.5)) ** (isShingle(term) ? Number(process.env["IDFS"] ?? 1) : Number(process.env["IDFP"] ?? 1));
-      const k1 = isShingle(term) ? Number(process.env["K1S"] ?? this.params.k1) : this.params.k1;
-      for (const [id, tf] of list) {
-        const lengths = this.#docs.get(id)?.lengths;
-        let pseudoTf = 0;
-        for (let f = 0; f < FIELD_COUNT; f++) {
-          const count = tf[f] ?? 0;
-          const p = fieldParams[f];
-          const avgLen = avg[f] ?? 0;
-          if (count === 0 || !p || avgLen === 0) continue;
-          const norm = 1 - p.b + (p.b * (lengths?.[f] ?? 0)) / avgLen;
-          pseudoTf += (p.weight * count) / norm;
-        }
-        const score = (qw * idf * (pseudoTf * (k1 + 1))) / (pseudoTf + k1);
-        scores.set(id, (scores.get(id) ?? 0) + score);
-      }
-    }
-    return scores;
+    return new Map(this.#score(weights));
   }
 
-  /** Rank documents for a query: BM25F, OR semantics, ties broken by ascending id. */
+  #score(weights: ReadonlyMap<string, number>): Array<[string, number]> {
+    const k1 = this.params.k1;
+    return this.#postings.accumulate(weights, this.#slotWeights, this.#slotB, (pseudoTf, idf, qw) =>
+      (qw * idf * pseudoTf * (k1 + 1)) / (pseudoTf + k1),
+    );
+  }
+
+  /** Rank documents for a query: BM25F, OR semantics, RM3 for prose queries, ties by ascending id. */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
-    const weights = this.queryTerms(query);
-    const scores = this.scoreTerms(weights);
+    const { weights, code } = this.weighQuery(query);
+    const scores = this.#score(weights);
     const fb = this.params.feedback;
-    const codeShare = tokenizeRegions(query, this.params.tokenizer).reduce((a, r) => a + (r.code ? r.terms.length : 0), 0);
-    if (fb.docs <= 0 || (process.env["GATE"] && codeShare > 0)) return this.rank(weights, scores, options);
-    const expanded = rm3(weights, scores, (id) => this.#docs.get(id), (t) => this.documentFrequency(t), this.size, fb);
-    return this.rank(weights, this.scoreTerms(expanded), options);
+    if (fb.docs <= 0 || fb.terms <= 0 || (code && fb.skipCodeQueries)) return this.#hits(weights, scores, options);
+    const stats = {
+      docTerms: (id: string) => this.docTerms(id),
+      docFreq: (t: string) => this.documentFrequency(t),
+      size: this.size,
+      filter: options.filter,
+    };
+    return this.#hits(weights, this.#score(rm3(weights, scores, stats, fb)), options);
   }
 
-  /** Turn raw scores into sorted, filtered, limited hits with their matched terms. */
-  rank(weights: ReadonlyMap<string, number>, scores: ReadonlyMap<string, number>, options: SearchOptions = {}): SearchHit[] {
-    const top = topK(scores, options.limit ?? 10, options.filter);
-    return top.map(([id, score], i) => ({
-      id,
-      score,
-      rank: i + 1,
-      matched: [...weights.keys()].filter((t) => this.#postings.get(t)?.has(id)),
-    }));
+  #hits(weights: ReadonlyMap<string, number>, scores: Iterable<[string, number]>, options: SearchOptions): SearchHit[] {
+    return topK(scores, options.limit ?? 10, options.filter).map(([id, score], i) => {
+      const terms = this.#postings.doc(id)?.terms;
+      return { id, score, rank: i + 1, matched: [...weights.keys()].filter((t) => terms?.has(t)) };
+    });
   }
 
   /** A versioned, JSON-safe snapshot (parameters + per-document term frequencies). */
   toJSON(): unknown {
-    return serializeIndex(this.params, this.#docs);
+    return serializeIndex(this.params, this.#postings.entries());
   }
 
   /** Load a snapshot made by toJSON; throws CairnError INVALID when it is not one or is outdated. */

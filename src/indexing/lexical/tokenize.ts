@@ -4,7 +4,7 @@
  * code regions add operator tokens, member/path chains, macro names and adjacent-lexeme
  * shingles (`a b`), prose drops English stopwords.
  */
-import { lex, splitIdentifier, type Lexeme } from "./lexer.js";
+import { lex, pathWords, splitIdentifier, type Lexeme } from "./lexer.js";
 import { splitRegions } from "./regions.js";
 import { stem } from "./stem.js";
 import { STOPWORDS } from "./stopwords.js";
@@ -43,7 +43,7 @@ export const DEFAULT_TOKENIZER_OPTIONS: Readonly<TokenizerOptions> = {
 };
 
 /** Bumped whenever the produced terms change, so persisted indexes are rebuilt. */
-export const TOKENIZER_VERSION = 1;
+export const TOKENIZER_VERSION = 2;
 
 /** Operators kept as terms; `<`, `>`, `*`, `&`, `|` are too ambiguous on their own (generics, refs, closures). */
 const INDEXED_OPERATORS: ReadonlySet<string> = new Set([
@@ -59,13 +59,56 @@ export const isShingle = (term: string): boolean => term.includes(" ");
 /** A prose phrase: two adjacent non-stopwords joined by `~`, e.g. `boundari~layer`. */
 export const isPhrase = (term: string): boolean => !term.includes(" ") && term.length > 2 && term.includes("~");
 
+type WordContext = {
+  o: TokenizerOptions;
+  keep: (w: string) => boolean;
+  norm: (w: string) => string;
+  terms: string[];
+};
+
+/**
+ * Push the terms of one word or identifier: the whole (stemmed when it is a single part), its
+ * parts and segment bigrams. Returns the head term and whether the whole was kept (not a
+ * stopword); undefined when the word has no letters or digits at all (`__`).
+ */
+function wordTerms(word: string, c: WordContext): { head: string; kept: boolean } | undefined {
+  const { whole, segments, parts } = splitIdentifier(word);
+  if (whole === "") return undefined;
+  const compound = parts.length > 1;
+  const head = compound ? whole : c.norm(whole);
+  const kept = c.keep(whole);
+  if (kept) c.terms.push(head);
+  if (compound && c.o.splitIdentifiers) {
+    for (const p of parts) if (c.keep(p)) c.terms.push(c.norm(p));
+    if (c.o.partBigrams && segments.length > 2) {
+      for (let j = 0; j + 1 < segments.length; j++) c.terms.push(`${segments[j]}_${segments[j + 1]}`);
+    }
+  }
+  return { head, kept };
+}
+
+/** A path yields itself (lowercased, without `./`), its file name, and the terms of its words. */
+function pathTerms(path: string, c: WordContext): string {
+  const whole = path.toLowerCase().replace(/^\.{1,2}\//, "");
+  c.terms.push(whole);
+  const base = whole.slice(whole.lastIndexOf("/") + 1);
+  if (base !== "" && base !== whole) c.terms.push(base);
+  for (const word of pathWords(path)) wordTerms(word, c);
+  return whole;
+}
+
 function tokenizeRegion(text: string, code: boolean, o: TokenizerOptions, terms: string[]): void {
-  const lexemes = lex(text);
+  const lexemes = lex(text, code);
   const stop = o.stopwords === "all" || (o.stopwords === "prose" && !code);
-  const keep = (w: string): boolean => w !== "" && !(stop && STOPWORDS.has(w)) && !isSingleLetter(w);
-  const norm = (w: string): string => (o.stem ? stem(w) : w);
+  const c: WordContext = {
+    o,
+    keep: (w) => w !== "" && !(stop && STOPWORDS.has(w)) && !isSingleLetter(w),
+    norm: (w) => (o.stem ? stem(w) : w),
+    terms,
+  };
   // The head of each lexeme: the term that represents it in chains and shingles.
   const heads: Array<string | undefined> = lexemes.map(() => undefined);
+  // Consecutive kept prose words, for `a~b` phrases.
   const phrase: string[] = [];
 
   lexemes.forEach((lx, i) => {
@@ -74,27 +117,21 @@ function tokenizeRegion(text: string, code: boolean, o: TokenizerOptions, terms:
     if (lx.kind === "number") {
       terms.push(lx.text);
       heads[i] = lx.text;
+      phrase.length = 0;
+    } else if (lx.kind === "path") {
+      heads[i] = pathTerms(lx.text, c);
+      phrase.length = 0;
     } else if (lx.kind === "word") {
-      const { whole, segments, parts } = splitIdentifier(lx.text);
-      if (whole === "") return;
-      const compound = parts.length > 1;
-      const head = compound ? whole : norm(whole);
-      heads[i] = head;
-      if (keep(whole)) {
-        terms.push(head);
-        phrase.push(head);
-      } else phrase.length = 0;
-      if (compound && o.splitIdentifiers) {
-        for (const p of parts) if (keep(p)) terms.push(norm(p));
-        if (o.partBigrams && segments.length > 2) {
-          for (let j = 0; j + 1 < segments.length; j++) terms.push(`${segments[j]}_${segments[j + 1]}`);
-        }
-      }
+      const word = wordTerms(lx.text, c);
+      if (!word) return;
+      heads[i] = word.head;
+      if (word.kept) phrase.push(word.head);
+      else phrase.length = 0;
       const after = text[lx.end + 1] ?? "";
-      if (code && o.macros && adjacent && next.text === "!" && "([{".includes(after) && after !== "") {
-        terms.push(`${whole}!`);
+      if (code && o.macros && adjacent && next.text === "!" && after !== "" && "([{".includes(after)) {
+        terms.push(`${word.head}!`);
       }
-      if (!code && o.shingles === "all" && phrase.length >= 2) {
+      if (!code && o.shingles === "all" && word.kept && phrase.length >= 2) {
         terms.push(`${phrase[phrase.length - 2]}~${phrase[phrase.length - 1]}`);
       }
     } else {
@@ -123,29 +160,26 @@ function tokenizeRegion(text: string, code: boolean, o: TokenizerOptions, terms:
     const b = heads[i + 1];
     if (o.shingles !== "none" && a !== undefined && b !== undefined) {
       terms.push(`${a} ${b}`);
-      const c = heads[i + 2];
-      if (process.env["TRI"] && c !== undefined) terms.push(`${a} ${b} ${c}`);
     }
   }
 }
 
-/** Tokenize text into index terms; queries and documents go through this same pipeline. */
-export function tokenize(text: string, options: Partial<TokenizerOptions> = {}): string[] {
+/** Terms of one region of the text; `code` tells which kind of region produced them. */
+export type RegionTerms = { code: boolean; terms: string[] };
+
+/** Tokenize region by region, so callers can treat terms from code and prose differently. */
+export function tokenizeRegions(text: string, options: Partial<TokenizerOptions> = {}): RegionTerms[] {
   const o: TokenizerOptions = { ...DEFAULT_TOKENIZER_OPTIONS, ...options };
   const normal = text.normalize("NFKC");
-  const terms: string[] = [];
   const regions = o.codeRegions ? splitRegions(normal) : [{ text: normal, code: true }];
-  for (const region of regions) tokenizeRegion(region.text, region.code, o, terms);
-  return terms;
+  return regions.map((region) => {
+    const terms: string[] = [];
+    tokenizeRegion(region.text, region.code, o, terms);
+    return { code: region.code, terms };
+  });
 }
 
-export function tokenizeRegions(text: string, options: Partial<TokenizerOptions> = {}): Array<{ code: boolean; terms: string[] }> {
-  const o: TokenizerOptions = { ...DEFAULT_TOKENIZER_OPTIONS, ...options };
-  const normal = text.normalize("NFKC");
-  const regions = o.codeRegions ? splitRegions(normal) : [{ text: normal, code: true }];
-  return regions.map((r) => {
-    const terms: string[] = [];
-    tokenizeRegion(r.text, r.code, o, terms);
-    return { code: r.code, terms };
-  });
+/** Tokenize text into index terms; queries and documents go through this same pipeline. */
+export function tokenize(text: string, options: Partial<TokenizerOptions> = {}): string[] {
+  return tokenizeRegions(text, options).flatMap((r) => r.terms);
 }
