@@ -73,7 +73,7 @@ async function main(): Promise<number> {
     console.log(table(outcomes.map((o) => ({ bench: o.name, seconds: o.seconds, exit: o.code === 0 ? "ok" : `failed (${o.code ?? "not started"})` }))));
     console.log(`\nTotal ${fmt(outcomes.reduce((s, o) => s + o.seconds, 0) / 60)} min; load average at the end ${machine().loadavg.join(" / ")}.\n`);
   }
-  const rows = await collectSummary(RESULTS_DIR, since);
+  const rows = await collectSummary(RESULTS_DIR, since, selected);
   console.log(rows.length ? summaryTable(rows) : "(no results in bench/results/)");
   const misses = rows.filter((r) => r.fresh && r.pass === false).length;
   if (misses) console.log(`\n${misses} goal(s) missed in this run (figures on a shared, noisy machine: compare the ratios).`);

@@ -33,21 +33,34 @@ export async function loadDefaultEmbedder(root: string): Promise<Loaded> {
   }
 }
 
+export type Precomputed = Embedder & {
+  /** "index": every text gets a precomputed vector; "query": unknown texts go to the real model. Default "index". */
+  mode: "index" | "query";
+  /** Texts sent to the real model. */
+  passedThrough: number;
+};
+
 /**
- * An embedder with the real one's id and dims that answers known texts from `table` and passes any
- * other text (queries) to the real model. Used to index 10k entries without embedding 10k texts.
+ * An embedder with the real one's id and dims for indexing many entries without embedding them all:
+ * a text in `table` gets its own vector; in "index" mode any other text gets one of the table's
+ * vectors chosen by a hash of the text (so the cycle is deterministic); in "query" mode other texts
+ * (queries) are embedded by the real model.
  */
-export function precomputedEmbedder(real: Embedder, table: ReadonlyMap<string, Float32Array>): Embedder & { passedThrough: number } {
-  const wrapper = {
+export function precomputedEmbedder(real: Embedder, table: ReadonlyMap<string, Float32Array>): Precomputed {
+  const pool = [...table.values()];
+  if (!pool.length) throw new Error("precomputedEmbedder needs at least one vector");
+  const wrapper: Precomputed = {
     id: real.id,
     dims: real.dims,
+    mode: "index",
     passedThrough: 0,
     async embed(texts: string[]): Promise<Float32Array[]> {
-      const out: Float32Array[] = new Array(texts.length);
+      const out: Float32Array[] = new Array<Float32Array>(texts.length);
       const missing: number[] = [];
       for (const [i, text] of texts.entries()) {
         const known = table.get(text);
         if (known) out[i] = known;
+        else if (wrapper.mode === "index") out[i] = pool[hashIndex(text, pool.length)]!;
         else missing.push(i);
       }
       if (missing.length) {
@@ -59,6 +72,23 @@ export function precomputedEmbedder(real: Embedder, table: ReadonlyMap<string, F
     },
   };
   return wrapper;
+}
+
+/**
+ * An embedder with `like`'s id and dims whose `embed()` always fails: opening a saved hybrid index
+ * with it gives lexical-only search over the same lexical index (the documented fallback when the
+ * model cannot load) without rebuilding the index from the files.
+ */
+export function failingEmbedder(like: Pick<Embedder, "id" | "dims">): Embedder {
+  return {
+    id: like.id,
+    dims: like.dims,
+    embed: () => Promise.reject(new Error("embeddings disabled by the benchmark (lexical-only measurement)")),
+  };
+}
+
+function hashIndex(text: string, n: number): number {
+  return createHash("sha1").update(text).digest().readUInt32LE(0) % n;
 }
 
 const CACHE_DIR = path.join(os.tmpdir(), "cairn-bench-vectors");

@@ -15,6 +15,8 @@ export type QueryLatency = {
   embed?: Summary;
   /** Mean number of results per query (a latency over empty results would mean little). */
   meanResults: number;
+  /** Search mode of the last query. */
+  mode: "hybrid" | "lexical";
 };
 
 /** Time every query once (after 3 warm-up queries), interleaving the variants so load drift hits them alike. */
@@ -24,11 +26,13 @@ export async function measureQueries(kb: KnowledgeBase, queries: readonly string
   const engine: number[] = [];
   const embed: number[] = [];
   let results = 0;
+  let mode: QueryLatency["mode"] = "hybrid";
   for (const q of queries) {
     let t0 = performance.now();
     const response = await kb.search(q);
     search.push(performance.now() - t0);
     results += response.results.length;
+    mode = response.mode;
     const { index } = await kb.searchIndex();
     t0 = performance.now();
     await hybridSearch(index, q);
@@ -39,53 +43,77 @@ export async function measureQueries(kb: KnowledgeBase, queries: readonly string
       embed.push(performance.now() - t0);
     }
   }
-  return { search: summarize(search), engine: summarize(engine), ...(embedder ? { embed: summarize(embed) } : {}), meanResults: results / queries.length };
+  return { search: summarize(search), engine: summarize(engine), ...(embedder ? { embed: summarize(embed) } : {}), meanResults: results / queries.length, mode };
 }
 
 export type WatchLatency = {
   /** Milliseconds from the start of each file write until `kb.search()` returned the edited entry at rank 1. */
   samples: number[];
   summary: Summary;
-  /** Duration of the watcher's refreshes (from its `updated` events). */
+  /** Duration of the watcher's refreshes, save included (from its `updated` events). */
   refresh: Summary;
-  /** Edits that were not searchable within the timeout. */
-  misses: number;
+  /** Edits that were not searchable within the timeout, with the top result seen instead. */
+  misses: Array<{ id: string; top: string | undefined }>;
 };
+
+/** Distinct findings (different subjects and made-up words) so that no edit competes with an earlier one. */
+const EDIT_TEXTS = [
+  "The quillwort exporter drops trailing rows when its buffer flushes during shutdown.",
+  "Marzipan tokens in the billing ledger are rounded twice before they reach the invoice total.",
+  "The zephyrine scheduler starves low-priority jobs whenever a burst of retries arrives.",
+  "Glockenspiel headers are copied into outgoing webhooks, leaking the tenant routing hint.",
+  "The obsidian cache never expires thumbnails after the source image is replaced.",
+  "Periwinkle migrations lock the accounts table while backfilling a nullable column.",
+  "The saffron parser accepts duplicate keys and silently keeps the last value.",
+  "Tamarind sessions survive a password change because the revocation list is read lazily.",
+  "The cobalt rate limiter counts requests per process instead of per client address.",
+  "Juniper feature flags evaluate to the default when the remote config times out.",
+  "The vermilion importer decodes CSV files as Latin-1 and mangles accented names.",
+  "Basalt queue consumers acknowledge messages before the handler commits its transaction.",
+];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Start `kb.watch()`, then `edits` times: rewrite one entry's finding with new unique words and poll
- * `kb.search()` for that text until the entry is the top result.
+ * Start `kb.watch()`, then `edits` times: rewrite one entry's finding with a distinct new text, wait
+ * for the watcher's refresh that updates that entry, and search for the text until the entry is the
+ * top result. The search runs once the watcher reports (polling with searches would steal the single
+ * thread, and the model, from the refresh being measured).
  */
-export async function measureWatchEdits(kb: KnowledgeBase, entries: ReadonlyArray<{ id: string; path: string }>, edits: number, timeoutMs = 15_000): Promise<WatchLatency> {
+export async function measureWatchEdits(kb: KnowledgeBase, entries: ReadonlyArray<{ id: string; path: string }>, edits: number, timeoutMs = 10_000): Promise<WatchLatency> {
   const refresh: number[] = [];
-  const handle = await kb.watch({ onEvent: (e) => (e.type === "updated" ? refresh.push(e.ms) : undefined) });
+  let waiter: { id: string; resolve: () => void } | undefined;
+  const handle = await kb.watch({
+    onEvent: (e) => {
+      if (e.type !== "updated") return;
+      refresh.push(e.ms);
+      if (waiter && (e.report.updated.includes(waiter.id) || e.report.added.includes(waiter.id))) waiter.resolve();
+    },
+  });
   const samples: number[] = [];
-  let misses = 0;
+  const misses: WatchLatency["misses"] = [];
   try {
     await handle.ready;
     for (let k = 0; k < edits; k++) {
       const target = entries[(k * 97 + 13) % entries.length]!;
       const original = await readFile(target.path, "utf8");
       const lines = original.split("\n");
-      const findingLine = lines.indexOf("---", 1) + 1;
-      const finding = `The quillwort${k} exporter in the marzipan${k} module drops trailing rows when its buffer flushes during shutdown; check that close() awaits the final flush.`;
-      lines[findingLine] = finding;
+      const finding = `${EDIT_TEXTS[k % EDIT_TEXTS.length]} Edit ${k}.`;
+      lines[lines.indexOf("---", 1) + 1] = finding;
+      const updated = new Promise<void>((resolve) => (waiter = { id: target.id, resolve }));
       const t0 = performance.now();
       await writeFile(target.path, lines.join("\n"));
-      let found = false;
+      await Promise.race([updated, sleep(timeoutMs)]);
+      let top: string | undefined;
       while (performance.now() - t0 < timeoutMs) {
-        const response = await kb.search(finding, { limit: 3 });
-        if (response.results[0]?.id === target.id) {
-          found = true;
-          break;
-        }
-        await sleep(5);
+        top = (await kb.search(finding, { limit: 3 })).results[0]?.id;
+        if (top === target.id) break;
+        await sleep(20);
       }
-      if (found) samples.push(performance.now() - t0);
-      else misses++;
-      await sleep(400); // let the save after the refresh finish before the next edit
+      if (top === target.id) samples.push(performance.now() - t0);
+      else misses.push({ id: target.id, top });
+      waiter = undefined;
+      await sleep(100);
     }
   } finally {
     await handle.close();

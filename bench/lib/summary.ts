@@ -75,15 +75,15 @@ function ageOf(ms: number): string {
   return minutes < 60 ? `${minutes} min` : minutes < 48 * 60 ? `${Math.round(minutes / 60)} h` : `${Math.round(minutes / 1440)} d`;
 }
 
-/** Rows for every results file; `fresh` marks files written after `since` (this invocation). */
-export async function collectSummary(resultsDir: string, since: number): Promise<SummaryRow[]> {
+/** Rows for every results file; `fresh` marks files of the benches in `ran` written after `since` (this invocation). */
+export async function collectSummary(resultsDir: string, since: number, ran: readonly string[]): Promise<SummaryRow[]> {
   const names = (await readdir(resultsDir).catch(() => [] as string[])).filter((n) => n.endsWith(".json")).sort();
   const out: SummaryRow[] = [];
   for (const name of names) {
     const file = path.join(resultsDir, name);
     const bench = name.replace(/\.json$/, "");
     const mtime = (await stat(file)).mtimeMs;
-    const base = { bench, fresh: mtime >= since, age: ageOf(Date.now() - mtime) };
+    const base = { bench, fresh: mtime >= since && ran.includes(bench), age: ageOf(Date.now() - mtime) };
     let data: unknown;
     try {
       data = JSON.parse(await readFile(file, "utf8"));
