@@ -232,7 +232,7 @@ export class SearchIndex {
         this.#lexical.remove(id);
         this.#lexical.add(doc.lexical);
       }
-      if (this.embedder && (!previous || previous.contentHash !== doc.meta.contentHash || !this.#vectors?.get(id))) needVectors.push(doc);
+      if (this.embedder && (!previous || previous.contentHash !== doc.meta.contentHash || !this.#vectors?.has(id))) needVectors.push(doc);
     }
     for (const id of Object.keys(this.#manifest.entries)) {
       if (seen.has(id)) continue;
@@ -241,10 +241,12 @@ export class SearchIndex {
       this.#vectors?.remove(id);
     }
     if (this.embedder) {
+      const needIds = new Set(needVectors.map((d) => d.id));
+      const fileByPath = new Map(files.map((f) => [f.rel, f]));
       for (const [id, entry] of Object.entries(entries)) {
-        if (!this.#vectors?.get(id) && !needVectors.some((d) => d.id === id) && seen.get(id)?.keep) {
+        if (!this.#vectors?.has(id) && !needIds.has(id) && seen.get(id)?.keep) {
           // Vector missing for an unchanged entry (e.g. the model failed last time): embed from the file.
-          const file = files.find((f) => f.rel === entry.path);
+          const file = fileByPath.get(entry.path);
           const result = file ? await readEntryFile(this.layout, file) : undefined;
           if (result?.entry) needVectors.push(entryDocument(result.entry));
         }

@@ -8,12 +8,12 @@
  *   faster from a few hundred vectors on and finds the true top 10 on clustered data, so the scan
  *   buys exactness, not speed; at 1,000 vectors it costs about a millisecond.
  * - Unfiltered, larger: the graph, with efSearch 64 (recall@10 0.99 on clustered 100k).
- * - Filtered, larger: the filter's share of passing ids is estimated on a sample. When many pass,
- *   the graph is walked unfiltered for 2k/share neighbours with a beam of efSearch/share and the
- *   passing ones kept; when few pass (that beam would exceed the number passing) or the walk
- *   yields fewer than k, the passing ids are scanned exactly. hnswlib's own filtered walk calls
- *   back into JS per visited node and visits most of the graph for narrow filters: it was slower
- *   than one of those two at every share measured, so it is not used.
+ * - Filtered, larger: the share of ids passing the filter is estimated on a sample. When many
+ *   pass, the graph is walked unfiltered for 2k/share neighbours (beam: twice that) and the
+ *   passing ones kept (recall@10 >= 0.99); when that beam would exceed the number of ids passing
+ *   (at 100k: under ~2% pass), or the walk yields fewer than k, the passing ids are scanned exactly.
+ *   hnswlib's own filtered walk calls back into JS per visited node and visits most of the graph
+ *   for narrow filters; it was slower than one of those two at every share measured, so it is not used.
  */
 import type { HierarchicalNSW } from "hnswlib-node";
 import { CairnError } from "../errors.js";
@@ -55,7 +55,7 @@ const TIE_MARGIN = 4;
 /** Filtered search over the graph fetches this many times k / (share of ids passing) neighbours. */
 const OVERFETCH_FACTOR = 2;
 /** Labels sampled to estimate a filter's share. */
-const FILTER_SAMPLE = 256;
+const FILTER_SAMPLE = 512;
 const SEED = 100;
 
 type Hnswlib = typeof import("hnswlib-node");
@@ -220,12 +220,12 @@ export class VectorStore {
       return this.scan(query, want, filter ? this.liveLabels(filter) : this.live.values());
     }
     if (!filter) return this.walk(query, want);
-    // When many ids pass, walk the unfiltered graph for want/share neighbours with a beam widened
-    // by 1/share, and keep the passing ones; when few pass, scanning them is cheaper than that beam.
+    // When many ids pass, walk the unfiltered graph for 2k/share neighbours (beam twice that) and
+    // keep the passing ones; when that beam would exceed the number passing, scan those instead.
     const share = this.sampleShare(filter);
-    const ef = Math.ceil(this.params.efSearch / share);
+    const fetch = Math.ceil((want * OVERFETCH_FACTOR) / share);
+    const ef = Math.max(this.params.efSearch, 2 * fetch);
     if (share > 0 && ef <= share * this.live.size) {
-      const fetch = Math.ceil((want * OVERFETCH_FACTOR) / share);
       this.index.setEf(ef);
       try {
         const hits = this.walk(query, fetch).filter((hit) => filter(hit.id));

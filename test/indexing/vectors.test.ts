@@ -197,6 +197,9 @@ describe("VectorStore persistence", () => {
     expect(loaded.ids()).toEqual(store.ids());
     expect(Array.from(loaded.get("v2")!)).toEqual(Array.from(store.get("v2")!));
     for (const q of queries) expect(loaded.search(q, 10)).toEqual(store.search(q, 10));
+    expect(loaded.efSearch).toBe(80);
+    const scanning = await VectorStore.load(dir, { exactBelow: 5000 });
+    expect(scanning.search(queries[0]!, 10)).toEqual(store.exact(queries[0]!, 10));
     loaded.upsert("new", queries[0]!);
     expect(loaded.search(queries[0]!, 1)[0]?.id).toBe("new");
   });
