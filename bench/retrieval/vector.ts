@@ -6,6 +6,7 @@ import path from "node:path";
 import { sha256 } from "../../src/indexing/document.js";
 import type { Embedder } from "../../src/indexing/embedder.js";
 import { EmbeddingCache } from "../../src/indexing/embedding-cache.js";
+import type { VectorHit } from "../../src/retrieval/fusion.js";
 import type { BenchDoc, Dataset } from "./dataset.js";
 import type { Ranker, Rankings } from "./ranker.js";
 
@@ -61,12 +62,11 @@ export async function embedDataset(dataset: Dataset, embedder: Embedder, cacheDi
   };
 }
 
-export type VectorHit = { id: string; similarity: number };
-
 /** Exact cosine ranking (vectors are normalised): best first, ties by ascending id. */
-export function cosineRank(query: Float32Array, docs: ReadonlyMap<string, Float32Array>, depth: number): VectorHit[] {
+export function cosineRank(query: Float32Array, docs: ReadonlyMap<string, Float32Array>, depth: number, skip?: ReadonlySet<string>): VectorHit[] {
   const hits: VectorHit[] = [];
   for (const [id, v] of docs) {
+    if (skip?.has(id)) continue;
     let dot = 0;
     for (let i = 0; i < v.length; i++) dot += v[i]! * (query[i] ?? 0);
     hits.push({ id, similarity: dot });

@@ -19,13 +19,15 @@ export function anchorTouch(anchorPaths: string[], changedFiles: string[]): numb
   return best;
 }
 
+/** Ranked signal of the entries whose anchors touch a changed file; relevant from a glob match (touch 2) up. */
 export function anchorSignals(candidates: Array<{ id: string; anchorPaths: string[] }>, changedFiles: string[]): RankedSignal[] {
   if (!changedFiles.length) return [];
   const touched = candidates
     .map((c) => ({ id: c.id, touch: anchorTouch(c.anchorPaths, changedFiles) }))
     .filter((c) => c.touch > 0)
     .sort((a, b) => b.touch - a.touch || (a.id < b.id ? -1 : 1));
-  return touched.map((c, i) => ({ id: c.id, rank: i + 1, score: c.touch, relevant: c.touch >= 2 }));
+  // Entries with the same touch share a rank: an id must not decide how much boost an entry gets.
+  return touched.map((c) => ({ id: c.id, rank: 1 + touched.filter((o) => o.touch > c.touch).length, score: c.touch, relevant: c.touch >= 2 }));
 }
 
 function dirOf(p: string): string {

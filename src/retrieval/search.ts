@@ -1,7 +1,7 @@
 /** Hybrid search over the index: lexical + vector + changed-file signals, fused, floored, explained. */
 import type { SearchIndex } from "../indexing/search-index.js";
 import { anchorSignals } from "./changed-files.js";
-import { DEFAULT_FUSION, fuse, type FusedHit, type FusionParams, type RankedSignal } from "./fusion.js";
+import { DEFAULT_FUSION, fuse, lexicalSignals, vectorSignals, vectorWeightFor, withFloor, type FusedHit, type FusionParams, type LexicalHit, type RankedSignal } from "./fusion.js";
 
 export type SearchOptions = {
   /** Maximum results. Default 10. */
@@ -28,9 +28,12 @@ export type SearchResult = {
   status: string;
   /** Why the entry was chosen (always filled; printed with --explain). */
   explain: {
-    lexical?: { rank: number; score: number; matched: number };
-    vector?: { rank: number; similarity: number };
+    /** BM25F rank and score; `matched`: share of the query's idf weight matched; `relative`: score / best lexical score (always set by hybridSearch). */
+    lexical?: { rank: number; score: number; matched: number; relative?: number };
+    /** Vector rank and cosine; `weight`: the vector list's fusion weight for this query (0 when gated off; always set by hybridSearch). */
+    vector?: { rank: number; similarity: number; weight?: number };
     changedFiles?: { rank: number; touch: number };
+    /** Above the relevance floor (a result below it is shown only with `floor: false`). */
     relevant: boolean;
   };
 };
@@ -51,42 +54,45 @@ export async function hybridSearch(index: SearchIndex, query: string, options: S
     return true;
   };
 
-  const lexical = lexicalSignals(index, query, params, filter);
+  const lexical = lexicalSignals(lexicalHits(index, query, params.depth, filter), params);
+  const vectorWeight = vectorWeightFor(query, params);
   let vector: RankedSignal[] | undefined;
-  if (index.embedder && params.vectorWeight > 0 && query.trim()) {
+  // The query is embedded even when the vector list has no weight (by default, or under the prose
+  // gate): `explain` and finding-to-entry matching (lifecycle/match.ts) still read the similarity.
+  if (index.embedder && query.trim()) {
     const qv = await index.embedQuery(query);
-    if (qv) {
-      vector = index.vectorSearch(qv, params.depth, filter).map((h, i) => ({ id: h.id, rank: i + 1, score: h.similarity, relevant: h.similarity >= params.vectorFloor }));
-    }
+    if (qv) vector = vectorSignals(index.vectorSearch(qv, params.depth, filter), params);
   }
   const changed = options.changedFiles ?? [];
   const anchor = changed.length
     ? anchorSignals(index.ids().filter(filter).map((id) => ({ id, anchorPaths: index.meta(id)?.anchorPaths ?? [] })), changed)
     : undefined;
 
-  const fused = fuse({ lexical, ...(vector ? { vector } : {}), ...(anchor ? { anchor } : {}) }, params);
-  const kept = options.floor === false ? fused : fused.filter((h) => h.relevant);
+  const fused = fuse({ lexical, ...(vector ? { vector } : {}), ...(anchor ? { anchor } : {}) }, params, vectorWeight);
+  const kept = options.floor === false ? fused : withFloor(fused);
   return {
-    results: kept.slice(0, limit).map((hit) => toResult(index, hit)),
+    results: kept.slice(0, limit).map((hit) => toResult(index, hit, vector ? vectorWeight : 0)),
     warnings: [...index.warnings],
     mode: vector ? "hybrid" : "lexical",
   };
 }
 
-/** Lexical hits with a floor: the share of the query's idf weight the document matches. */
-function lexicalSignals(index: SearchIndex, query: string, params: FusionParams, filter: (id: string) => boolean): RankedSignal[] {
-  const hits = index.lexicalSearch(query, params.depth, filter);
+/** Lexical hits with the share of the query's idf weight each one matches (for the relevance floor). */
+function lexicalHits(index: SearchIndex, query: string, depth: number, filter: (id: string) => boolean): LexicalHit[] {
+  const hits = index.lexicalSearch(query, depth, filter);
   if (!hits.length) return [];
   const weights = index.lexicalQueryWeights(query);
   const total = [...weights.values()].reduce((a, b) => a + b, 0) || 1;
-  return hits.map((h) => {
-    const matched = (h.matched ?? []).reduce((sum, t) => sum + (weights.get(t) ?? 0), 0);
-    return { id: h.id, rank: h.rank, score: h.score, relevant: matched / total >= params.lexicalFloor, matchedShare: matched / total } as RankedSignal;
-  });
+  return hits.map((h) => ({
+    id: h.id,
+    score: h.score,
+    matchedShare: (h.matched ?? []).reduce((sum, t) => sum + (weights.get(t) ?? 0), 0) / total,
+  }));
 }
 
-function toResult(index: SearchIndex, hit: FusedHit): SearchResult {
+function toResult(index: SearchIndex, hit: FusedHit, vectorWeight: number): SearchResult {
   const meta = index.meta(hit.id)!;
+  const { lexical, vector, anchor } = hit;
   return {
     id: hit.id,
     path: meta.path,
@@ -94,9 +100,9 @@ function toResult(index: SearchIndex, hit: FusedHit): SearchResult {
     score: Number(hit.score.toFixed(6)),
     status: meta.status,
     explain: {
-      ...(hit.lexical ? { lexical: { rank: hit.lexical.rank, score: round(hit.lexical.score), matched: round((hit.lexical as RankedSignal & { matchedShare?: number }).matchedShare ?? 0) } } : {}),
-      ...(hit.vector ? { vector: { rank: hit.vector.rank, similarity: round(hit.vector.score) } } : {}),
-      ...(hit.anchor ? { changedFiles: { rank: hit.anchor.rank, touch: hit.anchor.score } } : {}),
+      ...(lexical ? { lexical: { rank: lexical.rank, score: round(lexical.score), matched: round(lexical.matched ?? 0), relative: round(lexical.relative ?? 0) } } : {}),
+      ...(vector ? { vector: { rank: vector.rank, similarity: round(vector.score), weight: round(vectorWeight) } } : {}),
+      ...(anchor ? { changedFiles: { rank: anchor.rank, touch: anchor.score } } : {}),
       relevant: hit.relevant,
     },
   };
