@@ -20,7 +20,7 @@ export async function bestMatch(
   text: string,
   options: { includeArchived?: boolean; threshold: number },
 ): Promise<{ match: Match | null; best: Match | null }> {
-  const response = await search(text, { limit: 5, floor: false, includeArchived: options.includeArchived ?? false });
+  const response = await search(text, { limit: 5, floor: false, withVectors: true, includeArchived: options.includeArchived ?? false });
   const scored = response.results
     .map((r) => ({ id: r.id, state: r.state, score: Math.round(matchScore(r, response.mode) * 1000) / 1000 }))
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));

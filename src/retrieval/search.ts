@@ -18,6 +18,12 @@ export type SearchOptions = {
   floor?: boolean;
   /** Fusion parameters. Default DEFAULT_FUSION. */
   fusion?: FusionParams;
+  /**
+   * Embed the query and report cosine similarities even when the vector list has no ranking weight
+   * (finding matching and --explain read them). Default false: a zero-weight vector list is skipped,
+   * which spares the query embedding (~90 ms with USE-lite) and, in a fresh process, the model load.
+   */
+  withVectors?: boolean;
 };
 
 export type SearchResult = {
@@ -57,9 +63,9 @@ export async function hybridSearch(index: SearchIndex, query: string, options: S
   const lexical = lexicalSignals(lexicalHits(index, query, params.depth, filter), params);
   const vectorWeight = vectorWeightFor(query, params);
   let vector: RankedSignal[] | undefined;
-  // The query is embedded even when the vector list has no weight (by default, or under the prose
-  // gate): `explain` and finding-to-entry matching (lifecycle/match.ts) still read the similarity.
-  if (index.embedder && query.trim()) {
+  // With no ranking weight the vector list only informs `explain` and finding matching: embed the
+  // query only when a caller asks for those (withVectors) or the list actually ranks.
+  if (index.embedder && query.trim() && (vectorWeight > 0 || options.withVectors)) {
     const qv = await index.embedQuery(query);
     if (qv) vector = vectorSignals(index.vectorSearch(qv, params.depth, filter), params);
   }

@@ -57,12 +57,12 @@ describe("search index: incremental updates", () => {
     await rename(path.join(root, "knowledge/retry-storm.md"), path.join(root, "knowledge/archive/retry-storm.md"));
     const hits = await kb.search("retry backoff jitter thundering herd");
     expect(hits.results.map((r) => r.id)).not.toContain("retry-storm");
-    const withArchive = await kb.search("retry backoff jitter thundering herd", { includeArchived: true });
+    const withArchive = await kb.search("retry backoff jitter thundering herd", { includeArchived: true, withVectors: true });
     expect(withArchive.results[0]).toMatchObject({ id: "retry-storm", state: "archived", path: "knowledge/archive/retry-storm.md" });
     expect(withArchive.results[0]!.explain.lexical?.rank).toBe(1);
     expect(withArchive.results[0]!.explain.vector?.rank).toBe(1);
     expect(withArchive.mode).toBe("hybrid");
-    const again = await kb.search("retry backoff jitter thundering herd", { includeArchived: true });
+    const again = await kb.search("retry backoff jitter thundering herd", { includeArchived: true, withVectors: true });
     expect(again.results).toEqual(withArchive.results);
     expect((await kb.search("kubernetes helm chart values")).results).toEqual([]);
   });

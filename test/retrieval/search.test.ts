@@ -83,10 +83,24 @@ describe("hybridSearch: the relevance floor", () => {
   });
 });
 
+describe("hybridSearch: the query embedding", () => {
+  it("is skipped when the vector list has no ranking weight, unless vectors are asked for", async () => {
+    const embedder = fakeEmbedder();
+    const index = await openIndex(ENTRIES, embedder);
+    const before = embedder.calls;
+    const plain = await hybridSearch(index, ARCHIVE_QUERY, { limit: 3 });
+    expect(embedder.calls).toBe(before);
+    expect(plain.mode).toBe("lexical");
+    const withVectors = await hybridSearch(index, ARCHIVE_QUERY, { limit: 3, withVectors: true });
+    expect(embedder.calls).toBe(before + 1);
+    expect(withVectors.results.map((r) => r.id)).toEqual(plain.results.map((r) => r.id)); // weight 0: same ranking
+  });
+});
+
 describe("hybridSearch: explain", () => {
   it("reports lexical rank, score, matched share and relative score, vector rank, similarity and weight", async () => {
     const index = await openIndex();
-    const response = await hybridSearch(index, ARCHIVE_QUERY, { limit: 3 });
+    const response = await hybridSearch(index, ARCHIVE_QUERY, { limit: 3, withVectors: true });
     expect(response.mode).toBe("hybrid");
     const top = response.results[0]!;
     expect(top.explain.lexical).toMatchObject({ rank: 1, relative: 1 });
@@ -104,7 +118,7 @@ describe("hybridSearch: explain", () => {
     const fusion = { ...DEFAULT_FUSION, vectorWeight: 0.15 };
     const prose = await hybridSearch(index, ARCHIVE_QUERY, { fusion, limit: 3 });
     expect(prose.results[0]?.explain.vector?.weight).toBe(0.15);
-    const code = await hybridSearch(index, "fs.renameSync(from, to);\nif (exists(to)) { throw new Error(); }", { fusion, floor: false, limit: 3 });
+    const code = await hybridSearch(index, "fs.renameSync(from, to);\nif (exists(to)) { throw new Error(); }", { fusion, floor: false, limit: 3, withVectors: true });
     expect(code.results.length).toBeGreaterThan(0);
     expect(code.results.some((r) => r.explain.vector !== undefined)).toBe(true);
     for (const r of code.results) if (r.explain.vector) expect(r.explain.vector.weight).toBe(0);

@@ -10,6 +10,7 @@ export async function search(kb: KnowledgeBase, io: Io, query: string, opts: Opt
     ...(opts.includeArchived ? { includeArchived: true } : {}),
     ...(opts.agent ? { agent: opts.agent } : {}),
     ...(opts.changedFiles?.length ? { changedFiles: opts.changedFiles } : {}),
+    ...(opts.explain ? { withVectors: true } : {}),
   });
   if (opts.json) {
     json(io, { results: response.results.map(({ explain, ...r }) => (opts.explain ? { ...r, explain } : r)), warnings: response.warnings, mode: response.mode });
@@ -28,12 +29,15 @@ export async function search(kb: KnowledgeBase, io: Io, query: string, opts: Opt
     return [
       ...base,
       e.lexical ? `#${e.lexical.rank} bm25 ${e.lexical.score.toFixed(2)} match ${(e.lexical.matched * 100).toFixed(0)}%` : "-",
-      e.vector ? `#${e.vector.rank} cos ${e.vector.similarity.toFixed(3)}` : "-",
+      e.vector ? `#${e.vector.rank} cos ${e.vector.similarity.toFixed(3)}${e.vector.weight ? "" : " (w 0)"}` : "-",
       e.changedFiles ? `#${e.changedFiles.rank} touch ${e.changedFiles.touch}` : "-",
       r.path,
     ];
   });
   io.out(table(headers, rows));
-  if (opts.explain) io.out(`\nmode: ${response.mode}; score = weighted reciprocal-rank fusion of the lexical, vector and changed-file ranks`);
+  if (opts.explain) {
+    const weight = response.results.find((r) => r.explain.vector)?.explain.vector?.weight ?? 0;
+    io.out(`\nscore = weighted reciprocal-rank fusion of the lexical and changed-file ranks${weight ? ` and the vector rank (weight ${weight})` : "; the vector rank is shown for information (weight 0: the embedding model did not improve ranking in the benchmarks, see README)"}`);
+  }
   return EXIT.ok;
 }
