@@ -99,7 +99,13 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
   const skip = new Set(already);
   let response: SearchResponse;
   try {
-    response = await deps.search(query, { limit: slots + skip.size, agent: input.agent, changedFiles, excludeStatuses: excluded });
+    const options = { limit: slots + skip.size, agent: input.agent, changedFiles, excludeStatuses: excluded };
+    const keywords = (input.keywords ?? []).join("\n").trim();
+    // A PR summary is long and mostly off-topic for one agent: on its own query, the agent's domain
+    // keywords would be outweighed by it. Entries relevant to either query qualify; the lists are fused.
+    response = keywords && input.summary?.trim()
+      ? mergeResponses(await Promise.all([deps.search(query, options), deps.search(keywords, options)]))
+      : await deps.search(query, options);
   } catch (error) {
     // The knowledge system never blocks a review: no context, one warning.
     return empty([`knowledge search unavailable (${(error as Error).message}); continuing without knowledge context`]);
@@ -143,6 +149,22 @@ async function readEarlier(layout: Layout, ids: string[]): Promise<Map<string, E
     out.set(id, read.entry?.id === id ? read.entry : undefined);
   }
   return out;
+}
+
+/** Reciprocal-rank merge of responses that each passed the relevance floor; ties by id. */
+function mergeResponses(responses: SearchResponse[]): SearchResponse {
+  const byId = new Map<string, { result: SearchResponse["results"][number]; score: number }>();
+  for (const response of responses) {
+    response.results.forEach((result, i) => {
+      const current = byId.get(result.id);
+      const score = (current?.score ?? 0) + 1 / (60 + i + 1);
+      byId.set(result.id, { result: current?.result ?? result, score });
+    });
+  }
+  const results = [...byId.values()]
+    .sort((a, b) => b.score - a.score || (a.result.id < b.result.id ? -1 : 1))
+    .map(({ result, score }) => ({ ...result, score: Number(score.toFixed(6)) }));
+  return { results, warnings: [...new Set(responses.flatMap((r) => r.warnings))], mode: responses.some((r) => r.mode === "hybrid") ? "hybrid" : "lexical" };
 }
 
 async function toContext(
