@@ -24,7 +24,8 @@ export async function readJsonInput<T>(source: string, schema: z.ZodType<T>, wha
   return parsed.data;
 }
 
-async function readStdin(): Promise<string> {
+/** All of standard input as UTF-8 text. */
+export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");

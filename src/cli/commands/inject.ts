@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { CairnError } from "../../errors.js";
 import type { KnowledgeBase } from "../../knowledge-base.js";
+import { readStdin } from "../input.js";
 import { EXIT, json, list, type Io } from "../output.js";
 
 type Opts = {
@@ -48,10 +49,4 @@ export async function inject(kb: KnowledgeBase, io: Io, opts: Opts): Promise<num
     io.err("(no knowledge above the relevance floor for this agent; nothing injected)");
   }
   return EXIT.ok;
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
 }
