@@ -92,7 +92,7 @@ export function buildProgram(): Command {
 
   program
     .command("search <query>")
-    .description("hybrid search (BM25 + embeddings) over active entries")
+    .description("search active entries: code-aware BM25F fused with changed-file and embedding signals (see README for the measured weights)")
     .option("--limit <n>", "maximum results (default 10)", positiveInt)
     .option("--explain", "show lexical rank, vector rank and boosts for each result")
     .option("--include-archived", "search archived entries too")
