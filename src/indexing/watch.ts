@@ -40,6 +40,7 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
   let running: Promise<void> = Promise.resolve();
   let waiters: Array<() => void> = [];
   let closed = false;
+  let reported = new Set<string>();
 
   const refresh = async (): Promise<void> => {
     const started = Date.now();
@@ -48,7 +49,11 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
     try {
       const report = await index.refresh();
       // Searchable now (in memory); the save below only makes it visible to other processes.
-      if (report.errors.length) emit({ type: "invalid", diagnostics: report.errors });
+      // A broken file is re-read on every refresh until fixed: report each problem once, not every time.
+      const current = new Set(report.errors.map((d) => `${d.file}:${d.line}:${d.column}:${d.rule}:${d.message}`));
+      const fresh = report.errors.filter((d) => !reported.has(`${d.file}:${d.line}:${d.column}:${d.rule}:${d.message}`));
+      reported = current;
+      if (fresh.length) emit({ type: "invalid", diagnostics: fresh });
       const changed = report.added.length + report.updated.length + report.removed.length + report.moved.length;
       if (changed) emit({ type: "updated", report, ms: Date.now() - started });
       await index.save();

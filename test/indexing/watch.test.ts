@@ -46,13 +46,16 @@ describe("cairn watch", () => {
     await writeFile(path.join(root, "knowledge/b-renamed.md"), "---\nprovenance: [\n---\n");
     await waitFor(async () => events.some((e) => e.type === "invalid"));
     expect(await ids()).toContain("b-renamed"); // last good version kept
+    await writeFile(path.join(root, "knowledge/c.md"), entryText({ finding: "Gamma finding about retries." }));
+    await waitFor(async () => events.some((e) => e.type === "updated" && e.report.added.includes("c")));
+    expect(events.filter((e) => e.type === "invalid")).toHaveLength(1); // reported once, not on every refresh
 
     await rm(path.join(root, "knowledge/b-renamed.md"));
     await waitFor(async () => !(await ids()).includes("b-renamed"));
     await handle.close();
     // The saved index on disk matches what the watcher saw.
     const manifest = JSON.parse(await readFile(path.join(root, ".cairn/manifest.json"), "utf8"));
-    expect(Object.keys(manifest.entries)).toEqual(["a"]);
+    expect(Object.keys(manifest.entries)).toEqual(["a", "c"]);
   });
 
   it("is consistent with the files after a storm of 1,000 changes", async () => {
