@@ -10,22 +10,13 @@ import { glob } from "tinyglobby";
 import { createAnchorResolver } from "../src/check/anchors.js";
 import { parseAnchors } from "../src/entry/anchors.js";
 import type { Anchor } from "../src/entry/types.js";
+import { random } from "./lib/corpus.js";
 
 const DIRS = 30;
 const FILES_PER_DIR = 10;
 const ANCHORS = 10_000;
 const NAIVE_SAMPLE = 1_000;
 
-/** Deterministic pseudo-random numbers (mulberry32) so every run resolves the same anchors. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Tree = { root: string; files: Array<{ rel: string; lines: number; symbols: string[] }> };
 

@@ -10,6 +10,7 @@ import { appendEvents, type NewEvent } from "../src/ledger/append.js";
 import { openLedger } from "../src/ledger/index.js";
 import { projectLedger } from "../src/ledger/projections.js";
 import { readLedger } from "../src/ledger/read.js";
+import { random as rng } from "./lib/corpus.js";
 
 const ENTRIES = 2_000;
 const RUNS = 5_000;
@@ -18,16 +19,6 @@ const ITERATIONS = 7;
 const SINGLE_APPENDS = 2_000;
 const AGENTS = ["security", "performance", "correctness", "style"];
 
-/** Deterministic PRNG (mulberry32) so every run generates the same ledger. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function generate(): NewEvent[] {
   const random = rng(42);

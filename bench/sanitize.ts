@@ -14,20 +14,11 @@ import { detectInjection } from "../src/check/sanitize/injection.js";
 import { detectNetwork } from "../src/check/sanitize/network.js";
 import { detectPaths } from "../src/check/sanitize/paths.js";
 import { detectSecrets } from "../src/check/sanitize/secrets.js";
+import { random as rng } from "./lib/corpus.js";
 
 const ENTRIES = 10_000;
 const ITERATIONS = 5;
 
-/** Deterministic PRNG (mulberry32) so every run generates the same entries. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SENTENCES = [
   "Auth middleware often swallows context cancellation errors after upstream calls.",
