@@ -1,32 +1,17 @@
 /** supersede, set-status and history. */
 import type { EntryStatus } from "../../entry/types.js";
 import type { KnowledgeBase } from "../../knowledge-base.js";
-import type { ManualResult } from "../../lifecycle/manual.js";
+import { reportManual } from "../manual-result.js";
 import { EXIT, json, table, type Io } from "../output.js";
-
-function report(io: Io, verb: string, result: ManualResult, done: string, asJson?: boolean): number {
-  if (asJson) {
-    json(io, result);
-    return result.kind === "done" ? EXIT.ok : EXIT.failed;
-  }
-  if (result.kind === "done") {
-    io.out(done);
-    return EXIT.ok;
-  }
-  if (result.kind === "not-found") {
-    io.err(`cairn ${verb}: no entry with id "${result.id}".${result.suggestions.length ? ` Did you mean: ${result.suggestions.join(", ")}?` : " Run cairn status --all to list ids."}`);
-  } else io.err(`cairn ${verb}: ${result.reason}`);
-  return EXIT.failed;
-}
 
 export async function supersede(kb: KnowledgeBase, io: Io, oldId: string, newId: string, opts: { json?: boolean }): Promise<number> {
   const result = await kb.supersede(oldId, newId);
-  return report(io, "supersede", result, `${oldId} is superseded by ${newId} and archived${result.kind === "done" ? ` (${result.path})` : ""}`, opts.json);
+  return reportManual(io, "supersede", result, (r) => `${oldId} is superseded by ${newId} and archived (${r.path})`, { ...opts, knowledgeDir: kb.config.knowledgeDir });
 }
 
 export async function setStatus(kb: KnowledgeBase, io: Io, id: string, status: string, opts: { json?: boolean }): Promise<number> {
   const result = await kb.setStatus(id, status as EntryStatus);
-  return report(io, "set-status", result, `${id}: status ${status}`, opts.json);
+  return reportManual(io, "set-status", result, () => `${id}: status ${status}`, { ...opts, knowledgeDir: kb.config.knowledgeDir });
 }
 
 export async function history(kb: KnowledgeBase, io: Io, id: string, opts: { json?: boolean }): Promise<number> {
