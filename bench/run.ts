@@ -15,6 +15,8 @@ import { fileURLToPath } from "node:url";
 import { spawn } from "node:child_process";
 import { fmt, machine, RESULTS_DIR, table } from "./lib/report.js";
 import { collectSummary, summaryTable } from "./lib/summary.js";
+import { renderReadme } from "./lib/readme.js";
+import { readFile, writeFile } from "node:fs/promises";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.join(HERE, "..");
@@ -75,6 +77,14 @@ async function main(): Promise<number> {
   }
   const rows = await collectSummary(RESULTS_DIR, since, selected);
   console.log(rows.length ? summaryTable(rows) : "(no results in bench/results/)");
+  // The README's tables are regenerated from the results, never edited by hand.
+  const readmePath = path.join(REPO, "README.md");
+  const readme = await readFile(readmePath, "utf8");
+  const regenerated = await renderReadme(readme, RESULTS_DIR);
+  if (regenerated !== readme) {
+    await writeFile(readmePath, regenerated);
+    console.log("\nREADME.md tables regenerated from bench/results/.");
+  }
   const misses = rows.filter((r) => r.fresh && r.pass === false).length;
   if (misses) console.log(`\n${misses} goal(s) missed in this run (figures on a shared, noisy machine: compare the ratios).`);
   return outcomes.some((o) => o.code !== 0) ? 1 : 0;

@@ -6,7 +6,8 @@ export type CairnErrorCode =
   | "INVALID" // input failed validation: exit 1
   | "CONFIG" // cairn.config.json is invalid: exit 2
   | "IO" // file system / git failure: exit 3
-  | "LOCKED"; // another writer holds the index lock: exit 3
+  | "LOCKED" // another writer holds the index lock: exit 3
+  | "UNSAFE_PATH"; // a path leaves the repository (often through a symbolic link): exit 2
 
 /** The one error class the library throws when the caller must stop. */
 export class CairnError extends Error {

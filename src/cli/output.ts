@@ -29,6 +29,7 @@ const CODE_EXIT: Record<CairnErrorCode, number> = {
   INVALID: EXIT.failed,
   IO: EXIT.runtime,
   LOCKED: EXIT.runtime,
+  UNSAFE_PATH: EXIT.usage,
 };
 
 /** Map any thrown value to a message and an exit code; never prints a stack unless CAIRN_DEBUG is set. */
