@@ -191,7 +191,7 @@ function withLoc(src: string, core: Core, end: number): Core {
 }
 
 /** Is `token` a repo path or glob (not prose, a URL, a domain, a date or a version)? `bare`: a file name without a directory. */
-function classifyPath(token: string): { glob: boolean; strong: boolean; bare?: boolean } | undefined {
+export function classifyPath(token: string): { glob: boolean; strong: boolean; bare?: boolean } | undefined {
   if (token.includes("://") || token.startsWith("//") || /^(?:www\.|mailto:)/i.test(token)) return undefined;
   if (!/[A-Za-z*?]/.test(token) || /^v?\d+(?:\.\d+)+(?:[-+][\w.]*)?$/i.test(token)) return undefined;
   const glob = /[*?[\]{}]/.test(token);

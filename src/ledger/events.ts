@@ -74,6 +74,9 @@ export type VerifiedEvent = Base & {
 };
 export type SupersededEvent = Base & { type: "superseded"; entry: string; by: string };
 
+/** `cairn check --fix` rewrote anchors in an entry (moved lines, renamed paths). */
+export type AnchorsFixedEvent = Base & { type: "anchors-fixed"; entry: string; changes: Array<{ from: string; to: string }> };
+
 export type LedgerEvent =
   | InjectedEvent
   | ConfirmedEvent
@@ -83,4 +86,5 @@ export type LedgerEvent =
   | RetractedEvent
   | ManualConfirmEvent
   | SupersededEvent
-  | VerifiedEvent;
+  | VerifiedEvent
+  | AnchorsFixedEvent;

@@ -12,6 +12,7 @@ export const EVENT_TYPES: readonly LedgerEvent["type"][] = [
   "manual-confirmed",
   "superseded",
   "verified",
+  "anchors-fixed",
 ];
 const PROVENANCE_SET: ReadonlySet<string> = new Set(PROVENANCES);
 
@@ -110,6 +111,11 @@ function checkTypeFields(fields: Fields): string | undefined {
       );
     case "superseded":
       return need(fields, "entry", isString, STRING) ?? need(fields, "by", isString, STRING);
+    case "anchors-fixed":
+      return (
+        need(fields, "entry", isString, STRING) ??
+        need(fields, "changes", (v) => Array.isArray(v) && v.every((c: Fields) => typeof c === "object" && c !== null && isString(c["from"]) && isString(c["to"])), "an array of {from, to} changes")
+      );
     default:
       return `"type" must be one of ${EVENT_TYPES.join(", ")} (got ${JSON.stringify(fields["type"]) ?? "nothing"})`;
   }
