@@ -42,7 +42,8 @@ function renamePath(written: string, path: string, renamed: string): string | un
   const slash = written.endsWith("/") && !path.endsWith("/") ? "/" : "";
   const body = slash ? written.slice(0, -1) : written;
   if (!body.endsWith(path)) return undefined;
-  return `${body.slice(0, body.length - path.length)}${renamed}${slash}`;
+  const trailing = written.endsWith("/") && !renamed.endsWith("/") ? "/" : "";
+  return `${body.slice(0, body.length - path.length)}${renamed}${slash || trailing}`;
 }
 
 /** A location as written with new line numbers: `:52-61` → `:92-101`, `#L52-L61` → `#L92-L101`, `:52` → `:92` (one line stays one line). */

@@ -194,6 +194,8 @@ export function createLocator(root: string, options: LocatorOptions = {}): Locat
         if (out.range === cited && cited && cited.end > facts.lineCount) out.problems.push(pastEnd(file, cited, facts.lineCount));
         return;
       }
+      // The symbol left the file: that is the problem to report, not the lines it left behind.
+      if (result.problems.length) return;
     }
     if (!cited) return;
     if (print && print.symbol === undefined) {
