@@ -48,14 +48,10 @@ function renamePath(written: string, path: string, renamed: string): string | un
 
 /** A location as written with new line numbers: `:52-61` → `:92-101`, `#L52-L61` → `#L92-L101`, `:52` → `:92` (one line stays one line). */
 function relocate(written: string, range: { start: number; end: number }): string | undefined {
-  if (!/\d/.test(written)) return undefined;
-  let n = 0;
-  return written.replace(/\d+/g, (digits) => {
-    const i = n++;
-    if (i === 0) return String(range.start);
-    if (i === 1) return String(range.end);
-    return digits; // a `:col` after the range stays
-  });
+  const m = /^(\D*?)(\d+)(?:(\s*(?:-|–|to)\s*L?)(\d+))?([\s\S]*)$/.exec(written);
+  if (!m) return undefined;
+  const [, before = "", , dash, end, after = ""] = m;
+  return `${before}${range.start}${dash !== undefined && end !== undefined ? `${dash}${range.end}` : ""}${after}`;
 }
 
 function dedupe(edits: AnchorEdit[]): AnchorEdit[] {

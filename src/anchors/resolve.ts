@@ -13,6 +13,7 @@
  * - A missing path that git saw renamed is `anchor-renamed` (the new path is checked in its place).
  * - Symbol-only anchors are not resolved (no file to look in).
  */
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Anchor } from "../entry/types.js";
 import type { AnchorFingerprint } from "../ledger/events.js";
@@ -45,6 +46,8 @@ export type Locator = {
 };
 
 const EXAMPLE = "expected a repo-relative path such as src/x.ts";
+/** Words before a path that say nothing about where it lives. */
+const PROSE_WORDS = new Set("in at of from the a an and or see to into inside within under on by for per with via also our its their this that both".split(" "));
 
 export function createLocator(root: string, options: LocatorOptions = {}): Locator {
   const files = repoFiles(root, [...DEFAULT_ANCHOR_IGNORE, ...(options.ignore ?? [])]);
@@ -76,7 +79,7 @@ export function createLocator(root: string, options: LocatorOptions = {}): Locat
   const external = async (name: string, anchor: Anchor, rest: string): Promise<ResolvedAnchor> => {
     const { locator, dir, name: key } = sibling(name);
     const where = `${key}:${rest}`;
-    if (!locator || !dir || (await locator.files.target(".")).kind !== "dir") {
+    if (!locator || !dir || !(await stat(dir).then((s) => s.isDirectory(), () => false))) {
       const message = !locator
         ? `\`${where}\` is in another repository, \`${name}\`, which is not configured; add \`"repos": {"${name}": "../${name}"}\` to cairn.config.json to check it (not checked)`
         : `\`${where}\` is in the repository \`${key}\`, whose checkout ${repos[key]} is not present; clone it there to check the anchor (not checked)`;
@@ -157,7 +160,10 @@ export function createLocator(root: string, options: LocatorOptions = {}): Locat
       }
       if (!isGlob) {
         if (target.kind === "outside") return fail("anchor-outside-repo", `${file} is a symbolic link that leads outside the repository; ${EXAMPLE}`, "the path leaves the repository");
-        if (target.kind === "missing") return fail("anchor-unresolved", `${file} matches no file under the repository root${await didYouMean(file)}; ${EXAMPLE}`, `${file} does not exist`);
+        if (target.kind === "missing") {
+          const sibling = anchor.qualifier !== undefined && !PROSE_WORDS.has(anchor.qualifier.toLowerCase()) ? `; if \`${anchor.qualifier}\` is another repository, write ${anchor.qualifier}:${file} or add it to \`repos\` in cairn.config.json` : "";
+          return fail("anchor-unresolved", `${file} matches no file under the repository root${await didYouMean(file)}; ${EXAMPLE}${sibling}`, `${file} does not exist`);
+        }
         if (target.kind === "dir" && cited) {
           return fail("anchor-unresolved", `${file} is a directory, so it has no line ${cited.end}; expected a file path with a line range, e.g. ${file}/index.ts:${cited.end}`, `${file} is a directory`);
         }
