@@ -45,8 +45,7 @@ export function planStep(step: string): StepPlan {
     rest = rest.slice(joiner[0].length);
   }
   rest = rest.replace(FILLER, " ");
-  const before = step.slice(0, verb.index);
-  if (NEGATION.test(before) || NEGATION.test(rest.split(/[.;]/)[0] ?? "")) return { kind: "not-mechanical", reason: "the step expects the pattern to be absent (or compares), which a search cannot judge" };
+  if (NEGATION.test(step.replace(/`[^`]*`/g, " "))) return { kind: "not-mechanical", reason: "the step expects the pattern to be absent (or compares), which a search cannot judge" };
   const paths = readPaths(rest);
   if (paths === undefined) return { kind: "not-mechanical", reason: "the place to search is not a path or glob" };
   return { kind: "grep", patterns, syntax: "basic", ignoreCase: false, paths };
@@ -72,12 +71,13 @@ function readPaths(text: string): string[] | undefined {
 }
 
 /** A path token as a repo-relative glob: `hooks/` → `hooks/**`, `*.sh` → `**\/*.sh`, `lib.sh` → `**\/lib.sh`. */
-export function toGlob(token: string): string | undefined {
+export function toGlob(token: string, command = false): string | undefined {
   const t = token.replace(/^\.\//, "");
   if (!t || t.startsWith("/") || t.split("/").includes("..")) return undefined;
   if (t.endsWith("/")) return `${t}**`;
   const kind = classifyPath(t);
-  if (!kind) return /^[\w.-]+(?:\/[\w.-]+)+$/.test(t) ? `${t}/**` : undefined;
+  // A command operand without an extension is a file or a directory: `src` → `src{,/**}`.
+  if (!kind) return /^[\w.-]+(?:\/[\w.-]+)+$/.test(t) ? `${t}/**` : command && /^[\w.-]+$/.test(t) ? `${t}{,/**}` : undefined;
   return t.includes("/") ? t : `**/${t}`;
 }
 
@@ -115,7 +115,7 @@ function planCommand(tool: string, args: string): StepPlan {
   }
   const paths: string[] = [];
   for (const op of operands) {
-    const glob = op === "." ? "**" : toGlob(op);
+    const glob = op === "." ? "**" : toGlob(op, true);
     if (glob === undefined) return { kind: "not-mechanical", reason: `${op} is not a path inside the repository` };
     paths.push(glob);
   }
