@@ -6,7 +6,7 @@ import type { Layout } from "../store/layout.js";
 import { relativePath } from "../store/layout.js";
 import { searchFiles } from "./files.js";
 import { verificationStates } from "./records.js";
-import { DEFAULT_VERIFY_LIMITS, verifyEntry, type EntryVerification, type VerifyLimits } from "./run.js";
+import { DEFAULT_VERIFY_LIMITS, verifyEntries, type EntryVerification, type VerifyLimits } from "./run.js";
 
 export { verificationStates, verificationWarning, type VerificationState } from "./records.js";
 export { DEFAULT_VERIFY_LIMITS, type EntryVerification, type VerifyLimits } from "./run.js";
@@ -30,9 +30,9 @@ export async function planVerify(layout: Layout, entries: readonly Entry[], even
   const states = verificationStates(events);
   const rows: VerifyReport["entries"] = [];
   const toAppend: NewEvent[] = [];
-  for (const entry of [...entries].sort((a, b) => a.id.localeCompare(b.id))) {
-    const v = await verifyEntry(files, entry, limits);
-    const last = states.get(entry.id)?.latest;
+  const sorted = [...entries].sort((a, b) => a.id.localeCompare(b.id));
+  for (const v of await verifyEntries(files, sorted, limits)) {
+    const last = states.get(v.id)?.latest;
     const recorded = !last || last.result !== v.result || last.verifyHash !== v.verifyHash;
     if (recorded) toAppend.push({ type: "verified", entry: v.id, result: v.result, verifyHash: v.verifyHash, steps: v.steps });
     rows.push({ ...v, recorded });

@@ -9,6 +9,7 @@ import type { Entry } from "../entry/types.js";
 import type { VerifyStepRecord } from "../ledger/events.js";
 import type { Corpus, SearchFiles } from "./files.js";
 import { compilePattern, type CompiledPattern } from "./pattern.js";
+import { findLiterals } from "./multi-search.js";
 import { planStep } from "./steps.js";
 
 export type VerifyLimits = {
@@ -41,32 +42,57 @@ export function verifyHashOf(entry: Entry): string {
   return createHash("sha256").update(entry.verify.text).digest("hex").slice(0, 16);
 }
 
-export async function verifyEntry(files: SearchFiles, entry: Entry, limits: VerifyLimits = DEFAULT_VERIFY_LIMITS): Promise<EntryVerification> {
-  const steps: VerifyStepRecord[] = [];
-  for (const [index, text] of entry.verify.steps.entries()) steps.push(await runStep(files, text, index, limits));
-  const result = steps.some((s) => s.result === "failed") ? "failed" : steps.some((s) => s.result === "passed") ? "passed" : "not-mechanical";
-  return { id: entry.id, path: entry.path, result, verifyHash: verifyHashOf(entry), line: entry.verify.line, steps };
+/** Verify many entries: steps over many files have their literals located in one pass over the corpus first. */
+export async function verifyEntries(files: SearchFiles, entries: readonly Entry[], limits: VerifyLimits = DEFAULT_VERIFY_LIMITS): Promise<EntryVerification[]> {
+  const prepared = await Promise.all(entries.map(async (entry) => Promise.all(entry.verify.steps.map((text, index) => prepareStep(files, text, index)))));
+  const wide = prepared.flat().filter((p): p is Runnable => p.kind === "run" && p.targets.length >= CORPUS_FILES && p.compiled.every((c) => c.literal));
+  let located: Located | undefined;
+  if (wide.length) {
+    const corpus = await files.corpus(limits.maxBytes);
+    if (corpus) located = { corpus, hits: findLiterals(corpus.bytes, corpus.starts, wide.flatMap((p) => p.compiled.map((c) => c.literal))) };
+  }
+  return entries.map((entry, e) => {
+    const steps = prepared[e]!.map((step) => (step.kind === "done" ? step.record : runPrepared(files, step, limits, located)));
+    const result = steps.some((s) => s.result === "failed") ? "failed" : steps.some((s) => s.result === "passed") ? "passed" : "not-mechanical";
+    return { id: entry.id, path: entry.path, result, verifyHash: verifyHashOf(entry), line: entry.verify.line, steps };
+  });
 }
 
-export async function runStep(files: SearchFiles, text: string, index: number, limits: VerifyLimits): Promise<VerifyStepRecord> {
+export async function verifyEntry(files: SearchFiles, entry: Entry, limits: VerifyLimits = DEFAULT_VERIFY_LIMITS): Promise<EntryVerification> {
+  return (await verifyEntries(files, [entry], limits))[0]!;
+}
+
+type Record = (result: VerifyStepRecord["result"], extra: Partial<VerifyStepRecord>) => VerifyStepRecord;
+type Runnable = { kind: "run"; compiled: CompiledPattern[]; targets: string[]; record: Record };
+type Prepared = Runnable | { kind: "done"; record: VerifyStepRecord };
+type Located = { corpus: Corpus; hits: Map<string, number[]> };
+
+/** Plan a step, compile its patterns and list the files it searches. */
+async function prepareStep(files: SearchFiles, text: string, index: number): Promise<Prepared> {
   const plan = planStep(text);
-  if (plan.kind === "not-mechanical") return { step: index, result: "not-mechanical", reason: plan.reason };
+  if (plan.kind === "not-mechanical") return { kind: "done", record: { step: index, result: "not-mechanical", reason: plan.reason } };
   const compiled: CompiledPattern[] = [];
   for (const source of plan.patterns) {
     const c = compilePattern(source, plan.syntax, plan.ignoreCase);
-    if ("problem" in c) return { step: index, result: "not-mechanical", pattern: source, reason: c.problem };
+    if ("problem" in c) return { kind: "done", record: { step: index, result: "not-mechanical", pattern: source, reason: c.problem } };
     compiled.push(c.value);
   }
   const pattern = plan.patterns.join(" | ");
-  const record = (result: VerifyStepRecord["result"], extra: Partial<VerifyStepRecord>): VerifyStepRecord => ({ step: index, result, pattern, paths: plan.paths.length ? plan.paths : ["**"], ...extra });
-
+  const record: Record = (result, extra) => ({ step: index, result, pattern, paths: plan.paths.length ? plan.paths : ["**"], ...extra });
   const lists = await Promise.all(plan.paths.length ? plan.paths.map((g) => files.glob(g)) : [files.list()]);
   const targets = lists.length === 1 ? lists[0]! : [...new Set(lists.flat())].sort();
-  if (targets.length === 0) return record("inconclusive", { files: 0, reason: `no tracked file matches ${plan.paths.join(", ")}` });
-  if (targets.length >= CORPUS_FILES && compiled.every((c) => c.literal)) {
-    const corpus = await files.corpus(limits.maxBytes);
-    if (corpus) return searchCorpus(files, corpus, new Set(targets), compiled, record);
-  }
+  if (targets.length === 0) return { kind: "done", record: record("inconclusive", { files: 0, reason: `no tracked file matches ${plan.paths.join(", ")}` }) };
+  return { kind: "run", compiled, targets, record };
+}
+
+export async function runStep(files: SearchFiles, text: string, index: number, limits: VerifyLimits): Promise<VerifyStepRecord> {
+  const step = await prepareStep(files, text, index);
+  return step.kind === "done" ? step.record : runPrepared(files, step, limits, undefined);
+}
+
+function runPrepared(files: SearchFiles, step: Runnable, limits: VerifyLimits, located: Located | undefined): VerifyStepRecord {
+  const { compiled, targets, record } = step;
+  if (located && targets.length >= CORPUS_FILES && compiled.every((c) => c.literal)) return searchLocated(files, located, new Set(targets), compiled, record);
   const deadline = Date.now() + limits.timeMs;
   let bytes = 0;
   let scanned = 0;
@@ -85,41 +111,22 @@ export async function runStep(files: SearchFiles, text: string, index: number, l
   return record("failed", { files: scanned, reason: gone(scanned) });
 }
 
-/** Steps over at least this many files search the joined corpus for their literal first. */
+/** Steps over at least this many files use the literals located in the joined corpus. */
 const CORPUS_FILES = 500;
 
-/**
- * One pass of `indexOf` over the joined corpus per literal: each occurrence inside a target file
- * is confirmed with the full pattern on that file. No occurrence at all: the pattern is gone.
- */
-function searchCorpus(files: SearchFiles, corpus: Corpus, targets: ReadonlySet<string>, compiled: CompiledPattern[], record: (result: VerifyStepRecord["result"], extra: Partial<VerifyStepRecord>) => VerifyStepRecord): VerifyStepRecord {
+/** Files holding a step's literal (located in one pass for all steps), each confirmed with the full pattern. */
+function searchLocated(files: SearchFiles, located: Located, targets: ReadonlySet<string>, compiled: CompiledPattern[], record: Record): VerifyStepRecord {
+  const { corpus, hits } = located;
   const scanned = corpus.files.filter((f) => targets.has(f)).length;
   for (const pattern of compiled) {
-    const needle = Buffer.from(pattern.literal, "utf8");
-    for (let at = corpus.bytes.indexOf(needle); at !== -1; ) {
-      const index = fileAt(corpus.starts, at);
+    for (const index of hits.get(pattern.literal) ?? []) {
       const file = corpus.files[index]!;
-      const next = index + 1 < corpus.starts.length ? corpus.starts[index + 1]! : corpus.bytes.length;
-      if (targets.has(file)) {
-        const read = files.read(file);
-        if ("text" in read && pattern.test(read.text)) return record("passed", { files: scanned, matches: pattern.lines(read.text, MAX_MATCHES).map((line) => ({ file, line })) });
-      }
-      // The next occurrence in another file: one file is confirmed at most once.
-      at = corpus.bytes.indexOf(needle, next);
+      if (!targets.has(file)) continue;
+      const read = files.read(file);
+      if ("text" in read && pattern.test(read.text)) return record("passed", { files: scanned, matches: pattern.lines(read.text, MAX_MATCHES).map((line) => ({ file, line })) });
     }
   }
   return record("failed", { files: scanned, reason: gone(scanned) });
-}
-
-function fileAt(starts: readonly number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 function gone(scanned: number): string {

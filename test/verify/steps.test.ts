@@ -86,3 +86,19 @@ describe("compilePattern: grep's syntax on a linear-time engine", () => {
     expect(compilePattern("[abc", "basic")).toEqual({ problem: expect.stringContaining("unclosed `[`") });
   });
 });
+
+describe("findLiterals: many literals in one pass", () => {
+  it("reports each literal's files once, never across a file boundary", async () => {
+    const { findLiterals } = await import("../../src/verify/multi-search.js");
+    const files = ["abc stat || echo 0\n", "nothing here\n", "echo 0 and abc\n"];
+    const starts: number[] = [];
+    let offset = 0;
+    for (const f of files) {
+      starts.push(offset);
+      offset += f.length + 3;
+    }
+    const bytes = Buffer.from(files.join("\n\0\n"));
+    const hits = findLiterals(bytes, starts, ["abc", "|| echo 0", "echo 0", "here\n\n", "missing"]);
+    expect(Object.fromEntries(hits)).toEqual({ abc: [0, 2], "|| echo 0": [0], "echo 0": [0, 2], "here\n\n": [], missing: [] });
+  });
+});
