@@ -20,7 +20,7 @@ import type { AnchorFingerprint } from "../ledger/events.js";
 import { findWindow, hashLines, printFor, type ConfirmedPrints } from "./fingerprint.js";
 import { loadRenames, type Renames } from "./renames.js";
 import { DEFAULT_ANCHOR_IGNORE, repoFiles, type RepoFiles } from "./repo-files.js";
-import { elsewhereFinder, resolveSymbol } from "./symbols.js";
+import { elsewhereFinder, lastSegment, resolveSymbol } from "./symbols.js";
 import type { AnchorProblem, LineRange, ResolvedAnchor } from "./types.js";
 
 export type LocatorOptions = {
@@ -243,8 +243,8 @@ export function createLocator(root: string, options: LocatorOptions = {}): Locat
     let usedOnly = false;
     for (const f of matched) {
       const defs = await files.definitions(f);
-      if (defs ? defs.find(anchor.symbol).length > 0 : await files.hasWord(f, lastWord(anchor.symbol))) return;
-      if (defs && defs.language !== "markdown" && (await files.hasWord(f, lastWord(anchor.symbol)))) usedOnly = true;
+      if (defs ? defs.find(anchor.symbol).length > 0 : await files.hasWord(f, lastSegment(anchor.symbol))) return;
+      if (defs && defs.language !== "markdown" && (await files.hasWord(f, lastSegment(anchor.symbol)))) usedOnly = true;
     }
     const where = `any of the ${matched.length} files matched by ${label}`;
     if (usedOnly) out.problems.push({ rule: "anchor-not-definition", severity: "warning", message: `\`${anchor.symbol}\` is used in ${where} but defined in none of them; expected the anchor to name the files that define it`, short: `\`${anchor.symbol}\` is not defined there` });
@@ -329,10 +329,6 @@ function narrow(candidates: string[], qualifier: string | undefined): string[] {
 
 function list(files: string[]): string {
   return files.length <= 5 ? files.join(", ") : `${files.slice(0, 5).join(", ")}, …`;
-}
-
-function lastWord(symbol: string): string {
-  return symbol.split(/\.|::|#|->/).pop() || symbol;
 }
 
 /** The configured repository key for `name` (`owner/name` also matches `name`), case-insensitive. */
