@@ -5,9 +5,14 @@
  * verification passes. It does not archive the entry by itself (decay stays "runs without an
  * independent confirmation"; see README "Verification steps that run").
  */
+import { createHash } from "node:crypto";
 import type { Entry } from "../entry/types.js";
 import type { LedgerEvent, VerifiedEvent } from "../ledger/events.js";
-import { verifyHashOf } from "./run.js";
+
+/** sha256 (first 16 hex) of an entry's Verify section: a verification applies to the steps it ran. */
+export function verifyHashOf(entry: Entry): string {
+  return createHash("sha256").update(entry.verify.text).digest("hex").slice(0, 16);
+}
 
 /** Per entry id: the latest `verified` event and the time of the latest confirmation after it, if any. */
 export type VerificationState = { latest: VerifiedEvent; confirmedAfter: boolean };

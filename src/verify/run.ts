@@ -4,12 +4,12 @@
  * per step. A step passes when its pattern still matches somewhere; it fails when it matches
  * nowhere (the pattern is gone: the problem was likely fixed).
  */
-import { createHash } from "node:crypto";
 import type { Entry } from "../entry/types.js";
 import type { VerifyStepRecord } from "../ledger/events.js";
 import type { Corpus, SearchFiles } from "./files.js";
 import { compilePattern, type CompiledPattern } from "./pattern.js";
 import { findLiterals } from "./multi-search.js";
+import { verifyHashOf } from "./records.js";
 import { planStep } from "./steps.js";
 
 export type VerifyLimits = {
@@ -37,10 +37,6 @@ export type EntryVerification = {
 
 /** Matches recorded per step. */
 const MAX_MATCHES = 5;
-
-export function verifyHashOf(entry: Entry): string {
-  return createHash("sha256").update(entry.verify.text).digest("hex").slice(0, 16);
-}
 
 /** Verify many entries: steps over many files have their literals located in one pass over the corpus first. */
 export async function verifyEntries(files: SearchFiles, entries: readonly Entry[], limits: VerifyLimits = DEFAULT_VERIFY_LIMITS): Promise<EntryVerification[]> {
