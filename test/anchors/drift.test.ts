@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { cairn } from "../helpers/cli.js";
 import { codeRepo, entryFile, insertAbove, padding, serverSource } from "./setup.js";
 
 const rules = (report: { diagnostics: Array<{ rule: string }> }) => report.diagnostics.map((d) => d.rule);
@@ -39,6 +40,25 @@ describe("drift: a function moved down the file (40 lines inserted above it)", (
     expect((await repo.kb.check()).diagnostics).toEqual([]);
     const events = (await repo.kb.ledger.read()).events.filter((e) => e.type === "anchors-fixed");
     expect(events).toEqual([expect.objectContaining({ entry: "ctx", changes: [{ from: ":52-61", to: ":92-101" }] })]);
+  });
+
+  it("CLI: --fix --dry-run previews, --format github annotates the drift, --fix writes", async () => {
+    const repo = await codeRepo({
+      "src/server.ts": serverSource(52),
+      "knowledge/ctx.md": entryFile("src/server.ts:52-61, handleRequest() — ctx.Err() not checked after the upstream call."),
+    });
+    await insertAbove(repo.dir, "src/server.ts", 2, padding(40));
+    const before = await readFile(path.join(repo.dir, "knowledge/ctx.md"), "utf8");
+    const preview = await cairn(["--root", repo.dir, "check", "--fix", "--dry-run"]);
+    expect(preview.code).toBe(0);
+    expect(preview.stderr).toContain("knowledge/ctx.md:7:24 anchor-moved :52-61 → :92-101");
+    expect(preview.stderr).toContain("would fix 1 anchor in 1 file (dry run: nothing written)");
+    expect(await readFile(path.join(repo.dir, "knowledge/ctx.md"), "utf8")).toBe(before);
+    const github = await cairn(["--root", repo.dir, "check", "--format", "github"]);
+    expect(github.stdout).toMatch(/^::warning file=knowledge\/ctx\.md,line=7,col=11,title=cairn anchor-moved::evidence anchor .*moved to 92-101/);
+    const fixed = await cairn(["--root", repo.dir, "check", "--fix"]);
+    expect(fixed.stderr).toContain("fixed 1 anchor in 1 file");
+    expect(fixed.stdout).toContain("0 errors, 0 warnings");
   });
 
   it("a line anchor without a symbol is relocated by the fingerprint taken at confirmation", async () => {
