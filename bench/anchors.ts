@@ -1,7 +1,10 @@
 /**
  * Anchor throughput: parse and resolve 10,000 generated evidence anchors over a temp tree of a few
- * hundred files. Baseline measured in the same run: a naive resolver with no caches (stat, read,
- * split and regex per anchor; tinyglobby per glob anchor). Run: npx tsx bench/anchors.ts
+ * hundred files (symbols resolved to their definitions). Baseline measured in the same run: a naive
+ * resolver with no caches (stat, read, split and a word regex per anchor; tinyglobby per glob).
+ * Drift: 40 lines are inserted above half of the anchored functions; every moved anchor must be
+ * reported with its new range, no unmoved one, and `--fix` must leave nothing to report.
+ * Run: npm run bench -- anchors
  */
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -11,6 +14,8 @@ import { createAnchorResolver } from "../src/check/anchors.js";
 import { parseAnchors } from "../src/entry/anchors.js";
 import type { Anchor } from "../src/entry/types.js";
 import { random } from "./lib/corpus.js";
+import { planAnchorEdits, applyAnchorEdits } from "../src/anchors/fix.js";
+import { goalTable, table as mdTable, writeResults, type GoalRow } from "./lib/report.js";
 
 const DIRS = 30;
 const FILES_PER_DIR = 10;
@@ -116,7 +121,8 @@ async function main(): Promise<void> {
       return all.reduce((n, d) => n + d.length, 0);
     });
     const sample = anchors.slice(0, NAIVE_SAMPLE);
-    const ours = (await Promise.all(sample.map((a) => resolver.resolve(a, "knowledge/x.md")))).reduce((n, d) => n + d.length, 0);
+    // The naive resolver knows no definitions: compare errors only (cairn also warns about symbols outside their cited lines).
+    const ours = (await Promise.all(sample.map((a) => resolver.resolve(a, "knowledge/x.md")))).reduce((n, d) => n + d.filter((x) => x.severity === "error").length, 0);
     const naive = await time(async () => {
       let n = 0;
       for (const a of sample) n += await naiveResolve(tree.root, a);
@@ -139,18 +145,56 @@ async function main(): Promise<void> {
     for (const r of rows) {
       console.log(`| ${r.run} | ${r.anchors} | ${r.ms.toFixed(0)} | ${r.perSecond.toLocaleString("en")} | ${r.vsNaive?.toFixed(1) ?? "–"} | ${r.diagnostics ?? "–"} |`);
     }
-    const out = path.join(import.meta.dirname, "results", "anchors.json");
-    await mkdir(path.dirname(out), { recursive: true });
-    await writeFile(
-      out,
-      `${JSON.stringify({ bench: "anchors", date: new Date().toISOString(), node: process.version, files: tree.files.length, anchors: ANCHORS, rows }, null, 2)}\n`,
-    );
-    console.log(`\nOn the same ${NAIVE_SAMPLE} anchors: cairn reports ${ours} problems, the naive resolver ${naive.value}.`);
+    const drift = await measureDrift(tree, rand);
+    const goals: GoalRow[] = [
+      { metric: `resolve ${ANCHORS.toLocaleString("en")} anchors (definitions), cold resolver`, goal: "—", measured: `${rows[1]!.perSecond.toLocaleString("en")} anchors/s`, baseline: `${(rows[1]!.vsNaive ?? 0).toFixed(1)}× the naive resolver (${naiveRate.toLocaleString("en")}/s)`, pass: null },
+      { metric: `moved functions reported with their new range (${drift.moved} moved of ${drift.anchors})`, goal: "100%", measured: `${drift.reportedMoved}/${drift.moved}`, baseline: `${drift.falseAlarms} false alarms on ${drift.anchors - drift.moved} unmoved`, pass: drift.reportedMoved === drift.moved && drift.falseAlarms === 0 },
+      { metric: "after `check --fix`, anchors still reported", goal: "0", measured: String(drift.afterFix), pass: drift.afterFix === 0 },
+    ];
+    console.log(`\n${goalTable(goals)}\n\n${mdTable(rows.map((r) => ({ run: r.run, anchors: r.anchors, ms: Math.round(r.ms), perSecond: r.perSecond, vsNaive: r.vsNaive === undefined ? "–" : r.vsNaive.toFixed(1) })))}`);
+    const out = await writeResults("anchors", goals, { files: tree.files.length, anchors: ANCHORS, tables: { throughput: rows.map((r) => ({ run: r.run, anchors: r.anchors, ms: Math.round(r.ms), "anchors/s": r.perSecond, "× naive": r.vsNaive === undefined ? "–" : r.vsNaive.toFixed(1) })) } });
+    console.log(`\nOn the same ${NAIVE_SAMPLE} anchors: cairn reports ${ours} errors, the naive resolver ${naive.value}.`);
     if (ours !== naive.value) console.log("WARNING: the two resolvers disagree on the sample.");
     console.log(`\nwrote ${path.relative(process.cwd(), out)}`);
   } finally {
     await rm(tree.root, { recursive: true, force: true });
   }
+}
+
+/** Insert 40 lines above every second anchored function's file position and count what check reports. */
+async function measureDrift(tree: Tree, rand: () => number): Promise<{ anchors: number; moved: number; reportedMoved: number; falseAlarms: number; afterFix: number }> {
+  const COUNT = 1000;
+  const picks: Array<{ file: Tree["files"][number]; k: number }> = [];
+  for (let i = 0; i < COUNT; i++) {
+    const file = tree.files[Math.floor(rand() * tree.files.length)]!;
+    picks.push({ file, k: Math.floor(rand() * file.symbols.length) });
+  }
+  const evidence = picks.map(({ file, k }) => `- ${file.rel}:${k * 5 + 1}-${k * 5 + 4}, ${file.symbols[k]}() — drift`).join("\n");
+  // Files in even directories get 40 lines inserted at the top: every function in them moves by 40.
+  const shifted = new Set(tree.files.filter((f) => Number(/pkg(\d+)/.exec(f.rel)![1]) % 2 === 0).map((f) => f.rel));
+  for (const rel of shifted) {
+    const abs = path.join(tree.root, rel);
+    await writeFile(abs, `${Array.from({ length: 40 }, (_, i) => `// inserted ${i}`).join("\n")}\n${await readFile(abs, "utf8")}`);
+  }
+  const anchors = parseAnchors(evidence, 1);
+  const resolver = createAnchorResolver(tree.root);
+  const resolved = await Promise.all(anchors.map((a) => resolver.locate(a)));
+  let reportedMoved = 0;
+  let falseAlarms = 0;
+  resolved.forEach((r, i) => {
+    const moved = shifted.has(picks[i]!.file.rel);
+    const fix = r.problems.find((p) => p.rule === "anchor-moved")?.fix?.range;
+    const k = picks[i]!.k;
+    if (moved && fix?.start === k * 5 + 41 && fix.end === k * 5 + 44) reportedMoved++;
+    if (!moved && r.problems.length) falseAlarms++;
+  });
+  const edits = planAnchorEdits("k.md", resolved);
+  const fixed = applyAnchorEdits(evidence, edits);
+  if (!fixed.ok) throw new Error(fixed.reason);
+  const again = createAnchorResolver(tree.root);
+  let afterFix = 0;
+  for (const a of parseAnchors(fixed.text, 1)) afterFix += (await again.resolve(a, "k.md")).length;
+  return { anchors: COUNT, moved: picks.filter((p) => shifted.has(p.file.rel)).length, reportedMoved, falseAlarms, afterFix };
 }
 
 await main();

@@ -33,6 +33,7 @@ export const configSchema = z
     matchThreshold: z.number().min(0).max(1).optional(),
     duplicateThreshold: z.number().min(0).max(1).optional(),
     embedder: embedderSchema.optional(),
+    repos: z.record(z.string().min(1), z.string().min(1)).optional(),
     sanitize: z
       .object({
         allowHosts: z.array(z.string().min(1)).optional(),
@@ -65,6 +66,8 @@ export type CairnConfig = {
   allowHosts: string[];
   /** Regular expressions (case-insensitive) for organisation or customer names. Default none. */
   denyPatterns: string[];
+  /** Checkouts of other repositories that evidence anchors may point into (`interphase:hooks/x.sh`), name → directory relative to the root. Default none. */
+  repos: Record<string, string>;
 };
 
 export const DEFAULT_CONFIG: CairnConfig = {
@@ -77,6 +80,7 @@ export const DEFAULT_CONFIG: CairnConfig = {
   embedder: { provider: "use-lite" },
   allowHosts: [],
   denyPatterns: [],
+  repos: {},
 };
 
 /** Validate a parsed config object; returns the resolved config or problems with their JSON paths. */
@@ -109,6 +113,7 @@ export function resolveConfig(raw: unknown, source = CONFIG_FILE): CairnConfig {
     embedder: value.embedder ?? DEFAULT_CONFIG.embedder,
     allowHosts: value.sanitize?.allowHosts ?? DEFAULT_CONFIG.allowHosts,
     denyPatterns: value.sanitize?.denyPatterns ?? DEFAULT_CONFIG.denyPatterns,
+    repos: value.repos ?? DEFAULT_CONFIG.repos,
   };
 }
 

@@ -15,3 +15,7 @@ export type { InitResult } from "./store/init.js";
 export type { NewEntryInput } from "./lifecycle/create.js";
 export type { LedgerEvent } from "./ledger/events.js";
 export { renderDiffMarkdown, type KnowledgeDiff, type DiffEntry, type ChangeKind } from "./diff/index.js";
+export type { ResolvedAnchor, AnchorProblem, AnchorRule, AnchorFix, LineRange } from "./anchors/types.js";
+export type { FixReport } from "./anchors/fix-entries.js";
+export type { AnchorEdit } from "./anchors/fix.js";
+export type { VerifyReport } from "./verify/index.js";

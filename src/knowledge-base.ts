@@ -20,7 +20,9 @@ import type { Finding, Confirmation, Unmatched } from "./lifecycle/record.js";
 import type { CompoundFinding } from "./lifecycle/compound.js";
 import type { DecayCandidate } from "./lifecycle/decay.js";
 import type { History } from "./lifecycle/history.js";
-import type { EntryStatus } from "./entry/types.js";
+import type { Entry, EntryStatus } from "./entry/types.js";
+import type { FixReport } from "./anchors/fix-entries.js";
+import type { VerifyReport } from "./verify/index.js";
 
 export type RecordResult = { run: string; confirmations: Confirmation[]; unmatched: Unmatched[]; archived: string[]; dryRun: boolean };
 export type DecayResult = { archived: DecayCandidate[]; dryRun: boolean };
@@ -121,17 +123,19 @@ export class KnowledgeBase {
   /** Every active (and with `all`, archived) entry with decay counter, confirmations and warnings. */
   async status(options: { all?: boolean } = {}): Promise<StatusReport> {
     const loaded = await this.load();
-    const { warnings } = await this.ledger.read();
+    const { warnings, events } = await this.ledger.read();
     const views = await this.ledger.project(loaded.entries.map((e) => ({ id: e.id, lastConfirmed: stringOr(e.frontmatter.lastConfirmed) })));
+    const { liveWarnings } = await import("./anchors/live.js");
+    const live = await liveWarnings(this.layout, this.config, loaded.entries.filter((e) => options.all || e.state === "active"), events);
     return {
-      entries: buildStatus(loaded.entries, loaded.diagnostics, views, this.config, options),
+      entries: buildStatus(loaded.entries, loaded.diagnostics, views, this.config, options, live),
       warnings: warnings.map((w) => `${w.file}:${w.line}: ${w.message}`),
     };
   }
 
   /** Mark an entry independently confirmed today (a one/two-line diff). */
   confirm(id: string): Promise<ManualResult> {
-    return this.#withEntry(id, (entry) => confirmEntry(this.layout, this.append, entry, this.today()));
+    return this.#withEntry(id, async (entry) => confirmEntry(this.layout, await this.#fingerprinting([entry]), entry, this.today()));
   }
 
   /** Delete an entry's file (git keeps its history) and record a `retracted` event. */
@@ -252,7 +256,8 @@ export class KnowledgeBase {
       bestMatch((q, o) => this.search(q, o), [finding.text, ...[finding.evidence ?? []].flat()].join("\n"), { threshold: this.config.matchThreshold }),
     );
     if (!options.dryRun) {
-      await applyRecord(this.layout, run, plan, this.today(), this.append);
+      const confirmed = plan.edits.map((e) => loaded.byId.get(e.id)).filter((e): e is Entry => e !== undefined);
+      await applyRecord(this.layout, run, plan, this.today(), await this.#fingerprinting(confirmed));
       this.invalidate();
     }
     // A dry run has not written its confirmations, so tell decay which entries the plan confirms.
@@ -305,6 +310,44 @@ export class KnowledgeBase {
     }
     if (!options.dryRun && (result.created.length || result.restored.length)) this.invalidate();
     return result;
+  }
+
+  /** Repair drifted anchors surgically (moved line ranges, renamed paths); `dryRun` only previews. */
+  async fixAnchors(options: { paths?: string[]; dryRun?: boolean } = {}): Promise<FixReport> {
+    const { fixEntryAnchors } = await import("./anchors/fix-entries.js");
+    const { anchorResolverFor } = await import("./check/anchors.js");
+    const { selectEntries } = await import("./anchors/live.js");
+    const loaded = await this.load();
+    const entries = selectEntries(this.layout, loaded.entries, options.paths);
+    const report = await fixEntryAnchors(this.layout.root, anchorResolverFor(this.layout, { repos: this.config.repos }), entries, { dryRun: options.dryRun ?? false, append: this.append });
+    if (!report.dryRun && report.files.length) this.invalidate();
+    return report;
+  }
+
+  /** Run the mechanical verify steps of every (or the given) active entry in-process and record changed results as `verified` events. */
+  async verify(options: { ids?: string[]; dryRun?: boolean } = {}): Promise<VerifyReport | { kind: "not-found"; id: string; suggestions: string[] }> {
+    const { planVerify } = await import("./verify/index.js");
+    const loaded = await this.load();
+    let entries = loaded.entries.filter((e) => e.state === "active");
+    if (options.ids?.length) {
+      entries = [];
+      for (const id of options.ids) {
+        const found = lookup(loaded.byId, id);
+        if (found.kind === "not-found") return { kind: "not-found", id, suggestions: found.suggestions };
+        entries.push(found.entry);
+      }
+    }
+    const plan = await planVerify(this.layout, entries, (await this.ledger.read()).events);
+    if (!options.dryRun && plan.events.length) await this.append(plan.events);
+    const count = (r: string) => plan.rows.filter((row) => row.result === r).length;
+    return { entries: plan.rows.map((row) => (options.dryRun ? { ...row, recorded: false } : row)), passed: count("passed"), failed: count("failed"), notMechanical: count("not-mechanical"), dryRun: options.dryRun ?? false };
+  }
+
+  /** An append that adds anchor fingerprints to the confirmation events of `entries`. */
+  async #fingerprinting(entries: Entry[]): Promise<(events: NewEvent[]) => Promise<unknown>> {
+    const { appendWithFingerprints } = await import("./anchors/entry.js");
+    const { anchorResolverFor } = await import("./check/anchors.js");
+    return appendWithFingerprints(this.append, anchorResolverFor(this.layout, { repos: this.config.repos }), entries);
   }
 
   /** Change an entry's claim status; transitions are validated (superseded is terminal, disputed → verified | superseded). */

@@ -26,7 +26,7 @@ export async function runCheck(layout: Layout, config: CairnConfig, options: Che
   const all = await listEntryFiles(layout);
   const wanted = options.paths?.length ? selectFiles(layout, all, options.paths) : undefined;
   const sanitize = createSanitizer({ allowHosts: config.allowHosts, denyPatterns: config.denyPatterns });
-  const resolver = options.anchors === false ? undefined : anchorResolverFor(layout);
+  const resolver = options.anchors === false ? undefined : anchorResolverFor(layout, { repos: config.repos });
   const report = wanted ? new Set(wanted.map((f) => f.rel)) : undefined;
   const files = wanted ? mergeFiles(all, wanted) : all;
 
@@ -40,7 +40,7 @@ export async function runCheck(layout: Layout, config: CairnConfig, options: Che
         extra.push(...sanitize(Buffer.from(result.bytes).toString("utf8"), file.rel));
       }
       if (resolver && result.entry) {
-        for (const anchor of result.entry.evidence.anchors) extra.push(...(await resolver.resolve(anchor, file.rel)));
+        for (const anchor of result.entry.evidence.anchors) extra.push(...(await resolver.resolve(anchor, file.rel, result.entry)));
       }
       return extra;
     },

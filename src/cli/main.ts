@@ -56,7 +56,18 @@ export function buildProgram(): Command {
     .option("--strict", "warnings fail the check too")
     .option("--no-anchors", "skip resolving evidence anchors against the repository")
     .option("--duplicates", "also report near-duplicate entries (uses the search index and embedding model)")
+    .option("--fix", "repair drifted anchors in place: moved line ranges and renamed paths (only the anchor text changes)")
+    .option("--dry-run", "with --fix: show the edits without writing them")
     .action((paths, opts) => run(program, async (kb, io) => (await import("./commands/check.js")).check(kb, io, paths, opts)));
+
+  program
+    .command("verify [ids...]")
+    .description("run entries' grep-like verify steps in-process (never a shell) and record the results in the ledger")
+    .option("--json", "same as --format json")
+    .addOption(new Option("--format <format>", "output format").choices(["human", "json", "github"]).default("human"))
+    .option("--strict", "exit 1 when a verification failed")
+    .option("--dry-run", "run the steps without recording the results")
+    .action((ids, opts) => run(program, async (kb, io) => (await import("./commands/verify.js")).verify(kb, io, ids, opts)));
 
   program
     .command("status")

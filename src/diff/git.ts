@@ -55,7 +55,7 @@ function gitMissing(failure: GitFailure): CairnError | undefined {
 }
 
 /** Run git where a failure means git itself misbehaved (after the repository and revisions were checked). */
-async function runOrThrow(repo: GitRepo, args: string[]): Promise<Buffer> {
+export async function runOrThrow(repo: GitRepo, args: string[]): Promise<Buffer> {
   try {
     return await run(repo.top, args);
   } catch (error) {

@@ -21,6 +21,14 @@ const STOP = new Set([" ", "\t", "\n", "`", "(", ")", ";", '"', "'", "<", ">", "
 const LOC_COLON = /:L?(\d+)(?:[-–]L?(\d+))?(?::\d+)?(?![\w])/y;
 const LOC_HASH = /#L(\d+)(?:C\d+)?(?:-L?(\d+)(?:C\d+)?)?(?![\w])/y;
 const LOC_WORDS = /,?[ \t]*(?:lines?|ll?\.)[ \t]*(\d+)(?:[ \t]*(?:-|–|to)[ \t]*(\d+))?(?![\w])/iy;
+/** `(line 214)`, `(lines 3-9)`: a location in parentheses right after a path. */
+const LOC_PAREN = /[ \t]*\([ \t]*(?:lines?|ll?\.)[ \t]*(\d+)(?:[ \t]*(?:-|–|to)[ \t]*(\d+))?[ \t]*\)/iy;
+/** `#some-heading` after a path: a fragment naming a markdown heading (by its slug) or a symbol. */
+const FRAGMENT = /#(?!L\d)([A-Za-z_][\w-]*)(?![\w#])/y;
+/** `name:path` — an anchor into another repository (see README "Anchors into other repositories"). */
+const REPO_PREFIX = /^([A-Za-z][\w.-]*[\w])(?:\/([\w.-]+))?:(?!\/\/)(.+)$/;
+/** Product names that look like file names in prose (`Node.js`, `Vue.js`). */
+const PRODUCT = /^[A-Z][a-z]+\.js$/;
 const KEYWORD = /(?:function|func|fn|def|class|struct|enum|trait|impl|interface|type|module|mod|macro|method)[ \t]+/y;
 const CHAIN = /[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*/y;
 const CHAIN_SEP = /\.|::|#|->/;
@@ -30,7 +38,11 @@ const IN = /[ \t]+(?:in|at|from|of|inside)[ \t]+/iy;
 const LINK = /\[([^\]\n]+)\]\([^)\s]*\)/y;
 export type Core = {
   path?: string;
+  /** Repository named by a `repo:path` prefix. */
+  repo?: string;
   glob?: boolean;
+  /** A `#fragment` after the path (kept as the symbol). */
+  fragment?: boolean;
   startLine?: number;
   endLine?: number;
   symbol?: string;
@@ -40,6 +52,15 @@ export type Core = {
   rawEnd: number;
   strong: boolean;
   hasLoc: boolean;
+  /** Offset just after the path as written (before a LOC or closing backtick). */
+  pathEnd?: number;
+  /** Offsets of the location text (`:47-52`, `#L47`, `, lines 4-9`). */
+  locStart?: number;
+  locEnd?: number;
+  /** The symbol was written as a call: `name()`. */
+  call?: boolean;
+  /** A path without a `/`: a file name looked up by basename. */
+  bare?: boolean;
 };
 export type FollowKind = "end" | "sep" | "comma" | "prose";
 export type Follow = { kind: FollowKind; noteStart: number; newline: boolean };
@@ -53,7 +74,11 @@ export function readCore(src: string, i: number, end: number): Core | undefined 
     IN.lastIndex = symbol.rawEnd;
     if (IN.exec(src) && IN.lastIndex < end) {
       const target = readHead(src, IN.lastIndex, end);
-      if (target) return { ...target, symbol: symbol.symbol, rawStart: symbol.rawStart, strong: true };
+      if (target && target.symbol === undefined) {
+        const core: Core = { ...target, symbol: symbol.symbol, rawStart: symbol.rawStart, strong: true };
+        if (symbol.call) core.call = true;
+        return core;
+      }
     }
     return symbol;
   }
@@ -62,14 +87,14 @@ export function readCore(src: string, i: number, end: number): Core | undefined 
   const comma = src[j] === ",";
   if (comma) j = skipInline(src, j + 1, end);
   if ((comma || j > head.rawEnd) && j < end && !readHead(src, j, end)) {
-    let found: { symbol: string; end: number } | undefined;
+    let found: FoundSymbol | undefined;
     if (src[j] === "`") found = readTickSymbol(src, j, end);
     else if (src[j] === "(" && !matchesAt(METHOD_VALUE, src, j)) {
       const inner = readSymbol(src, skipInline(src, j + 1, end), end, "code");
       const close = inner && skipInline(src, inner.end, end);
-      if (inner && close !== undefined && src[close] === ")") found = { symbol: inner.symbol, end: close + 1 };
+      if (inner && close !== undefined && src[close] === ")") found = { symbol: inner.symbol, end: close + 1, call: inner.call };
     } else found = readSymbol(src, j, end, comma ? "code" : "none");
-    if (found) return { ...head, symbol: found.symbol, rawEnd: found.end };
+    if (found && head.symbol === undefined) return { ...head, symbol: found.symbol, rawEnd: found.end, ...(found.call ? { call: true } : {}) };
   }
   return head;
 }
@@ -110,35 +135,63 @@ function readPlainPath(src: string, i: number, end: number): Core | undefined {
     else if (c === "}") depth = Math.max(0, depth - 1);
     else if (c === "," && depth === 0) break;
     else if (c === ":" && /^(?:L?\d|\s|$)/.test(src.slice(j + 1, j + 3))) break;
-    else if (c === "#" && /^L\d/.test(src.slice(j + 1, j + 3))) break;
+    else if (c === "#" && /^(?:L\d|[A-Za-z_])/.test(src.slice(j + 1, j + 3))) break;
     j++;
   }
-  while (j > i && /[.!]/.test(src[j - 1]!)) j--;
+  while (j > i && /[.!?:]/.test(src[j - 1]!)) j--;
   if (j === i || src[j] === "(") return undefined;
   const token = src.slice(i, j);
-  const kind = classifyPath(token);
+  let kind = classifyPath(token);
+  let repo: string | undefined;
+  let pathToken = token;
+  const prefixed = REPO_PREFIX.exec(token);
+  if (prefixed && !/^[a-z][a-z0-9+.-]*:\/\//i.test(token)) {
+    const inner = classifyPath(prefixed[3]!);
+    // `name:path` names another repository only when the part after the colon is a real path.
+    if (inner && (inner.strong || inner.bare)) {
+      kind = { ...inner, strong: true };
+      repo = prefixed[2] === undefined ? prefixed[1]! : `${prefixed[1]}/${prefixed[2]}`;
+      pathToken = prefixed[3]!;
+    }
+  }
   if (!kind) return undefined;
-  const path = token.startsWith("./") ? token.slice(2) : token;
-  const core: Core = { path, at: i, rawStart: i, rawEnd: j, strong: kind.strong, hasLoc: false };
+  const path = pathToken.startsWith("./") ? pathToken.slice(2) : pathToken;
+  const core: Core = { path, at: i, rawStart: i, rawEnd: j, strong: kind.strong, hasLoc: false, pathEnd: j };
+  if (repo !== undefined) core.repo = repo;
   if (kind.glob) core.glob = true;
+  if (kind.bare && repo === undefined) core.bare = true;
+  FRAGMENT.lastIndex = j;
+  const fragment = src[j] === "#" ? FRAGMENT.exec(src) : null;
+  if (fragment && FRAGMENT.lastIndex <= end) {
+    return { ...core, symbol: fragment[1]!, fragment: true, rawEnd: FRAGMENT.lastIndex, strong: true };
+  }
   return withLoc(src, core, end);
 }
 
 function withLoc(src: string, core: Core, end: number): Core {
   const c = src[core.rawEnd];
   if (core.hasLoc || (c !== ":" && c !== "#" && c !== "," && c !== " " && c !== "\t")) return core;
-  for (const re of c === ":" ? [LOC_COLON] : c === "#" ? [LOC_HASH] : [LOC_WORDS]) {
+  for (const re of c === ":" ? [LOC_COLON] : c === "#" ? [LOC_HASH] : [LOC_WORDS, LOC_PAREN]) {
     re.lastIndex = core.rawEnd;
     const m = re.exec(src);
     if (!m || re.lastIndex > end) continue;
     const startLine = Number(m[1]);
-    return { ...core, startLine, endLine: m[2] === undefined ? startLine : Number(m[2]), rawEnd: re.lastIndex, strong: true, hasLoc: true };
+    return {
+      ...core,
+      startLine,
+      endLine: m[2] === undefined ? startLine : Number(m[2]),
+      rawEnd: re.lastIndex,
+      strong: true,
+      hasLoc: true,
+      locStart: core.rawEnd,
+      locEnd: re.lastIndex,
+    };
   }
   return core;
 }
 
-/** Is `token` a repo path or glob (not prose, a URL, a domain, a date or a version)? */
-function classifyPath(token: string): { glob: boolean; strong: boolean } | undefined {
+/** Is `token` a repo path or glob (not prose, a URL, a domain, a date or a version)? `bare`: a file name without a directory. */
+export function classifyPath(token: string): { glob: boolean; strong: boolean; bare?: boolean } | undefined {
   if (token.includes("://") || token.startsWith("//") || /^(?:www\.|mailto:)/i.test(token)) return undefined;
   if (!/[A-Za-z*?]/.test(token) || /^v?\d+(?:\.\d+)+(?:[-+][\w.]*)?$/i.test(token)) return undefined;
   const glob = /[*?[\]{}]/.test(token);
@@ -150,32 +203,37 @@ function classifyPath(token: string): { glob: boolean; strong: boolean } | undef
     if (!knownExt && !glob && /^[A-Z]+(?:\/[A-Z]+)+$/.test(token)) return undefined; // I/O, CI/CD
     return { glob, strong: knownExt || glob || last === "" };
   }
-  if (knownExt || KNOWN_NAMES.has(last) || /^\.[A-Za-z0-9][\w.-]*$/.test(last)) return { glob, strong: false };
-  if (glob && /(?:^|\*)\.[\w{]/.test(token)) return { glob, strong: true };
+  if (PRODUCT.test(token)) return undefined;
+  if (knownExt || KNOWN_NAMES.has(last) || /^\.[A-Za-z0-9][\w.-]*$/.test(last)) return { glob, strong: false, bare: true };
+  if (glob && /(?:^|\*)\.[\w{]/.test(token)) return { glob, strong: true, bare: true };
   return undefined;
 }
 
 /** A symbol standing first in a chunk: `` `sym` ``, `name()`, `Type.method`, `fn name`. */
-function readSymbolHead(src: string, i: number, end: number): Core | undefined {
+export function readSymbolHead(src: string, i: number, end: number): Core | undefined {
   const found = src[i] === "`" ? readTickSymbol(src, i, end) : readSymbol(src, i, end, "none");
   if (!found) return undefined;
   const at = src[i] === "`" ? skipInline(src, i + 1, end) : i;
-  return { symbol: found.symbol, at, rawStart: i, rawEnd: found.end, strong: false, hasLoc: false };
+  const core: Core = { symbol: found.symbol, at, rawStart: i, rawEnd: found.end, strong: false, hasLoc: false };
+  if (found.call) core.call = true;
+  return core;
 }
 
-function readTickSymbol(src: string, i: number, end: number): { symbol: string; end: number } | undefined {
+type FoundSymbol = { symbol: string; end: number; call?: boolean };
+
+function readTickSymbol(src: string, i: number, end: number): FoundSymbol | undefined {
   const close = src.indexOf("`", i + 1);
   if (close === -1 || close >= end) return undefined;
   const inner = readSymbol(src, skipInline(src, i + 1, close), close, "any");
   if (!inner || skipInline(src, inner.end, close) !== close) return undefined;
-  return { symbol: inner.symbol, end: close + 1 };
+  return { symbol: inner.symbol, end: close + 1, ...(inner.call ? { call: true } : {}) };
 }
 
 /**
  * `bare` says when a lone identifier counts: "any" (in backticks), "code" (after a comma or in
  * parentheses: only camelCase, snake_case or with digits) or "none" (needs `()`, `.`, `::` or a keyword).
  */
-function readSymbol(src: string, i: number, end: number, bare: "any" | "code" | "none"): { symbol: string; end: number } | undefined {
+function readSymbol(src: string, i: number, end: number, bare: "any" | "code" | "none"): FoundSymbol | undefined {
   let j = i;
   KEYWORD.lastIndex = j;
   const keyword = KEYWORD.exec(src) !== null && KEYWORD.lastIndex < end;
@@ -186,16 +244,18 @@ function readSymbol(src: string, i: number, end: number, bare: "any" | "code" | 
   const receiver = receiverRe.exec(src);
   if (receiver && receiverRe.lastIndex < end) {
     const method = readSymbol(src, receiverRe.lastIndex, end, "any");
-    return method && { symbol: `${receiver[1]}.${method.symbol}`, end: method.end };
+    return method && { symbol: `${receiver[1]}.${method.symbol}`, end: method.end, ...(method.call ? { call: true } : {}) };
   }
   CHAIN.lastIndex = j;
   const chain = CHAIN.exec(src)?.[0];
   if (!chain || CHAIN.lastIndex > end) return undefined;
   let k = CHAIN.lastIndex;
+  let call = false;
   if (src[k] === "(") {
     const close = matchParen(src, k, end);
     if (close === -1) return undefined;
     k = close + 1;
+    call = true;
   } else {
     if (src[k] === "/" || (src[k] === "." && /\w/.test(src[k + 1] ?? ""))) return undefined;
     const parts = chain.split(CHAIN_SEP);
@@ -203,7 +263,7 @@ function readSymbol(src: string, i: number, end: number, bare: "any" | "code" | 
     const codeLike = /[a-z0-9][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|^_|\d/.test(chain);
     if (parts.length === 1 && !keyword && !(bare === "any" || (bare === "code" && codeLike))) return undefined;
   }
-  return { symbol: chain, end: k };
+  return call ? { symbol: chain, end: k, call } : { symbol: chain, end: k };
 }
 
 function matchParen(src: string, open: number, end: number): number {

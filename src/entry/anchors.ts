@@ -1,5 +1,5 @@
 /** Parse the text of an Evidence section into structured anchors (pure: no I/O). */
-import type { Anchor } from "./types.js";
+import type { Anchor, TextSpan } from "./types.js";
 import { collapse, readCore, readFollow, readHead, skipInline, skipSpace, type Core, type Follow } from "./anchor-tokens.js";
 
 /*
@@ -18,7 +18,7 @@ import { collapse, readCore, readFollow, readHead, skipInline, skipSpace, type C
  * - Inside a paragraph or item, a new line starting with a path that has a LOC, is in backticks,
  *   or is followed by a separator/end starts a new anchor; other lines continue the note.
  * - `a.go:1, b.go:2` is two anchors. Only the first symbol after a path is kept.
- * - A line starting `Verify:` ends the evidence (defensive: the section splitter should do this).
+ * - A line starting `Verify:` or `Fix:` ends the evidence (defensive: the section splitter should do this).
  */
 
 const SEE = /(?:see|cf\.)(?:[ \t]+also)?[ \t]+/iy;
@@ -70,7 +70,7 @@ function splitBlocks(src: string, lineStarts: number[]): Array<{ start: number; 
       labelChecked ||= Boolean(line.trim());
       continue;
     }
-    if (/^[ \t]*(?:verify|verification)[ \t]*:/i.test(line)) break;
+    if (/^[ \t]*(?:verify|verification|fix)[ \t]*:/i.test(line)) break;
     if (!labelChecked) {
       labelChecked = true;
       const label = LABEL.exec(line);
@@ -130,11 +130,17 @@ function readChunk(src: string, chunk: Span, anchors: Anchor[], position: (offse
   let i = SEE.exec(src) ? SEE.lastIndex : start;
   const toAnchor = (core: Core): Anchor => {
     const anchor: Anchor = { raw: src.slice(core.rawStart, core.rawEnd), ...position(core.at) };
+    if (core.repo !== undefined) anchor.repo = core.repo;
     if (core.path !== undefined) anchor.path = core.path;
     if (core.glob) anchor.glob = true;
     if (core.startLine !== undefined) anchor.startLine = core.startLine;
     if (core.endLine !== undefined) anchor.endLine = core.endLine;
     if (core.symbol !== undefined) anchor.symbol = core.symbol;
+    if (core.fragment) anchor.fragment = true;
+    if (core.path !== undefined && core.pathEnd !== undefined) {
+      const path: TextSpan = { ...position(core.at), text: src.slice(core.at, core.pathEnd) };
+      anchor.spans = core.locStart !== undefined && core.locEnd !== undefined ? { path, loc: { ...position(core.locStart), text: src.slice(core.locStart, core.locEnd) } } : { path };
+    }
     return anchor;
   };
   let core = readCore(src, i, chunk.end);
@@ -156,29 +162,60 @@ function readChunk(src: string, chunk: Span, anchors: Anchor[], position: (offse
       continue;
     }
     const note = collapse(src.slice(follow.noteStart, chunk.end)).replace(/^[.,;:]+\s*/, "");
-    if (note) anchor.note = note;
+    if (note) {
+      anchor.note = note;
+      // Paths and calls further on in the note are anchors too (`a.md describes X, but b/c.md says Y`).
+      scanProse(src, follow.noteStart, chunk.end, note, anchors, toAnchor);
+    }
     return;
   }
 }
 
 /**
- * A chunk that does not start with an anchor: a path with a LOC or in backticks inside it is an
- * anchor whose note is the whole chunk; otherwise a `;` part continues the previous anchor's note.
+ * A chunk that does not start with an anchor: every path or glob inside it is an anchor whose note
+ * is the whole chunk (a chunk without one gets its calls as symbol-only anchors); otherwise a `;`
+ * part continues the previous anchor's note.
  */
 function readProse(src: string, chunk: Span, anchors: Anchor[], toAnchor: (core: Core) => Anchor): void {
   const prose = collapse(src.slice(chunk.start, chunk.end));
-  let found = false;
-  for (let p = chunk.start; p < chunk.end; p++) {
-    if (p > chunk.start && !/[\s(]/.test(src[p - 1]!)) continue;
-    const head = readHead(src, p, chunk.end);
-    if (!head || !(head.hasLoc || src[p] === "`" || src[p] === "[")) continue;
-    anchors.push({ ...toAnchor(head), note: prose });
-    found = true;
-    p = head.rawEnd;
-  }
+  const found = scanProse(src, chunk.start, chunk.end, prose, anchors, toAnchor, true);
   const previous = anchors[anchors.length - 1];
   if (!found && chunk.continuation && previous && prose) previous.note = previous.note ? `${previous.note}; ${prose}` : prose;
 }
+
+/**
+ * Anchors inside prose, at word starts. Taken: a path with a location, in backticks or a link; a
+ * path with a `/` and a file extension, a glob or a trailing `/`; a `repo:path`; a bare file name
+ * (`lib-sprint.sh`), as a *mention* (one that resolves to nothing is not reported, see
+ * check/anchors.ts). With `calls`, when no path was found, calls (`enforce_gate()`) are taken as
+ * symbol-only mentions.
+ */
+function scanProse(src: string, start: number, end: number, note: string, anchors: Anchor[], toAnchor: (core: Core) => Anchor, calls = false): number {
+  const paths: Anchor[] = [];
+  const symbols: Anchor[] = [];
+  for (let p = start; p < end; p++) {
+    if (p > start && !/[\s(]/.test(src[p - 1]!)) continue;
+    const core = readCore(src, p, end);
+    if (!core) continue;
+    const explicit = core.hasLoc || src[p] === "`" || src[p] === "[" || core.repo !== undefined;
+    if (core.path === undefined) {
+      if (core.call && calls) symbols.push({ ...toAnchor(core), note, mention: true });
+    } else if (explicit || core.strong || core.bare) {
+      const anchor: Anchor = { ...toAnchor(core), note };
+      if (!explicit && !core.strong) anchor.mention = true;
+      const qualifier = QUALIFIER.exec(src.slice(Math.max(start, p - 60), p));
+      if (qualifier) anchor.qualifier = qualifier[1]!;
+      paths.push(anchor);
+    } else continue;
+    p = core.rawEnd;
+  }
+  const found = paths.length ? paths : symbols;
+  anchors.push(...found);
+  return found.length;
+}
+
+/** The word right before an anchor in prose: `in interphase lib-gates.sh`, `executing-plans SKILL.md`. */
+const QUALIFIER = /(?:^|[\s(])([A-Za-z][\w.-]*?[\w])(?:'s)?[ \t]+$/;
 
 function accepted(core: Core, follow: Follow): boolean {
   return core.strong || follow.kind !== "prose" || follow.newline;

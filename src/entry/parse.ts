@@ -119,7 +119,7 @@ export function parseEntry(bytes: Uint8Array, options: ParseOptions): ParseResul
   let lastLine = lines.length;
   while (lastLine > bodyFirstLine && !(lines[lastLine - 1] ?? "").trim()) lastLine--;
   const endPos = { line: Math.max(bodyFirstLine, lastLine), column: 1 };
-  const { finding, evidence, verify } = parts.sections;
+  const { finding, evidence, verify, fix } = parts.sections;
   if (!finding) diagnostics.push(diagnostic(file, "finding-missing", "error", "no finding: expected 1–3 sentences stating the pattern before `Evidence:`", { line: bodyFirstLine, column: 1 }));
   if (!evidence) diagnostics.push(diagnostic(file, "evidence-missing", "error", "no evidence: expected a paragraph starting `Evidence:` (or a `## Evidence` section) with at least one anchor such as `src/a.ts:10-20, fn()`", endPos));
   if (!verify) diagnostics.push(diagnostic(file, "verify-missing", "error", "no verification steps: expected a paragraph starting `Verify:` (or a `## Verify` section) with 1–3 steps", endPos));
@@ -149,6 +149,7 @@ export function parseEntry(bytes: Uint8Array, options: ParseOptions): ParseResul
     state: options.state ?? "active",
     frontmatter,
     finding: { text: finding?.text ?? "", line: finding?.line ?? bodyFirstLine },
+    ...(fix ? { fix: { text: fix.text, line: fix.line } } : {}),
     evidence: { text: evidence?.text ?? "", line: evidence?.line ?? bodyFirstLine, anchors },
     verify: { text: verify?.text ?? "", line: verify?.line ?? bodyFirstLine, steps },
     hash,

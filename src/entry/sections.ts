@@ -1,10 +1,10 @@
-/** Split an entry body into finding, evidence and verify sections (paragraph style or headed sections). */
+/** Split an entry body into finding, fix, evidence and verify sections (paragraph style or headed sections). */
 import type { Heading, Root, RootContent } from "mdast";
 import { toString } from "mdast-util-to-string";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
 
-export type SectionKind = "finding" | "evidence" | "verify";
+export type SectionKind = "finding" | "fix" | "evidence" | "verify";
 
 export type BodySection = {
   kind: SectionKind;
@@ -30,8 +30,10 @@ const HEADING_KIND: Array<[RegExp, SectionKind]> = [
   [/^(evidence|evidence anchors|anchors)$/i, "evidence"],
   [/^(verify|verification|verification steps|how to verify)$/i, "verify"],
   [/^(finding|the finding)$/i, "finding"],
+  [/^(fix|the fix|how to fix|remediation|mitigation)$/i, "fix"],
 ];
-const LABEL_RE = /^(\s*(?:\*\*|__)?(evidence|verify|verification)(?:\*\*|__)?\s*:(?:\*\*|__)?[ \t]*)(.*)$/i;
+/** `Evidence:`, `Verify:` and `Fix:` paragraphs (a `Fix:` is part of the entry, shown to agents, but not the finding). */
+const LABEL_RE = /^(\s*(?:\*\*|__)?(evidence|verify|verification|fix)(?:\*\*|__)?\s*:(?:\*\*|__)?[ \t]*)(.*)$/i;
 
 const parser = unified().use(remarkParse);
 
@@ -89,7 +91,8 @@ export function splitBody(body: string, lines: string[], firstLine: number): Bod
     }
     const match = LABEL_RE.exec(lines[i] ?? "");
     if (match) {
-      const kind: SectionKind = match[2]!.toLowerCase() === "evidence" ? "evidence" : "verify";
+      const label = match[2]!.toLowerCase();
+      const kind: SectionKind = label === "evidence" ? "evidence" : label === "fix" ? "fix" : "verify";
       markers.push({ kind, line: bodyLine, contentLine: bodyLine, contentColumn: match[1]!.length + 1, firstText: match[3] ?? "", headed: false, depth: 7 });
     }
   }

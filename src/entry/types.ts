@@ -16,10 +16,15 @@ export const ENTRY_STATUSES: readonly EntryStatus[] = [
 /** Where an entry lives: `knowledge/` (active) or `knowledge/archive/` (archived). */
 export type EntryState = "active" | "archived";
 
+/** Text on one line of an entry file: where it starts and what is written there. */
+export type TextSpan = { line: number; column: number; text: string };
+
 /** A structured evidence anchor parsed from the Evidence section. */
 export type Anchor = {
   /** The raw anchor text as written, e.g. `middleware/auth.go:47-52, handleRequest()`. */
   raw: string;
+  /** Another repository the path is in (`interphase:hooks/lib.sh`), resolved through config `repos`. */
+  repo?: string;
   /** Repo-relative path or glob, e.g. `middleware/*.go`; undefined for a symbol-only or prose anchor. */
   path?: string;
   /** True when `path` contains glob characters. */
@@ -30,6 +35,14 @@ export type Anchor = {
   endLine?: number;
   /** A symbol such as `handleRequest` (from `handleRequest()`) or `Server.listen`. */
   symbol?: string;
+  /** The symbol came from a `#fragment` after the path (a markdown heading's slug). */
+  fragment?: boolean;
+  /** Found inside prose as a bare file name or a call: one that resolves to nothing is not reported. */
+  mention?: boolean;
+  /** The word right before the anchor in prose (a sibling repository, or a directory narrowing a bare file name). */
+  qualifier?: string;
+  /** Where the path and the line location are written in the entry file (for `check --fix`). */
+  spans?: { path: TextSpan; loc?: TextSpan };
   /** Free text following the anchor (e.g. after an em dash). */
   note?: string;
   /** 1-based position of the anchor in the file. */
@@ -70,6 +83,8 @@ export type Entry = {
   frontmatter: Partial<Frontmatter> & Record<string, unknown>;
   /** The finding: 1–3 sentences before the evidence. */
   finding: Section;
+  /** A `Fix:` paragraph or `## Fix` section: how to repair the problem (shown to agents, not part of the finding). */
+  fix?: Section;
   evidence: Section & { anchors: Anchor[] };
   verify: Section & { steps: string[] };
   /** sha256 of the raw file bytes. */

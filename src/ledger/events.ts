@@ -13,6 +13,23 @@ type Base = {
 };
 
 export type InjectedEvent = Base & { type: "injected"; run: string; agent: string; entries: string[] };
+/**
+ * A content hash of the lines an evidence anchor points at, taken when an entry is confirmed: a
+ * later `cairn check` warns when those lines changed (see src/anchors/fingerprint.ts).
+ */
+export type AnchorFingerprint = {
+  /** The anchor's path (repo-relative; in `repo` when set). */
+  path: string;
+  repo?: string;
+  /** The anchor's symbol: the hash covers its definition. */
+  symbol?: string;
+  /** 1-based inclusive lines hashed. */
+  start: number;
+  end: number;
+  /** sha256 (first 16 hex) of those lines, trailing whitespace removed. */
+  hash: string;
+};
+
 export type ConfirmedEvent = Base & {
   type: "confirmed";
   run: string;
@@ -22,13 +39,43 @@ export type ConfirmedEvent = Base & {
   /** sha256 (first 16 hex) of the finding text. */
   findingHash?: string;
   score?: number;
+  /** Anchored lines at this confirmation (independent confirmations only). */
+  fingerprints?: AnchorFingerprint[];
 };
 export type ArchivedEvent = Base & { type: "archived"; entry: string; reason: string; run?: string };
 export type RestoredEvent = Base & { type: "restored"; entry: string; reason: string; run?: string };
 export type CompoundedEvent = Base & { type: "compounded"; entry: string; run: string; agents: string[] };
 export type RetractedEvent = Base & { type: "retracted"; entry: string };
-export type ManualConfirmEvent = Base & { type: "manual-confirmed"; entry: string };
+export type ManualConfirmEvent = Base & { type: "manual-confirmed"; entry: string; fingerprints?: AnchorFingerprint[] };
+/** One verify step as run by `cairn verify`. */
+export type VerifyStepRecord = {
+  /** 0-based index of the step in the entry's Verify section. */
+  step: number;
+  result: "passed" | "failed" | "not-mechanical" | "inconclusive";
+  /** The pattern searched for (grep basic syntax unless `syntax` says otherwise). */
+  pattern?: string;
+  /** The paths or globs searched. */
+  paths?: string[];
+  /** Files scanned. */
+  files?: number;
+  /** The first matches (at most 5). */
+  matches?: Array<{ file: string; line: number }>;
+  /** Why the step is not mechanical or was inconclusive. */
+  reason?: string;
+};
+/** `cairn verify`: the entry's grep-like verify steps were run in-process. `failed` = a pattern is gone (likely fixed). */
+export type VerifiedEvent = Base & {
+  type: "verified";
+  entry: string;
+  result: "passed" | "failed" | "not-mechanical";
+  /** sha256 (first 16 hex) of the Verify section the steps came from. */
+  verifyHash: string;
+  steps: VerifyStepRecord[];
+};
 export type SupersededEvent = Base & { type: "superseded"; entry: string; by: string };
+
+/** `cairn check --fix` rewrote anchors in an entry (moved lines, renamed paths). */
+export type AnchorsFixedEvent = Base & { type: "anchors-fixed"; entry: string; changes: Array<{ from: string; to: string }> };
 
 export type LedgerEvent =
   | InjectedEvent
@@ -38,4 +85,6 @@ export type LedgerEvent =
   | CompoundedEvent
   | RetractedEvent
   | ManualConfirmEvent
-  | SupersededEvent;
+  | SupersededEvent
+  | VerifiedEvent
+  | AnchorsFixedEvent;

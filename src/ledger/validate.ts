@@ -11,6 +11,8 @@ export const EVENT_TYPES: readonly LedgerEvent["type"][] = [
   "retracted",
   "manual-confirmed",
   "superseded",
+  "verified",
+  "anchors-fixed",
 ];
 const PROVENANCE_SET: ReadonlySet<string> = new Set(PROVENANCES);
 
@@ -46,6 +48,24 @@ function optional(fields: Fields, key: string, ok: (value: unknown) => boolean, 
 }
 
 const STRING = "a non-empty string";
+const FINGERPRINTS = "an array of {path, start, end, hash} anchor fingerprints";
+
+function isLine(value: unknown): boolean {
+  return typeof value === "number" && Number.isInteger(value) && value >= 1;
+}
+
+function isFingerprints(value: unknown): boolean {
+  return (
+    Array.isArray(value) &&
+    value.every((f: Fields) => typeof f === "object" && f !== null && isString(f["path"]) && isString(f["hash"]) && isLine(f["start"]) && isLine(f["end"]) && (f["symbol"] === undefined || isString(f["symbol"])) && (f["repo"] === undefined || isString(f["repo"])))
+  );
+}
+
+const STEP_RESULTS: ReadonlySet<unknown> = new Set(["passed", "failed", "not-mechanical", "inconclusive"]);
+
+function isStepRecords(value: unknown): boolean {
+  return Array.isArray(value) && value.every((s: Fields) => typeof s === "object" && s !== null && Number.isInteger(s["step"]) && STEP_RESULTS.has(s["result"]));
+}
 
 function checkTypeFields(fields: Fields): string | undefined {
   switch (fields["type"]) {
@@ -62,7 +82,8 @@ function checkTypeFields(fields: Fields): string | undefined {
         need(fields, "entry", isString, STRING) ??
         need(fields, "provenance", (v) => typeof v === "string" && PROVENANCE_SET.has(v), `one of ${PROVENANCES.join(", ")}`) ??
         optional(fields, "findingHash", isString, STRING) ??
-        optional(fields, "score", (v) => typeof v === "number" && Number.isFinite(v), "a finite number")
+        optional(fields, "score", (v) => typeof v === "number" && Number.isFinite(v), "a finite number") ??
+        optional(fields, "fingerprints", isFingerprints, FINGERPRINTS)
       );
     case "archived":
     case "restored":
@@ -78,10 +99,23 @@ function checkTypeFields(fields: Fields): string | undefined {
         need(fields, "agents", isStringArray, "an array of agent names")
       );
     case "retracted":
-    case "manual-confirmed":
       return need(fields, "entry", isString, STRING);
+    case "manual-confirmed":
+      return need(fields, "entry", isString, STRING) ?? optional(fields, "fingerprints", isFingerprints, FINGERPRINTS);
+    case "verified":
+      return (
+        need(fields, "entry", isString, STRING) ??
+        need(fields, "result", (v) => v === "passed" || v === "failed" || v === "not-mechanical", "one of passed, failed, not-mechanical") ??
+        need(fields, "verifyHash", isString, STRING) ??
+        need(fields, "steps", isStepRecords, "an array of {step, result} records")
+      );
     case "superseded":
       return need(fields, "entry", isString, STRING) ?? need(fields, "by", isString, STRING);
+    case "anchors-fixed":
+      return (
+        need(fields, "entry", isString, STRING) ??
+        need(fields, "changes", (v) => Array.isArray(v) && v.every((c: Fields) => typeof c === "object" && c !== null && isString(c["from"]) && isString(c["to"])), "an array of {from, to} changes")
+      );
     default:
       return `"type" must be one of ${EVENT_TYPES.join(", ")} (got ${JSON.stringify(fields["type"]) ?? "nothing"})`;
   }

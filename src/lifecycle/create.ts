@@ -62,7 +62,7 @@ export async function planNewEntry(layout: Layout, config: CairnConfig, input: N
   const parsed = parseEntry(Buffer.from(text, "utf8"), { file: rel, today });
   const problems = [...parsed.diagnostics, ...sanitize(text, rel)];
   if (parsed.entry) {
-    const resolver = anchorResolverFor(layout);
+    const resolver = anchorResolverFor(layout, { repos: config.repos });
     for (const anchor of parsed.entry.evidence.anchors) problems.push(...(await resolver.resolve(anchor, rel)));
   }
   const errors = problems.filter((d) => d.severity === "error");

@@ -29,6 +29,8 @@ export function buildStatus(
   views: Map<string, EntryLedgerView>,
   config: Pick<CairnConfig, "decayAfterRuns" | "nearDecayRatio">,
   options: { all?: boolean } = {},
+  /** More warnings per entry id (anchor drift, failed verification). Default none. */
+  extra: ReadonlyMap<string, readonly string[]> = new Map(),
 ): EntryStatusRow[] {
   const byFile = new Map<string, Diagnostic[]>();
   for (const d of diagnostics) byFile.set(d.file, [...(byFile.get(d.file) ?? []), d]);
@@ -51,6 +53,7 @@ export function buildStatus(
     if (entry.state === "active" && (fm.archived !== undefined || fm.archivedReason !== undefined)) {
       warnings.push("has `archived` keys but lives in the active directory");
     }
+    warnings.push(...(extra.get(entry.id) ?? []));
     rows.push({
       id: entry.id,
       path: entry.path,

@@ -4,6 +4,8 @@ export type ContextEntry = {
   id: string;
   title?: string;
   finding: string;
+  /** The entry's `Fix:` section, when it has one. */
+  fix?: string;
   evidence: string[];
   verify: string[];
   lastConfirmed: string | null;
@@ -27,6 +29,7 @@ export function renderContextMarkdown(entries: ContextEntry[]): string {
   ];
   entries.forEach((entry, i) => {
     parts.push("", `### ${i + 1}. ${entry.title ?? entry.id} (\`${entry.id}\`)`, "", entry.finding.trim(), "");
+    if (entry.fix) parts.push(`- Fix: ${entry.fix.trim().replace(/\s*\n\s*/g, " ")}`);
     for (const anchor of entry.evidence) parts.push(`- Evidence: ${anchor}`);
     for (const step of entry.verify) parts.push(`- Verify: ${step}`);
     parts.push(`- Last confirmed: ${entry.lastConfirmed ?? "unknown"} (${entry.provenance ?? "unknown"})`);

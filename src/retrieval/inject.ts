@@ -1,7 +1,10 @@
 /** `inject`: pick at most maxPerAgent relevant entries per agent per run, explain them, record the injection. */
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
+import { anchorWarnings, resolveEntryAnchors } from "../anchors/entry.js";
+import { latestFingerprints } from "../anchors/fingerprint.js";
 import { anchorResolverFor, type AnchorResolver } from "../check/anchors.js";
+import { verificationStates, verificationWarning, type VerificationState } from "../verify/records.js";
 import { refsOf } from "../check/references.js";
 import type { Entry } from "../entry/types.js";
 import type { EntryLedgerView, LedgerEvent } from "../ledger/index.js";
@@ -122,9 +125,10 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
   const views = projectLedger(events, entries.map((e) => ({ id: e.id, lastConfirmed: str(e.frontmatter.lastConfirmed) })));
   // Entries given to this agent by earlier calls of the run are in its prompt too: contradictions with them count.
   const earlier = await readEarlier(deps.layout, already);
-  const resolver = anchorResolverFor(deps.layout);
+  const resolver = anchorResolverFor(deps.layout, { repos: deps.config.repos, fingerprints: async () => latestFingerprints(events) });
+  const verifications = verificationStates(events);
   const context = await Promise.all(
-    entries.map((entry) => toContext(deps, entry, entries, earlier, views.get(entry.id), picked.find((p) => p.id === entry.id)?.score ?? 0, resolver)),
+    entries.map((entry) => toContext(deps, entry, entries, earlier, views.get(entry.id), picked.find((p) => p.id === entry.id)?.score ?? 0, resolver, verifications.get(entry.id))),
   );
   const markdown = renderContextMarkdown(context);
   // An injection that cannot be recorded must not be handed out: a later finding would pass for independent.
@@ -175,13 +179,13 @@ async function toContext(
   view: EntryLedgerView | undefined,
   score: number,
   resolver: AnchorResolver,
+  verification: VerificationState | undefined,
 ): Promise<ContextEntry> {
   const fm = entry.frontmatter;
-  const warnings: string[] = [];
-  for (const anchor of entry.evidence.anchors) {
-    const problems = await resolver.resolve(anchor, entry.path);
-    if (problems.length) warnings.push(`anchor drift: ${anchor.raw.split("\n")[0]} — ${problems[0]!.message.replace(/^evidence anchor `[^`]*`: /, "")}`);
-  }
+  // Drift travels with the entry ("the cited lines moved to 92-101"); it never filters it out.
+  const warnings: string[] = anchorWarnings(await resolveEntryAnchors(resolver, entry));
+  const failed = verificationWarning(entry, verification);
+  if (failed) warnings.push(failed);
   const status = typeof fm.status === "string" ? fm.status : "observed";
   if (status === "disputed") warnings.push("disputed: another review or a human questioned this entry");
   const others = [...injected.filter((e) => e.id !== entry.id), ...[...earlier.values()].filter((e): e is Entry => e !== undefined)];
@@ -199,7 +203,8 @@ async function toContext(
     id: entry.id,
     ...(typeof fm.title === "string" ? { title: fm.title } : {}),
     finding: entry.finding.text.replace(/\s*\n\s*/g, " ").trim(),
-    evidence: entry.evidence.anchors.length ? entry.evidence.anchors.map(anchorText) : [entry.evidence.text],
+    ...(entry.fix ? { fix: entry.fix.text } : {}),
+    evidence: entry.evidence.anchors.length ? distinct(entry.evidence.anchors.map(anchorText)) : [entry.evidence.text],
     verify: entry.verify.steps,
     lastConfirmed: str(fm.lastConfirmed) ?? null,
     provenance: str(fm.provenance) ?? null,
@@ -213,6 +218,12 @@ async function toContext(
 function anchorText(anchor: Entry["evidence"]["anchors"][number]): string {
   const note = anchor.note?.trim();
   return oneLine(!note ? anchor.raw : note.includes(anchor.raw.trim()) ? note : `${anchor.raw} — ${note}`);
+}
+
+/** Anchors found in one prose paragraph share its text: show it once (drop lines another line already contains). */
+function distinct(lines: string[]): string[] {
+  const unique = [...new Set(lines)];
+  return unique.filter((line, i) => !unique.some((other, j) => j !== i && other.length > line.length && other.includes(line)));
 }
 
 function oneLine(text: string): string {

@@ -208,6 +208,69 @@ const cases: Case[] = [
     text: "src/a.go:3 — x\nVerify: grep for ctx.Err() in src/b.go",
     expected: [{ path: "src/a.go", note: "x" }],
   },
+  {
+    name: "paths anywhere in a sentence, with the word before them",
+    text: "fd-v2 listed agents absent from the merge table in skills/flux-drive/SKILL.md despite the roster; see agents/review/*.md too.",
+    expected: [
+      { path: "skills/flux-drive/SKILL.md", qualifier: "in", mention: undefined },
+      { path: "agents/review/*.md", glob: true },
+    ],
+  },
+  {
+    name: "a prose mention of a path without a line",
+    text: "The retry loop in src/net/retry.ts ignores the deadline.",
+    expected: [{ path: "src/net/retry.ts", note: "The retry loop in src/net/retry.ts ignores the deadline.", mention: undefined }],
+  },
+  {
+    name: "more paths in the note of a leading anchor",
+    text: "docs/arch.md describes YAML, but skills/fd/synthesize.md reads markdown per shared-contracts.md.",
+    expected: [
+      { path: "docs/arch.md", note: "describes YAML, but skills/fd/synthesize.md reads markdown per shared-contracts.md." },
+      { path: "skills/fd/synthesize.md", mention: undefined },
+      { path: "shared-contracts.md", mention: true, qualifier: "per" },
+    ],
+  },
+  {
+    name: "a bare file name first, followed by a separator",
+    text: "lib.sh — the helper sources it twice",
+    expected: [{ path: "lib.sh", note: "the helper sources it twice", mention: undefined }],
+  },
+  {
+    name: "bare file names mid-sentence are mentions; `(line N)` is a location; the word before is kept",
+    text: "sprint.md referenced `enforce_gate()` which existed in interphase lib-gates.sh (line 214) but not in Clavain's lib-gates.sh shim.",
+    expected: [
+      { path: "sprint.md", mention: true },
+      { path: "lib-gates.sh", startLine: 214, endLine: 214, qualifier: "interphase", mention: undefined },
+      { path: "lib-gates.sh", mention: true, qualifier: "Clavain" },
+    ],
+  },
+  {
+    name: "a call and a bare file name: `SYMBOL in FILE`",
+    text: "sprint_create() in lib-sprint.sh originally used `|| true` on all set-state calls.",
+    expected: [{ path: "lib-sprint.sh", symbol: "sprint_create" }],
+  },
+  {
+    name: "calls are symbol-only mentions when a chunk has no path",
+    text: "context.Err() is never checked after the call.",
+    expected: [{ path: undefined, symbol: "context.Err", mention: true }],
+  },
+  {
+    name: "anchors into another repository: `repo:path`",
+    text: "- interphase:hooks/lib-gates.sh:214 — upstream\n- `mistakeknot/interphase:lib-gates.sh` — the same\n- see interphase:docs/x.md in the notes",
+    expected: [
+      { repo: "interphase", path: "hooks/lib-gates.sh", startLine: 214, note: "upstream" },
+      { repo: "mistakeknot/interphase", path: "lib-gates.sh" },
+      { repo: "interphase", path: "docs/x.md" },
+    ],
+  },
+  {
+    name: "a `#fragment` names a markdown heading",
+    text: "- docs/guide.md#deviation-rules — the four rules\n- src/x.ts#L3",
+    expected: [
+      { path: "docs/guide.md", symbol: "deviation-rules", fragment: true, note: "the four rules" },
+      { path: "src/x.ts", startLine: 3, symbol: undefined },
+    ],
+  },
 ];
 
 /** Text that must produce no anchor. */
@@ -220,7 +283,6 @@ const prose: Array<[string, string]> = [
   ["a sentence", "The handler never checks the context."],
   ["a sentence starting with a file-like word", "Node.js 20 is required for this."],
   ["slash words in prose", "client/server split is the real problem."],
-  ["a call in prose", "context.Err() is never checked after the call."],
   ["abbreviations", "e.g. when the pool is empty"],
   ["a word ending in a period", "Checked."],
   ["a numbered step of prose", "1. Run the tests twice"],
@@ -228,7 +290,8 @@ const prose: Array<[string, string]> = [
   ["a URL with a GitHub line fragment", "https://example.com/org/repo/blob/main/src/a.ts#L10-L20"],
   ["a markdown link to a URL", "[the thread](https://example.com/a.ts#L3) explains it"],
   ["a shell command in backticks", "- `npm test` fails on CI"],
-  ["prose with a mention of a file but no line", "The retry loop in src/net/retry.ts ignores the deadline."],
+  ["product names that look like file names", "Node.js and Vue.js are both required here."],
+  ["a scheme-like prefix that is not a repository", "node:fs/promises is used throughout"],
   ["an empty section", "\n\n"],
 ];
 
@@ -249,7 +312,16 @@ describe("parseAnchors", () => {
   it("prose paragraphs next to anchors stay out, but a semicolon prose part joins the note", () => {
     const text = "src/a.ts:1 — leaks; see the thread\n\nThis happened in three services.";
     expect(parseAnchors(text, 1)).toEqual([
-      { raw: "src/a.ts:1", path: "src/a.ts", startLine: 1, endLine: 1, note: "leaks; see the thread", line: 1, column: 1 },
+      {
+        raw: "src/a.ts:1",
+        path: "src/a.ts",
+        startLine: 1,
+        endLine: 1,
+        note: "leaks; see the thread",
+        line: 1,
+        column: 1,
+        spans: { path: { line: 1, column: 1, text: "src/a.ts" }, loc: { line: 1, column: 9, text: ":1" } },
+      },
     ]);
   });
 
@@ -274,6 +346,17 @@ describe("parseAnchors", () => {
       [5, 3],
       [6, 3],
       [8, 4],
+    ]);
+  });
+
+  it("spans say where the path and the location are written, in file coordinates", () => {
+    const text = "- `src/a.ts:52-61` handle() — a\n- see src/b.ts, lines 4-9 — b\n- x/y.go#L3-L7\n- in interphase:hooks/h.sh (line 2)";
+    const anchors = parseAnchors(text, 10, 11);
+    expect(anchors.map((a) => a.spans)).toEqual([
+      { path: { line: 10, column: 14, text: "src/a.ts" }, loc: { line: 10, column: 22, text: ":52-61" } },
+      { path: { line: 11, column: 7, text: "src/b.ts" }, loc: { line: 11, column: 15, text: ", lines 4-9" } },
+      { path: { line: 12, column: 3, text: "x/y.go" }, loc: { line: 12, column: 9, text: "#L3-L7" } },
+      { path: { line: 13, column: 6, text: "interphase:hooks/h.sh" }, loc: { line: 13, column: 27, text: " (line 2)" } },
     ]);
   });
 

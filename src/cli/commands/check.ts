@@ -1,11 +1,12 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { CairnError } from "../../errors.js";
+import type { FixReport } from "../../anchors/fix-entries.js";
 import type { KnowledgeBase } from "../../knowledge-base.js";
 import { requireKnowledgeDir } from "../require-knowledge.js";
 import { EXIT, formatDiagnostics, type DiagnosticFormat, type Io } from "../output.js";
 
-type Opts = { json?: boolean; format: DiagnosticFormat; strict?: boolean; anchors: boolean; duplicates?: boolean };
+type Opts = { json?: boolean; format: DiagnosticFormat; strict?: boolean; anchors: boolean; duplicates?: boolean; fix?: boolean; dryRun?: boolean };
 
 export async function check(kb: KnowledgeBase, io: Io, paths: string[], opts: Opts): Promise<number> {
   await requireKnowledgeDir(kb);
@@ -15,9 +16,25 @@ export async function check(kb: KnowledgeBase, io: Io, paths: string[], opts: Op
     const exists = await stat(path.resolve(kb.layout.root, p)).then(() => true, () => false);
     if (!exists) throw new CairnError("USAGE", `no such file or directory: ${p} (paths are relative to ${kb.layout.root})`);
   }
-  const report = await kb.check({ paths, anchors: opts.anchors, ...(opts.duplicates ? { duplicates: true } : {}) });
+  if (opts.dryRun && !opts.fix) throw new CairnError("USAGE", "--dry-run previews the edits of --fix; use `cairn check --fix --dry-run`");
   const format: DiagnosticFormat = opts.json ? "json" : opts.format;
+  const fixed = opts.fix && opts.anchors ? await kb.fixAnchors({ paths, dryRun: opts.dryRun ?? false }) : undefined;
+  if (fixed && format !== "json") io.err(formatFixes(fixed));
+  const report = await kb.check({ paths, anchors: opts.anchors, ...(opts.duplicates ? { duplicates: true } : {}) });
+  if (fixed && format === "json") {
+    io.out(JSON.stringify({ ...JSON.parse(formatDiagnostics(report.diagnostics, "json", report)), fixes: fixed }, null, 2));
+    return report.errors > 0 || (opts.strict && report.warnings > 0) ? EXIT.failed : EXIT.ok;
+  }
   const text = formatDiagnostics(report.diagnostics, format, report);
   if (text) io.out(text);
   return report.errors > 0 || (opts.strict && report.warnings > 0) ? EXIT.failed : EXIT.ok;
+}
+
+/** What --fix changed (or, with --dry-run, would change), one line per edit, like a compact diff. */
+function formatFixes(report: FixReport): string {
+  const lines = report.edits.map((e) => `${e.file}:${e.line}:${e.column} ${e.rule} ${e.from} → ${e.to}`);
+  for (const r of report.refused) lines.push(`${r.file}: not fixed: ${r.reason}`);
+  const verb = report.dryRun ? "would fix" : "fixed";
+  lines.push(`${verb} ${report.edits.length} anchor${report.edits.length === 1 ? "" : "s"} in ${report.files.length} file${report.files.length === 1 ? "" : "s"}${report.dryRun ? " (dry run: nothing written)" : ""}`);
+  return lines.join("\n");
 }

@@ -1,0 +1,61 @@
+/** An entry's anchors as a whole: where each points now (for retrieval), drift warnings (for agents and status), fingerprints (for confirmations). */
+import type { AnchorResolver } from "../check/anchors.js";
+import type { Entry } from "../entry/types.js";
+import type { AnchorFingerprint } from "../ledger/events.js";
+import type { NewEvent } from "../ledger/index.js";
+import type { ResolvedAnchor } from "./types.js";
+
+/** Each evidence anchor of `entry` resolved: its files, the lines it points at now, and whether it drifted. */
+export async function resolveEntryAnchors(resolver: AnchorResolver, entry: Entry): Promise<ResolvedAnchor[]> {
+  const out: ResolvedAnchor[] = [];
+  for (const anchor of entry.evidence.anchors) out.push(await resolver.locate(anchor, entry));
+  return out;
+}
+
+/** One line per anchor problem, as an agent or `status` reads it: `anchor drift: src/a.ts:52-61 — the cited lines moved to 92-101`. */
+export function anchorWarnings(resolved: readonly ResolvedAnchor[]): string[] {
+  const out: string[] = [];
+  for (const r of resolved) {
+    for (const p of r.problems) {
+      const label = p.rule === "anchor-external" ? "anchor not checked" : "anchor drift";
+      out.push(`${label}: ${r.anchor.raw.split("\n")[0]} — ${p.short}`);
+    }
+  }
+  return [...new Set(out)];
+}
+
+/** The fingerprints to store when `entry` is confirmed: one per anchor that points at lines or a definition. */
+export async function fingerprintsOf(resolver: AnchorResolver, entry: Entry): Promise<AnchorFingerprint[]> {
+  const out: AnchorFingerprint[] = [];
+  for (const resolved of await resolveEntryAnchors(resolver, entry)) {
+    const print = await resolver.locator.fingerprint(resolved);
+    if (print && !out.some((p) => p.path === print.path && p.symbol === print.symbol && p.start === print.start && p.end === print.end)) out.push(print);
+  }
+  return out;
+}
+
+/**
+ * Wrap an append so the confirmation events of `entries` (`manual-confirmed`, independent
+ * `confirmed`) carry the fingerprints of their anchors. Computing them never blocks a confirmation.
+ */
+export function appendWithFingerprints(append: (events: NewEvent[]) => Promise<unknown>, resolver: AnchorResolver, entries: readonly Entry[]): (events: NewEvent[]) => Promise<unknown> {
+  return async (events) => {
+    const prints = new Map<string, AnchorFingerprint[]>();
+    for (const entry of entries) {
+      try {
+        const list = await fingerprintsOf(resolver, entry);
+        if (list.length) prints.set(entry.id, list);
+      } catch {
+        // A confirmation is recorded even when the anchored files cannot be read.
+      }
+    }
+    return append(
+      events.map((event) => {
+        const list = "entry" in event ? prints.get(event.entry) : undefined;
+        if (!list) return event;
+        if (event.type === "manual-confirmed" || (event.type === "confirmed" && event.provenance === "independent")) return { ...event, fingerprints: list };
+        return event;
+      }),
+    );
+  };
+}

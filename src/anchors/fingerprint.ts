@@ -1,0 +1,64 @@
+/**
+ * Fingerprints: a content hash of the lines an anchor points at, stored in the ledger on the
+ * entry's confirmation events (never in the entry file). At check time a different hash means the
+ * anchored code changed since the entry was last confirmed; an equal hash found elsewhere in the
+ * file means the lines moved.
+ */
+import { createHash } from "node:crypto";
+import type { Anchor } from "../entry/types.js";
+import type { AnchorFingerprint, LedgerEvent } from "../ledger/events.js";
+
+export type { AnchorFingerprint } from "../ledger/events.js";
+
+/** Windows longer than this are not searched for when lines moved (the hash still detects a change). */
+const MAX_WINDOW = 400;
+/** Files longer than this are not searched for moved lines. */
+const MAX_SEARCH_LINES = 50_000;
+
+/** sha256 (first 16 hex) of lines `start`..`end` (1-based, inclusive), trailing whitespace removed. */
+export function hashLines(lines: readonly string[], start: number, end: number): string {
+  const hash = createHash("sha256");
+  for (let l = start; l <= end; l++) hash.update(`${(lines[l - 1] ?? "").trimEnd()}\n`);
+  return hash.digest("hex").slice(0, 16);
+}
+
+/** The start line of a window of `length` lines hashing to `hash`, nearest to `near`; undefined when none. */
+export function findWindow(lines: readonly string[], length: number, hash: string, near: number): number | undefined {
+  if (length < 1 || length > MAX_WINDOW || lines.length > MAX_SEARCH_LINES) return undefined;
+  let best: number | undefined;
+  for (let start = 1; start + length - 1 <= lines.length; start++) {
+    if (hashLines(lines, start, start + length - 1) !== hash) continue;
+    if (best === undefined || Math.abs(start - near) < Math.abs(best - near)) best = start;
+  }
+  return best;
+}
+
+/** The fingerprints of an entry's last confirmation, with the day it happened. */
+export type ConfirmedPrints = { date: string; prints: AnchorFingerprint[] };
+
+/** Per entry id, the latest confirmation event that carries fingerprints. */
+export function latestFingerprints(events: readonly LedgerEvent[]): Map<string, ConfirmedPrints> {
+  const out = new Map<string, ConfirmedPrints>();
+  for (const event of events) {
+    if ((event.type !== "confirmed" && event.type !== "manual-confirmed") || !event.fingerprints) continue;
+    if (event.type === "confirmed" && event.provenance !== "independent") continue;
+    // Events are sorted by time: a later one replaces an earlier one.
+    out.set(event.entry, { date: event.time.slice(0, 10), prints: event.fingerprints });
+  }
+  return out;
+}
+
+/**
+ * The fingerprint of `anchor` among an entry's prints: same repository and path, and the same
+ * symbol (symbol anchors) or the same cited lines (line anchors). Prints older than the entry's
+ * `lastConfirmed` date are stale (confirmed by hand since) and are not used.
+ */
+export function printFor(confirmed: ConfirmedPrints | undefined, anchor: Anchor, file: string, lastConfirmed: string | undefined): AnchorFingerprint | undefined {
+  if (!confirmed || (lastConfirmed !== undefined && confirmed.date < lastConfirmed)) return undefined;
+  return confirmed.prints.find(
+    (p) =>
+      (p.path === file || p.path === anchor.path) &&
+      p.repo === anchor.repo &&
+      (anchor.symbol !== undefined ? p.symbol === anchor.symbol : p.symbol === undefined && p.start === anchor.startLine && p.end === (anchor.endLine ?? anchor.startLine)),
+  );
+}
