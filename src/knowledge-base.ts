@@ -165,7 +165,7 @@ export class KnowledgeBase {
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
     const { index, warnings } = await this.searchIndex();
     const { hybridSearch } = await import("./retrieval/search.js");
-    const response = await hybridSearch(index, query, options);
+    const response = await hybridSearch(index, query, options, this.config.agents);
     return { ...response, warnings: [...new Set([...warnings, ...response.warnings])] };
   }
 
@@ -233,6 +233,7 @@ export class KnowledgeBase {
           events: async () => (await this.ledger.read()).events,
           search: (query, options) => this.search(query, options),
           append: this.append,
+          agentScopes: () => this.agentScopes(),
         },
         input,
       );
@@ -240,6 +241,17 @@ export class KnowledgeBase {
     } finally {
       await release?.().catch(() => {});
     }
+  }
+
+  /** Every distinct `agents:` scope among active entries (read from the search index). */
+  async agentScopes(): Promise<string[]> {
+    const { index } = await this.searchIndex();
+    const scopes = new Set<string>();
+    for (const id of index.ids()) {
+      const meta = index.meta(id);
+      if (meta?.state === "active") for (const scope of meta.agents) scopes.add(scope);
+    }
+    return [...scopes].sort();
   }
 
   /** Record a run's findings: independent re-discoveries refresh entries, primed ones only add events; then decay runs. */
