@@ -20,6 +20,7 @@ import type { Finding, Confirmation, Unmatched } from "./lifecycle/record.js";
 import type { CompoundFinding } from "./lifecycle/compound.js";
 import type { DecayCandidate } from "./lifecycle/decay.js";
 import type { History } from "./lifecycle/history.js";
+import type { ShowResult } from "./lifecycle/show.js";
 import type { EntryStatus } from "./entry/types.js";
 
 export type RecordResult = { run: string; confirmations: Confirmation[]; unmatched: Unmatched[]; archived: string[]; dryRun: boolean };
@@ -332,6 +333,17 @@ export class KnowledgeBase {
     const replacement = lookup(loaded.byId, newId);
     if (replacement.kind === "not-found") return { kind: "not-found", id: newId, suggestions: replacement.suggestions };
     return this.#withEntry(oldId, (old) => supersede(this.layout, this.append, old, replacement.entry, this.today()));
+  }
+
+  /** One entry by id: its text, parsed fields, status row and problems; "not found" carries close ids. */
+  async show(id: string): Promise<ShowResult> {
+    const { entryView } = await import("./lifecycle/show.js");
+    // The one place `show` reads entries: a catalogue read can replace the full load here.
+    const loaded = await this.load();
+    const found = lookup(loaded.byId, id);
+    if (found.kind === "not-found") return found;
+    const views = await this.ledger.project([{ id: found.entry.id, lastConfirmed: stringOr(found.entry.frontmatter.lastConfirmed) }]);
+    return { kind: "found", entry: await entryView(this.layout, this.config, found.entry, loaded.diagnostics, views) };
   }
 
   /** An entry's ledger events and git log, oldest first. */

@@ -37,15 +37,20 @@ export function buildProgram(): Command {
     .action((opts) => run(program, async (kb, io) => (await import("./commands/init.js")).init(kb, io, opts)));
 
   program
-    .command("new <slug>")
-    .description("write a new entry (refuses without evidence or verify steps, on an existing id, or on sanitization errors)")
-    .requiredOption("--finding <text>", "the finding: 1–3 sentences, a generalised heuristic")
+    .command("new [slug]")
+    .description(
+      "write a new entry (refuses without evidence or verify steps, on an existing id, or on sanitization errors); " +
+        "without --finding or --from, opens $VISUAL or $EDITOR on a template",
+    )
+    .option("--finding <text>", "the finding: 1–3 sentences, a generalised heuristic")
+    .option("--from <file>", "read the entry from FILE ('-' for stdin): an entry's markdown, or JSON {slug?, finding, evidence[], verify[], title?, tags?, agents?}; flags override its fields")
     .option("--evidence <anchor...>", "evidence anchors, e.g. 'src/auth.ts:47-52, handleRequest() — note'")
     .option("--verify <step...>", "verification steps (1–3)")
     .option("--title <text>", "optional title")
     .option("--tags <list>", "comma-separated tags")
     .option("--agents <list>", "comma-separated agent names or domains")
     .option("--json", "print JSON")
+    .addHelpText("after", "\nSLUG defaults to the id in --from, else a slug of the title or finding.")
     .action((slug, opts) => run(program, async (kb, io) => (await import("./commands/new.js")).newEntry(kb, io, slug, opts)));
 
   program
@@ -84,6 +89,12 @@ export function buildProgram(): Command {
   }
 
   program
+    .command("show <id>")
+    .description("print an entry's file (markdown) with its status and problems on stderr; unknown ids exit 1 with suggestions")
+    .option("--json", "print the text, parsed fields, status row and problems as JSON")
+    .action((id, opts) => run(program, async (kb, io) => (await import("./commands/show.js")).show(kb, io, id, opts)));
+
+  program
     .command("index")
     .description("build or update the search index in .cairn/ (incremental: only changed entries are embedded)")
     .option("--rebuild", "discard the index and build it from scratch")
@@ -99,6 +110,12 @@ export function buildProgram(): Command {
     .option("--agent <name>", "only entries meant for this agent")
     .option("--changed-files <path...>", "boost entries whose anchors touch these files")
     .option("--json", "print JSON")
+    .addHelpText(
+      "after",
+      "\nEach result shows its title and id, a relevance, its path and a snippet of the finding with the query's words marked." +
+        "\nRelevance is the share of the query's weight the entry matches (rare words weigh more): strong ≥ 60%, good ≥ 35%, else weak." +
+        "\n--explain shows the ranks and fusion scores instead.",
+    )
     .action((query, opts) => run(program, async (kb, io) => (await import("./commands/search.js")).search(kb, io, query, opts)));
 
   program
