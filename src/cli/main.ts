@@ -57,7 +57,7 @@ export function buildProgram(): Command {
     .command("check [paths...]")
     .description("validate entries: schema, sections, anchors, ids, references, sanitization, prompt injection")
     .option("--json", "same as --format json")
-    .addOption(new Option("--format <format>", "output format").choices(["human", "json", "github"]).default("human"))
+    .addOption(new Option("--format <format>", "output format (github: workflow annotations; sarif: SARIF 2.1.0 for code scanning)").choices(["human", "json", "github", "sarif"]).default("human"))
     .option("--strict", "warnings fail the check too")
     .option("--no-anchors", "skip resolving evidence anchors against the repository")
     .option("--duplicates", "also report near-duplicate entries (uses the search index and embedding model)")
