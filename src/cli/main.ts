@@ -2,6 +2,7 @@
 /** cairn's command line: a thin commander layer; each command lazily imports its module. */
 import { createRequire } from "node:module";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { CairnError } from "../errors.js";
 import { EXIT, processIo, reportError, type Io } from "./output.js";
 import type { KnowledgeBase } from "../knowledge-base.js";
 
@@ -185,8 +186,16 @@ export function buildProgram(): Command {
 
   program
     .command("mcp")
-    .description("run the MCP server on stdio (tools: search, inject, record_findings, compound, status, check)")
-    .action(() => run(program, async (kb) => (await import("../mcp/server.js")).serveStdio(kb)));
+    .description("run the MCP server on stdio, or with --http on Streamable HTTP (tools: search, inject, record_findings, compound, status, check, get_entry, history, confirm, new_entry, diff)")
+    .option("--http <port>", "serve Streamable HTTP at http://HOST:PORT/mcp (GET /health too) instead of stdio; 0 picks a free port", port)
+    .option("--host <host>", "interface for --http (default 127.0.0.1; anything else serves without authentication)")
+    .action((opts: { http?: number; host?: string }) =>
+      run(program, async (kb) => {
+        if (opts.host !== undefined && opts.http === undefined) throw new CairnError("USAGE", "--host only applies with --http PORT, e.g. cairn mcp --http 8765 --host 127.0.0.1");
+        if (opts.http === undefined) return (await import("../mcp/server.js")).serveStdio(kb);
+        return (await import("../mcp/http.js")).serveHttp(kb, { port: opts.http, ...(opts.host ? { host: opts.host } : {}) });
+      }),
+    );
 
   program
     .command("schema")
@@ -197,6 +206,12 @@ export function buildProgram(): Command {
 }
 
 const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`expected a TCP port 0–65535, got "${value}"`);
+  return n;
+}
 
 function positiveInt(value: string): number {
   const n = Number(value);

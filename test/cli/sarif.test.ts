@@ -1,12 +1,15 @@
 import { createRequire } from "node:module";
-import Ajv from "ajv-draft-04";
-import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { cairn } from "../helpers/cli.js";
 import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
 
+const require = createRequire(import.meta.url);
+// Both packages are CommonJS whose module.exports is the default export.
+const Ajv = require("ajv-draft-04") as typeof import("ajv-draft-04").default;
+const addFormats = require("ajv-formats") as typeof import("ajv-formats").default;
+
 // The official SARIF 2.1.0 (rtm.5) JSON Schema, as shipped by Microsoft's @microsoft/jest-sarif (draft-04).
-const schema = createRequire(import.meta.url)("@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json") as Record<string, unknown>;
+const schema = require("@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json") as Record<string, unknown>;
 // The schema has one pattern that is invalid with the `u` flag (`…{2}]?$`): compile patterns without it.
 const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
 addFormats(ajv);
