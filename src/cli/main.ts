@@ -114,7 +114,8 @@ export function buildProgram(): Command {
     .addHelpText(
       "after",
       "\nEach result shows its title and id, a relevance, its path and a snippet of the finding with the query's words marked." +
-        "\nRelevance is the share of the query's weight the entry matches (rare words weigh more): strong ≥ 60%, good ≥ 35%, else weak." +
+        "\nRelevance counts the query's words (stemmed, without stopwords) the entry contains: strong from 75%, good from 40%, else weak;" +
+        "\nresults are still ranked by the fused score (BM25F weighs rare words more)." +
         "\n--explain shows the ranks and fusion scores instead.",
     )
     .action((query, opts) => run(program, async (kb, io) => (await import("./commands/search.js")).search(kb, io, query, opts)));

@@ -3,7 +3,7 @@ import { tokenize } from "../indexing/lexical/index.js";
 
 /** Words as the lexical index sees them (stemmed, identifiers split), without shingles or phrases. */
 function terms(text: string): Set<string> {
-  return new Set(tokenize(text, { shingles: "none", partBigrams: false, chains: false, operators: false, macros: false, codeRegions: false }));
+  return new Set(tokenize(text, { shingles: "none", partBigrams: false, chains: false, operators: false, macros: false, codeRegions: false, stopwords: "all" }));
 }
 
 /**
@@ -42,14 +42,21 @@ function markWord(word: string, mark: (word: string) => string): string {
   return m && m[2] ? `${m[1]}${mark(m[2])}${m[3]}` : mark(word);
 }
 
+/** How many of the query's words (stemmed, stopwords dropped) occur in `text`. */
+export function wordMatch(query: string, text: string): { matched: number; total: number } {
+  const wanted = [...terms(query)];
+  const have = terms(text);
+  return { matched: wanted.filter((t) => have.has(t)).length, total: wanted.length };
+}
+
 /**
- * A relevance a person can read, from the share of the query's weight an entry matches (rare words weigh
- * more): `strong` ≥ 60%, `good` ≥ 35%, else `weak`; entries found only through changed files say so.
+ * A relevance a person can read: how many of the query's words the entry contains — `strong` from
+ * 75%, `good` from 40%, else `weak` — and whether its anchors touch a changed file.
  */
-export function relevanceLabel(explain: { lexical?: { matched: number }; changedFiles?: { touch: number } }): string {
-  const matched = explain.lexical?.matched;
-  if (matched === undefined) return explain.changedFiles ? "anchored in a changed file" : "semantic match";
-  const percent = Math.round(matched * 100);
-  const label = matched >= 0.6 ? "strong" : matched >= 0.35 ? "good" : "weak";
-  return `${label} · ${percent}% of the query${explain.changedFiles ? " · touches a changed file" : ""}`;
+export function relevanceLabel(words: { matched: number; total: number }, touchesChangedFile = false): string {
+  const touch = touchesChangedFile ? " · anchored in a changed file" : "";
+  if (!words.total || !words.matched) return touchesChangedFile ? "anchored in a changed file" : "related in meaning (no query word in it)";
+  const share = words.matched / words.total;
+  const label = share >= 0.75 ? "strong" : share >= 0.4 ? "good" : "weak";
+  return `${label} · ${words.matched} of ${words.total} query word${words.total === 1 ? "" : "s"}${touch}`;
 }

@@ -1,7 +1,7 @@
 import { chmod, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { snippet, relevanceLabel } from "../../src/cli/snippet.js";
+import { relevanceLabel, snippet, wordMatch } from "../../src/cli/snippet.js";
 import { cairn } from "../helpers/cli.js";
 import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
 
@@ -29,22 +29,24 @@ describe("cairn search prints titles, snippets and a readable relevance", () => 
     expect(code).toBe(0);
     const [first] = stdout.split("\n\n");
     expect(first).toMatch(/^1\. Auth middleware swallows cancellation \(ctx-cancel\)\n/);
-    expect(first).toMatch(/\n {3}(strong|good|weak) · \d+% of the query · knowledge\/ctx-cancel\.md\n/);
+    expect(first).toMatch(/\n {3}strong · 3 of 3 query words · knowledge\/ctx-cancel\.md\n/);
     // Stemmed matches are marked too: the query says "cancellation", the finding "cancellation"; "context" marks "context".
     expect(first).toMatch(/\*\*middleware\*\* often swallows \*\*context\*\* \*\*cancellation\*\* errors/);
     expect(stdout).not.toMatch(/sql-concat/);
-    expect(stdout).toMatch(/relevance: share of the query's weight/);
-    expect((await cairn(["search", "--help"])).stdout).toMatch(/strong ≥ 60%, good ≥ 35%, else weak/);
+    expect(stdout).toMatch(/relevance: how many of the query's words the entry contains/);
+    expect((await cairn(["search", "--help"])).stdout).toMatch(/strong from 75%, good from 40%, else weak/);
   });
 
-  it("snippet: picks the window with the most query words and marks stems; labels read as words", () => {
+  it("snippet: picks the window with the most query words and marks stems; the relevance counts query words", () => {
     const text = `${"Unrelated words fill the start of this long finding. ".repeat(6)}Retries of the payment webhook double charge customers when retried.`;
     const out = snippet(text, "retry webhook", { width: 80, mark: (w) => `[${w}]` });
     expect(out.startsWith("… ")).toBe(true);
     expect(out).toMatch(/\[Retries\] of the payment \[webhook\] double charge customers when \[retried\]\./);
-    expect(relevanceLabel({ lexical: { matched: 0.8 } })).toBe("strong · 80% of the query");
-    expect(relevanceLabel({ lexical: { matched: 0.2 }, changedFiles: { touch: 3 } })).toBe("weak · 20% of the query · touches a changed file");
-    expect(relevanceLabel({ changedFiles: { touch: 3 } })).toBe("anchored in a changed file");
+    expect(wordMatch("retrying webhooks of the payments", text)).toEqual({ matched: 3, total: 3 }); // stems; "of the" are stopwords
+    expect(relevanceLabel({ matched: 3, total: 4 })).toBe("strong · 3 of 4 query words");
+    expect(relevanceLabel({ matched: 1, total: 1 })).toBe("strong · 1 of 1 query word");
+    expect(relevanceLabel({ matched: 1, total: 4 }, true)).toBe("weak · 1 of 4 query words · anchored in a changed file");
+    expect(relevanceLabel({ matched: 0, total: 2 }, true)).toBe("anchored in a changed file");
   });
 });
 

@@ -3,7 +3,7 @@ import type { KnowledgeBase } from "../../knowledge-base.js";
 import type { SearchResult } from "../../retrieval/search.js";
 import { readEntryFile } from "../../store/files.js";
 import { EXIT, json, table, type Io } from "../output.js";
-import { relevanceLabel, snippet } from "../snippet.js";
+import { relevanceLabel, snippet, wordMatch } from "../snippet.js";
 
 type Opts = { limit?: number; explain?: boolean; includeArchived?: boolean; json?: boolean; agent?: string; changedFiles?: string[] };
 
@@ -56,13 +56,15 @@ async function readable(kb: KnowledgeBase, query: string, results: SearchResult[
       const { entry } = await readEntryFile(kb.layout, { abs: path.join(kb.layout.root, r.path), rel: r.path, state: r.state });
       const title = typeof entry?.frontmatter.title === "string" ? entry.frontmatter.title : undefined;
       const finding = entry?.finding.text ?? "";
+      const tags = Array.isArray(entry?.frontmatter.tags) ? entry.frontmatter.tags.join(" ") : "";
+      const words = wordMatch(query, [title, finding, entry?.evidence.text, entry?.verify.text, tags].filter(Boolean).join("\n"));
       const flags = [r.state === "archived" ? "archived" : "", r.status !== "observed" ? r.status : ""].filter(Boolean);
       return [
         `${i + 1}. ${title ? `${title} (${r.id})` : r.id}${flags.length ? ` [${flags.join(", ")}]` : ""}`,
-        `   ${relevanceLabel(r.explain)} · ${r.path}`,
+        `   ${relevanceLabel(words, Boolean(r.explain.changedFiles))} · ${r.path}`,
         ...(finding ? [`   ${snippet(finding, query, { mark })}`] : []),
       ].join("\n");
     }),
   );
-  return `${blocks.join("\n\n")}\n\n(relevance: share of the query's weight the entry matches, rare words counting more; --explain for ranks and scores)`;
+  return `${blocks.join("\n\n")}\n\n(relevance: how many of the query's words the entry contains; results are ranked by the fused score, see --explain)`;
 }
