@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { agentFilter, agentReach, unknownAgentWarning } from "../../src/retrieval/agents.js";
+import { cairn } from "../helpers/cli.js";
 import { entry, fm, project } from "../lifecycle/setup.js";
 
 const FLUX = { "fd-performance": { domains: ["performance"] }, "fd-security": { domains: ["security", "auth"] } };
@@ -72,6 +73,15 @@ describe("inject with agents by name, glob or domain (issue 11)", () => {
     // A known agent that simply has nothing relevant gets no such warning.
     const known = await kb.inject({ run: "r1", agent: "fd-security", keywords: ["kubernetes"], dryRun: true });
     expect(known.warnings).toEqual([]);
+  });
+
+  it("the CLI gives that reason too, not the relevance floor", async () => {
+    const { root } = await project({ ...files, "cairn.config.json": JSON.stringify({ embedder: { provider: "none" }, agents: FLUX }) });
+    const result = await cairn(["--root", root, "inject", "--run", "r1", "--agent", "perf-reviewr", "--keywords", "order,query", "--dry-run"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/warning: agent "perf-reviewr" matches no agent declared in cairn\.config\.json \(declared: fd-performance, fd-security\)/);
+    expect(result.stderr).toMatch(/\(nothing injected for this agent: see the warning above\)/);
+    expect(result.stderr).not.toMatch(/relevance floor/);
   });
 
   it("search --agent uses the same matching", async () => {
