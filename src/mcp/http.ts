@@ -25,13 +25,15 @@ export type HttpServeOptions = {
   signal?: AbortSignal;
   /** Called once listening, with the URL of the MCP endpoint. Default none. */
   onListening?: (url: string) => void;
+  /** Close a session no request has used for this long (clients rarely end theirs). Default 30 minutes. */
+  sessionIdleMs?: number;
 };
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 /** Request bodies are JSON-RPC messages; anything larger is refused. */
 const MAX_BODY = 4 * 1024 * 1024;
 
-type Session = { transport: StreamableHTTPServerTransport; requests: RequestTracker; close: () => Promise<void> };
+type Session = { transport: StreamableHTTPServerTransport; requests: RequestTracker; close: () => Promise<void>; lastSeen: number };
 
 /** Serve until the signal fires; resolves with the exit code. */
 export async function serveHttp(kb: KnowledgeBase, options: HttpServeOptions): Promise<number> {
@@ -46,7 +48,7 @@ export async function serveHttp(kb: KnowledgeBase, options: HttpServeOptions): P
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, requests, close: () => server.close() });
+        sessions.set(id, { transport, requests, close: () => server.close(), lastSeen: Date.now() });
       },
     });
     transport.onclose = () => {
@@ -73,6 +75,7 @@ export async function serveHttp(kb: KnowledgeBase, options: HttpServeOptions): P
     if (typeof sessionId === "string") {
       const session = sessions.get(sessionId);
       if (!session) return rpcError(res, 404, -32001, `unknown or closed session ${sessionId}; initialize a new one`);
+      session.lastSeen = Date.now();
       return session.transport.handleRequest(req, res);
     }
     if (req.method !== "POST") return rpcError(res, 400, -32000, "no Mcp-Session-Id header: POST an initialize request first");
@@ -105,7 +108,16 @@ export async function serveHttp(kb: KnowledgeBase, options: HttpServeOptions): P
 
   const stop = stopSignal(options.signal);
   const watching = startWatcher(kb, log);
+  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const sweep = setInterval(() => {
+    for (const [id, session] of sessions) {
+      if (Date.now() - session.lastSeen < idleMs || session.requests.pending) continue;
+      sessions.delete(id);
+      session.close().catch(() => {});
+    }
+  }, Math.min(idleMs / 2, 60_000)).unref();
   await stop.stopped;
+  clearInterval(sweep);
   log("cairn mcp: stopping: finishing requests in flight");
   // Stop accepting connections, let the requests in flight finish, then close the sessions.
   const closed = new Promise<void>((resolve) => http.close(() => resolve()));

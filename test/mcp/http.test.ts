@@ -1,5 +1,7 @@
 import { request } from "node:http";
 import { describe, expect, it } from "vitest";
+import { openKnowledgeBase } from "../../src/knowledge-base.js";
+import { serveHttp } from "../../src/mcp/http.js";
 import { cairn } from "../helpers/cli.js";
 import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
 import { call, connectHttp, startHttpServer } from "./client.js";
@@ -74,5 +76,26 @@ describe("cairn mcp --http (Streamable HTTP)", () => {
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/--host only applies with --http PORT/);
     expect((await cairn(["mcp", "--http", "99999"])).code).toBe(2);
+  });
+
+  it("closes sessions no request has used for sessionIdleMs (clients rarely end theirs)", async () => {
+    const kb = await openKnowledgeBase({ root: await project(), embedder: null });
+    const stop = new AbortController();
+    let url = "";
+    const serving = serveHttp(kb, { port: 0, signal: stop.signal, sessionIdleMs: 1500, log: () => {}, onListening: (u) => (url = u) });
+    try {
+      while (!url) await new Promise((resolve) => setTimeout(resolve, 20));
+      const client = await connectHttp(url);
+      expect((await call(client, "status", {})).json.entries).toHaveLength(2);
+      const health = async () => JSON.parse((await raw(url.replace(/\/mcp$/, "/health"))).body).sessions as number;
+      expect(await health()).toBe(1);
+      const deadline = Date.now() + 15_000;
+      while ((await health()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await health()).toBe(0);
+      await expect(client.callTool({ name: "status", arguments: {} })).rejects.toThrow(/unknown or closed session/);
+    } finally {
+      stop.abort();
+      expect(await serving).toBe(0);
+    }
   });
 });
