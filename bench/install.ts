@@ -22,7 +22,7 @@ import { fmt, writeResults, type GoalRow } from "./lib/report.js";
 import { median } from "./lib/stats.js";
 
 const REPO = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
-const RUNS = benchArgs().quick ? 1 : 3;
+const RUNS = benchArgs().quick ? 1 : 5;
 const PACKAGE = "@huggingface/transformers";
 
 type Variant = "before" | "after";
@@ -94,7 +94,8 @@ async function main(): Promise<void> {
   }
   const stat = (mode: Mode, variant: Variant) => {
     const list = samples.get(`${mode}:${variant}`)!;
-    return { seconds: median(list.map((s) => s.ms)) / 1000, mb: median(list.map((s) => s.bytes)) / 1e6, packages: list[0]!.packages, transformers: list[0]!.transformers };
+    const seconds = list.map((s) => s.ms / 1000);
+    return { seconds: median(seconds), min: Math.min(...seconds), max: Math.max(...seconds), mb: median(list.map((s) => s.bytes)) / 1e6, packages: list[0]!.packages, transformers: list[0]!.transformers };
   };
   const rows = (["production", "development"] as const).flatMap((mode) =>
     (["before", "after"] as const).map((variant) => {
@@ -103,6 +104,7 @@ async function main(): Promise<void> {
         install: mode === "production" ? "`npm ci --omit=dev` (a project using cairn)" : "`npm ci` (this repository, with tests)",
         "transformers.js": variant === "before" ? "dependency (before)" : "optional peer (after)",
         "median time": `${fmt(s.seconds, 1)} s`,
+        "fastest – slowest": `${fmt(s.min, 1)} – ${fmt(s.max, 1)} s`,
         node_modules: `${fmt(s.mb)} MB`,
         packages: s.packages,
         "transformers.js installed": s.transformers ? "yes" : "no",
@@ -134,7 +136,8 @@ async function main(): Promise<void> {
       pass: prodAfter.seconds < prodBefore.seconds,
     },
   ];
-  const file = await writeResults("install", goals, { runs: RUNS, before: files.before.from, after: files.after.from, tables: { sizes: rows } });
+  const raw = Object.fromEntries([...samples].map(([key, list]) => [key, list.map((s) => ({ seconds: Math.round(s.ms) / 1000, bytes: s.bytes }))]));
+  const file = await writeResults("install", goals, { runs: RUNS, before: files.before.from, after: files.after.from, samples: raw, tables: { sizes: rows } });
   log(`wrote ${file}`);
   console.log(rows);
 }

@@ -98,7 +98,9 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
   const query = [...(input.keywords ?? []), input.summary ?? "", ...changedFiles.map((f) => f.replace(/[/._-]+/g, " "))].join("\n").trim();
   if (!query && !changedFiles.length) return empty(["no keywords, summary or changed files given: nothing to search for"]);
 
-  const unknownAgent = deps.agentScopes ? unknownAgentWarning(input.agent, config.agents, await deps.agentScopes()) : undefined;
+  // Only a hint: when the scopes cannot be read, the search below reports the real problem.
+  const scopes = deps.agentScopes ? await deps.agentScopes().catch(() => undefined) : undefined;
+  const unknownAgent = scopes ? unknownAgentWarning(input.agent, config.agents, scopes) : undefined;
   if (unknownAgent) warnings.push(unknownAgent);
 
   const excluded = ["disputed", "superseded"].filter((s) => !(input.includeStatuses ?? []).includes(s as "disputed"));
