@@ -26,7 +26,7 @@ describe("cairn check --format sarif", () => {
       "cairn.config.json": "{}",
       "knowledge/good.md": entryText(),
       "knowledge/bad date.md": entryText({ fm: "lastConfirmed: yesterday\nprovenance: independent\ntagz: [x]" }),
-      "knowledge/drift.md": entryText({ evidence: "src/auth.ts:40-52, handleRequest() — past the end" }),
+      "knowledge/drift.md": entryText({ evidence: "src/gone.ts:40-52, handleRequest() — the file was deleted" }),
       "knowledge/ünïcode.md": entryText({ finding: "Tokens like AKIAIOSFODNN7EXAMPLE must never be stored; rotate them." }),
     });
     const human = await cairn(["--root", root, "check", "--json"]);

@@ -109,7 +109,7 @@ describe("MCP: instructions and the entry tools", () => {
 
   it("inject takes includeDisputed; check takes strict, anchors and duplicates like the CLI", async () => {
     const r = await repo();
-    await r.write("knowledge/warned.md", entryText({ fm: `${OLD}\ntagz: [x]`, finding: "Token refresh races with logout.", evidence: "src/auth.ts:99-120, handleRequest() — beyond the end" }));
+    await r.write("knowledge/warned.md", entryText({ fm: `${OLD}\ntagz: [x]`, finding: "Token refresh races with logout.", evidence: "src/gone.ts:99-120, handleRequest() — the file was deleted" }));
     const client = await connect(r.dir);
     const args = { run: "r1", agent: "security", keywords: ["auth", "middleware", "upstream"], dryRun: true };
     const plain = (await call(client, "inject", args)).json;
