@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { CairnError } from "./errors.js";
+import { didYouMean } from "./text/suggest.js";
 
 export const CONFIG_FILE = "cairn.config.json";
 
@@ -34,6 +35,13 @@ export const configSchema = z
     duplicateThreshold: z.number().min(0).max(1).optional(),
     embedder: embedderSchema.optional(),
     repos: z.record(z.string().min(1), z.string().min(1)).optional(),
+    agents: z
+      .record(
+        z.string().min(1, "agent names must be non-empty"),
+        z.object({ domains: z.array(z.string().min(1)).optional() }).strict(),
+        { error: 'expected a map of agent name → {"domains": [...]}, e.g. {"fd-performance": {"domains": ["performance"]}}' },
+      )
+      .optional(),
     sanitize: z
       .object({
         allowHosts: z.array(z.string().min(1)).optional(),
@@ -45,6 +53,12 @@ export const configSchema = z
   .strict();
 
 export type EmbedderConfig = z.infer<typeof embedderSchema>;
+
+/** One declared agent: the domains it reviews (an entry whose `agents:` names one of them reaches the agent). */
+export type AgentDeclaration = {
+  /** Domains this agent covers, e.g. `["performance"]`. Default none. */
+  domains?: string[];
+};
 
 /** Resolved configuration with every default applied. */
 export type CairnConfig = {
@@ -68,6 +82,8 @@ export type CairnConfig = {
   denyPatterns: string[];
   /** Checkouts of other repositories that evidence anchors may point into (`interphase:hooks/x.sh`), name → directory relative to the root. Default none. */
   repos: Record<string, string>;
+  /** Declared agents by name or glob (`fd-*`) with their domains, for entries' `agents:` scopes. Default none. */
+  agents: Record<string, AgentDeclaration>;
 };
 
 export const DEFAULT_CONFIG: CairnConfig = {
@@ -81,15 +97,14 @@ export const DEFAULT_CONFIG: CairnConfig = {
   allowHosts: [],
   denyPatterns: [],
   repos: {},
+  agents: {},
 };
 
 /** Validate a parsed config object; returns the resolved config or problems with their JSON paths. */
 export function resolveConfig(raw: unknown, source = CONFIG_FILE): CairnConfig {
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
-    const problems = parsed.error.issues
-      .map((issue) => `  ${issue.path.length ? issue.path.join(".") : "(top level)"}: ${issue.message}`)
-      .join("\n");
+    const problems = parsed.error.issues.flatMap(describeIssue).join("\n");
     throw new CairnError("CONFIG", `${source} is invalid:\n${problems}\nSee README "Configuration" for every key and its default.`);
   }
   const value = parsed.data;
@@ -114,7 +129,39 @@ export function resolveConfig(raw: unknown, source = CONFIG_FILE): CairnConfig {
     allowHosts: value.sanitize?.allowHosts ?? DEFAULT_CONFIG.allowHosts,
     denyPatterns: value.sanitize?.denyPatterns ?? DEFAULT_CONFIG.denyPatterns,
     repos: value.repos ?? DEFAULT_CONFIG.repos,
+    agents: value.agents ?? DEFAULT_CONFIG.agents,
   };
+}
+
+type Issue = z.core.$ZodIssue;
+
+/** One line per problem; an unknown key names its closest known key (`decayAfterRun` → `decayAfterRuns`). */
+function describeIssue(issue: Issue): string[] {
+  const where = (path: PropertyKey[]) => (path.length ? path.map(String).join(".") : "(top level)");
+  if (issue.code !== "unrecognized_keys") return [`  ${where(issue.path)}: ${issue.message}`];
+  const known = knownKeysAt(configSchema, issue.path);
+  return issue.keys.map((key) => `  ${where([...issue.path, key])}: unknown key.${didYouMean(key, known)}${known.length ? ` Known keys here: ${known.join(", ")}.` : ""}`);
+}
+
+/** The keys an object schema accepts at `path` (through optionals, records and discriminated unions). */
+function knownKeysAt(schema: z.ZodType, path: PropertyKey[]): string[] {
+  let nodes: z.ZodType[] = [schema];
+  for (const step of [...path, undefined]) {
+    nodes = nodes.flatMap(alternatives);
+    if (step === undefined) break;
+    nodes = nodes.flatMap((node): z.ZodType[] => {
+      if (node instanceof z.ZodObject) return node.shape[String(step)] ? [node.shape[String(step)] as z.ZodType] : [];
+      if (node instanceof z.ZodRecord) return [node.valueType as z.ZodType];
+      return [];
+    });
+  }
+  return [...new Set(nodes.flatMap((node) => (node instanceof z.ZodObject ? Object.keys(node.shape) : [])))];
+}
+
+function alternatives(node: z.ZodType): z.ZodType[] {
+  if (node instanceof z.ZodOptional) return alternatives(node.unwrap() as z.ZodType);
+  if (node instanceof z.ZodDiscriminatedUnion) return (node.options as z.ZodType[]).flatMap(alternatives);
+  return [node];
 }
 
 /** Read `cairn.config.json` under root, or the defaults when it does not exist. */

@@ -11,6 +11,7 @@ export type { Anchor, Entry, EntryState, EntryStatus, Frontmatter, Provenance } 
 export type { CheckOptions, CheckReport } from "./check/run.js";
 export type { EntryStatusRow, StatusReport } from "./lifecycle/status.js";
 export type { ManualResult } from "./lifecycle/manual.js";
+export type { AnchorView, EntryView, ShowResult } from "./lifecycle/show.js";
 export type { InitResult } from "./store/init.js";
 export type { NewEntryInput } from "./lifecycle/create.js";
 export type { LedgerEvent } from "./ledger/events.js";

@@ -23,6 +23,7 @@ import type { History } from "./lifecycle/history.js";
 import type { Entry, EntryStatus } from "./entry/types.js";
 import type { FixReport } from "./anchors/fix-entries.js";
 import type { VerifyReport } from "./verify/index.js";
+import type { ShowResult } from "./lifecycle/show.js";
 
 export type RecordResult = { run: string; confirmations: Confirmation[]; unmatched: Unmatched[]; archived: string[]; dryRun: boolean };
 export type DecayResult = { archived: DecayCandidate[]; dryRun: boolean };
@@ -169,7 +170,7 @@ export class KnowledgeBase {
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
     const { index, warnings } = await this.searchIndex();
     const { hybridSearch } = await import("./retrieval/search.js");
-    const response = await hybridSearch(index, query, options);
+    const response = await hybridSearch(index, query, options, this.config.agents);
     return { ...response, warnings: [...new Set([...warnings, ...response.warnings])] };
   }
 
@@ -237,6 +238,7 @@ export class KnowledgeBase {
           events: async () => (await this.ledger.read()).events,
           search: (query, options) => this.search(query, options),
           append: this.append,
+          agentScopes: () => this.agentScopes(),
         },
         input,
       );
@@ -244,6 +246,17 @@ export class KnowledgeBase {
     } finally {
       await release?.().catch(() => {});
     }
+  }
+
+  /** Every distinct `agents:` scope among active entries (read from the search index). */
+  async agentScopes(): Promise<string[]> {
+    const { index } = await this.searchIndex();
+    const scopes = new Set<string>();
+    for (const id of index.ids()) {
+      const meta = index.meta(id);
+      if (meta?.state === "active") for (const scope of meta.agents) scopes.add(scope);
+    }
+    return [...scopes].sort();
   }
 
   /** Record a run's findings: independent re-discoveries refresh entries, primed ones only add events; then decay runs. */
@@ -363,6 +376,17 @@ export class KnowledgeBase {
     const replacement = lookup(loaded.byId, newId);
     if (replacement.kind === "not-found") return { kind: "not-found", id: newId, suggestions: replacement.suggestions };
     return this.#withEntry(oldId, (old) => supersede(this.layout, this.append, old, replacement.entry, this.today()));
+  }
+
+  /** One entry by id: its text, parsed fields, status row and problems; "not found" carries close ids. */
+  async show(id: string): Promise<ShowResult> {
+    const { entryView } = await import("./lifecycle/show.js");
+    // The one place `show` reads entries: a catalogue read can replace the full load here.
+    const loaded = await this.load();
+    const found = lookup(loaded.byId, id);
+    if (found.kind === "not-found") return found;
+    const views = await this.ledger.project([{ id: found.entry.id, lastConfirmed: stringOr(found.entry.frontmatter.lastConfirmed) }]);
+    return { kind: "found", entry: await entryView(this.layout, this.config, found.entry, loaded.diagnostics, views) };
   }
 
   /** An entry's ledger events and git log, oldest first. */

@@ -2,6 +2,7 @@
 /** cairn's command line: a thin commander layer; each command lazily imports its module. */
 import { createRequire } from "node:module";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { CairnError } from "../errors.js";
 import { EXIT, processIo, reportError, type Io } from "./output.js";
 import type { KnowledgeBase } from "../knowledge-base.js";
 
@@ -37,22 +38,27 @@ export function buildProgram(): Command {
     .action((opts) => run(program, async (kb, io) => (await import("./commands/init.js")).init(kb, io, opts)));
 
   program
-    .command("new <slug>")
-    .description("write a new entry (refuses without evidence or verify steps, on an existing id, or on sanitization errors)")
-    .requiredOption("--finding <text>", "the finding: 1–3 sentences, a generalised heuristic")
+    .command("new [slug]")
+    .description(
+      "write a new entry (refuses without evidence or verify steps, on an existing id, or on sanitization errors); " +
+        "without --finding or --from, opens $VISUAL or $EDITOR on a template",
+    )
+    .option("--finding <text>", "the finding: 1–3 sentences, a generalised heuristic")
+    .option("--from <file>", "read the entry from FILE ('-' for stdin): an entry's markdown, or JSON {slug?, finding, evidence[], verify[], title?, tags?, agents?}; flags override its fields")
     .option("--evidence <anchor...>", "evidence anchors, e.g. 'src/auth.ts:47-52, handleRequest() — note'")
     .option("--verify <step...>", "verification steps (1–3)")
     .option("--title <text>", "optional title")
     .option("--tags <list>", "comma-separated tags")
     .option("--agents <list>", "comma-separated agent names or domains")
     .option("--json", "print JSON")
+    .addHelpText("after", "\nSLUG defaults to the id in --from, else a slug of the title or finding.")
     .action((slug, opts) => run(program, async (kb, io) => (await import("./commands/new.js")).newEntry(kb, io, slug, opts)));
 
   program
     .command("check [paths...]")
     .description("validate entries: schema, sections, anchors, ids, references, sanitization, prompt injection")
     .option("--json", "same as --format json")
-    .addOption(new Option("--format <format>", "output format").choices(["human", "json", "github"]).default("human"))
+    .addOption(new Option("--format <format>", "output format (github: workflow annotations; sarif: SARIF 2.1.0 for code scanning)").choices(["human", "json", "github", "sarif"]).default("human"))
     .option("--strict", "warnings fail the check too")
     .option("--no-anchors", "skip resolving evidence anchors against the repository")
     .option("--duplicates", "also report near-duplicate entries (uses the search index and embedding model)")
@@ -95,6 +101,12 @@ export function buildProgram(): Command {
   }
 
   program
+    .command("show <id>")
+    .description("print an entry's file (markdown) with its status and problems on stderr; unknown ids exit 1 with suggestions")
+    .option("--json", "print the text, parsed fields, status row and problems as JSON")
+    .action((id, opts) => run(program, async (kb, io) => (await import("./commands/show.js")).show(kb, io, id, opts)));
+
+  program
     .command("index")
     .description("build or update the search index in .cairn/ (incremental: only changed entries are embedded)")
     .option("--rebuild", "discard the index and build it from scratch")
@@ -110,6 +122,13 @@ export function buildProgram(): Command {
     .option("--agent <name>", "only entries meant for this agent")
     .option("--changed-files <path...>", "boost entries whose anchors touch these files")
     .option("--json", "print JSON")
+    .addHelpText(
+      "after",
+      "\nEach result shows its title and id, a relevance, its path and a snippet of the finding with the query's words marked." +
+        "\nRelevance counts the query's words (stemmed, without stopwords) the entry contains: strong from 75%, good from 40%, else weak;" +
+        "\nresults are still ranked by the fused score (BM25F weighs rare words more)." +
+        "\n--explain shows the ranks and fusion scores instead.",
+    )
     .action((query, opts) => run(program, async (kb, io) => (await import("./commands/search.js")).search(kb, io, query, opts)));
 
   program
@@ -179,8 +198,16 @@ export function buildProgram(): Command {
 
   program
     .command("mcp")
-    .description("run the MCP server on stdio (tools: search, inject, record_findings, compound, status, check)")
-    .action(() => run(program, async (kb) => (await import("../mcp/server.js")).serveStdio(kb)));
+    .description("run the MCP server on stdio, or with --http on Streamable HTTP (tools: search, inject, record_findings, compound, status, check, get_entry, history, confirm, new_entry, diff)")
+    .option("--http <port>", "serve Streamable HTTP at http://HOST:PORT/mcp (GET /health too) instead of stdio; 0 picks a free port", port)
+    .option("--host <host>", "interface for --http (default 127.0.0.1; anything else serves without authentication)")
+    .action((opts: { http?: number; host?: string }) =>
+      run(program, async (kb) => {
+        if (opts.host !== undefined && opts.http === undefined) throw new CairnError("USAGE", "--host only applies with --http PORT, e.g. cairn mcp --http 8765 --host 127.0.0.1");
+        if (opts.http === undefined) return (await import("../mcp/server.js")).serveStdio(kb);
+        return (await import("../mcp/http.js")).serveHttp(kb, { port: opts.http, ...(opts.host ? { host: opts.host } : {}) });
+      }),
+    );
 
   program
     .command("schema")
@@ -191,6 +218,12 @@ export function buildProgram(): Command {
 }
 
 const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`expected a TCP port 0–65535, got "${value}"`);
+  return n;
+}
 
 function positiveInt(value: string): number {
   const n = Number(value);

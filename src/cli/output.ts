@@ -1,6 +1,7 @@
 /** CLI output: exit codes decided in one place, diagnostics formats, tables. */
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { isCairnError, type CairnErrorCode } from "../errors.js";
+import { toSarif } from "./sarif.js";
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, runtime: 3 } as const;
 
@@ -45,10 +46,11 @@ export function reportError(io: Io, error: unknown): number {
   return EXIT.runtime;
 }
 
-export type DiagnosticFormat = "human" | "json" | "github";
+export type DiagnosticFormat = "human" | "json" | "github" | "sarif";
 
 export function formatDiagnostics(list: Diagnostic[], format: DiagnosticFormat, summary: { errors: number; warnings: number; files?: number }): string {
   if (format === "json") return JSON.stringify({ diagnostics: list, errors: summary.errors, warnings: summary.warnings }, null, 2);
+  if (format === "sarif") return JSON.stringify(toSarif(list), null, 2);
   if (format === "github") {
     return list
       .map((d) => `::${d.severity} file=${escapeProperty(d.file)},line=${d.line},col=${d.column},title=${escapeProperty(`cairn ${d.rule}`)}::${escapeData(d.message)}`)

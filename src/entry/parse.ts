@@ -6,6 +6,7 @@ import { parseAnchors } from "./anchors.js";
 import { diagnostic, type Diagnostic } from "./diagnostic.js";
 import { FRONTMATTER_FIELDS, KNOWN_KEYS, REQUIRED_KEYS, isIsoDate, type KnownKey } from "./schema.js";
 import { splitBody, splitSteps } from "./sections.js";
+import { didYouMean } from "../text/suggest.js";
 import type { Entry, EntryState } from "./types.js";
 
 /** Entries are small; larger files are refused unparsed. */
@@ -173,7 +174,7 @@ function validateFrontmatter(
   for (const [key, value] of Object.entries(fm)) {
     const pos = keyPos.get(key) ?? { line: 2, column: 1 };
     if (!KNOWN_KEYS.has(key)) {
-      out.push(diagnostic(file, "frontmatter-unknown-key", "warning", `unknown key \`${key}\` is kept but not understood; known keys: ${[...KNOWN_KEYS].join(", ")}`, pos));
+      out.push(diagnostic(file, "frontmatter-unknown-key", "warning", `unknown key \`${key}\` is kept but not understood.${didYouMean(key, KNOWN_KEYS, (k) => `\`${k}\``)} Known keys: ${[...KNOWN_KEYS].join(", ")}`, pos));
       continue;
     }
     const result = FRONTMATTER_FIELDS[key as KnownKey].safeParse(value);

@@ -1,4 +1,4 @@
-/** `cairn mcp`: the MCP server over stdio. A thin layer: every tool is one call into the KnowledgeBase. */
+/** `cairn mcp`: the MCP server over stdio (HTTP: ./http.ts). A thin layer: every tool is one call into the KnowledgeBase. */
 import { createRequire } from "node:module";
 import type { Readable, Writable } from "node:stream";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -9,7 +9,7 @@ import type { KnowledgeBase } from "../knowledge-base.js";
 import { trackRequests } from "./drain.js";
 import { TOOLS } from "./tools.js";
 
-const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
+export const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
 
 export type ServeOptions = {
   /** Stream the client's messages arrive on. Default `process.stdin`. */
@@ -20,10 +20,21 @@ export type ServeOptions = {
   log?: (message: string) => void;
 };
 
+/** What the server tells a connecting agent (MCP `instructions`): the review loop and which tool serves which step. */
+export const INSTRUCTIONS = `cairn keeps this project's code-review knowledge: short entries (a finding, evidence anchors into the code, verify steps) that later reviews re-discover or let decay into an archive.
+
+The loop for one review run (use the same run id in every call of that review):
+1. inject — before the review, once per agent: inject {run, agent, keywords, summary, changedFiles}. Put the returned markdown into that agent's prompt. At most 5 entries per agent per run; the injection is recorded.
+2. review — the agents treat the entries as leads to verify in the code, not as facts.
+3. record — after the review: record_findings {run, findings: [{agent, text, entry?}]}. Set entry to an entry's id when a finding restates it. A re-discovery by an agent that was not shown the entry confirms it; one that was shown it (primed) does not. Entries that stop being re-discovered decay.
+4. compound — compound {run, findings: [{text, agents, evidence, verify, durable}]} turns findings that 2+ agents flagged independently into new entries.
+
+Also: search and get_entry to look entries up; status and history for decay counters and events; check to validate entries; new_entry and confirm for deliberate edits; diff for a pull request's knowledge changes.`;
+
 /** An MCP server exposing the tools in TOOLS for `kb` (connect it to any transport). */
 export function createServer(kb: KnowledgeBase, options: { log?: (message: string) => void } = {}): McpServer {
   const log = options.log ?? stderrLog;
-  const server = new McpServer({ name: "cairn", version: VERSION }, { capabilities: { tools: {} } });
+  const server = new McpServer({ name: "cairn", version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
@@ -72,7 +83,8 @@ export async function serveStdio(kb: KnowledgeBase, options: ServeOptions = {}):
   return 0;
 }
 
-async function startWatcher(kb: KnowledgeBase, log: (message: string) => void): Promise<{ close(): Promise<void> } | undefined> {
+/** Keep `kb`'s index current while serving; undefined (with a log line) when another process holds the index lock. */
+export async function startWatcher(kb: KnowledgeBase, log: (message: string) => void): Promise<{ close(): Promise<void> } | undefined> {
   try {
     const handle = await kb.watch({ onEvent: (event) => event.type === "error" && log(`cairn mcp: watcher: ${event.message}`) });
     await handle.ready;
@@ -99,12 +111,12 @@ async function toolResult(run: () => Promise<Record<string, unknown>>, log: (mes
   }
 }
 
-function stderrLog(message: string): void {
+export function stderrLog(message: string): void {
   process.stderr.write(message.endsWith("\n") ? message : `${message}\n`);
 }
 
 /** Point console.log/info/debug at stderr; returns the undo. */
-function consoleToStderr(): () => void {
+export function consoleToStderr(): () => void {
   const saved = { log: console.log, info: console.info, debug: console.debug };
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
   return () => Object.assign(console, saved);

@@ -3,37 +3,12 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { CairnError } from "../errors.js";
-import type { KnowledgeBase } from "../knowledge-base.js";
 import { compoundFindingSchema } from "../lifecycle/compound.js";
 import { recordInputSchema } from "../lifecycle/record.js";
+import { agent, clean, defineTool, dryRun, paths, readOnly, run, writes, type ToolDefinition } from "./define.js";
+import { ENTRY_TOOLS } from "./entry-tools.js";
 
-/** Hints an MCP client may show or use to decide whether to ask before calling. */
-export type ToolAnnotations = { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
-
-export type ToolDefinition = {
-  name: string;
-  title: string;
-  /** One line an orchestrator's LLM reads to decide when to call the tool. */
-  description: string;
-  inputSchema: z.ZodObject;
-  annotations: ToolAnnotations;
-  /** Run the tool; `args` has already been parsed with `inputSchema` by the MCP server. */
-  run: (kb: KnowledgeBase, args: unknown) => Promise<Record<string, unknown>>;
-};
-
-/** Tie a schema to its handler so the handler sees the parsed type. */
-function defineTool<S extends z.ZodObject>(tool: Omit<ToolDefinition, "inputSchema" | "run"> & { inputSchema: S; run: (kb: KnowledgeBase, args: z.output<S>) => Promise<Record<string, unknown>> }): ToolDefinition {
-  // The SDK validates the arguments against `inputSchema` and passes the parsed value.
-  return { ...tool, run: (kb, args) => tool.run(kb, args as z.output<S>) };
-}
-
-const readOnly: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-const writes: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
-
-const run = z.string().min(1, "run must be the run id chosen by the orchestrator, e.g. pr-123-1").describe("run id chosen by the orchestrator (e.g. the PR number and attempt)");
-const agent = z.string().min(1, "agent must be a non-empty agent name").describe("agent name, e.g. security");
-const paths = z.array(z.string().min(1));
-const dryRun = z.boolean().optional().describe("compute the result without writing files or ledger events (default false)");
+export type { ToolAnnotations, ToolDefinition } from "./define.js";
 
 const search = defineTool({
   name: "search",
@@ -73,6 +48,8 @@ const inject = defineTool({
     summary: z.string().optional().describe("summary of the document or change under review"),
     changedFiles: paths.optional().describe("changed file paths: entries anchored on them are boosted"),
     limit: z.number().int().positive().optional().describe("lower the cap for this call (cannot raise maxPerAgent)"),
+    includeDisputed: z.boolean().optional().describe("also inject entries whose status is disputed (default false)"),
+    includeSuperseded: z.boolean().optional().describe("also inject entries whose status is superseded (default false)"),
     dryRun: dryRun.describe("show the context without recording the injection (default false)"),
   }),
   run: async (kb, args) =>
@@ -83,6 +60,7 @@ const inject = defineTool({
       ...(args.summary !== undefined ? { summary: args.summary } : {}),
       changedFiles: clean(args.changedFiles),
       ...(args.limit !== undefined ? { limit: args.limit } : {}),
+      includeStatuses: [...(args.includeDisputed ? ["disputed" as const] : []), ...(args.includeSuperseded ? ["superseded" as const] : [])],
       ...(args.dryRun ? { dryRun: true } : {}),
     }),
 });
@@ -127,23 +105,26 @@ const status = defineTool({
 const check = defineTool({
   name: "check",
   title: "Check entries",
-  description: "Validate knowledge entries (schema, sections, evidence anchors, ids, references, sanitization, prompt injection) and list diagnostics.",
+  description:
+    "Validate knowledge entries (schema, sections, evidence anchors, ids, references, sanitization, prompt injection) and list diagnostics; `ok` says whether the check passes (errors fail; warnings too with strict).",
   annotations: readOnly,
-  inputSchema: z.object({ paths: paths.optional().describe("files or directories to check, relative to the project root (default: all entries)") }),
+  inputSchema: z.object({
+    paths: paths.optional().describe("files or directories to check, relative to the project root (default: all entries)"),
+    strict: z.boolean().optional().describe("warnings fail the check too (default false)"),
+    anchors: z.boolean().optional().describe("resolve evidence anchors against the repository (default true)"),
+    duplicates: z.boolean().optional().describe("also report near-duplicate entries; uses the search index and embedding model (default false)"),
+  }),
   run: async (kb, args) => {
     const wanted = clean(args.paths);
     for (const p of wanted) {
       const exists = await stat(path.resolve(kb.layout.root, p)).then(() => true, () => false);
       if (!exists) throw new CairnError("USAGE", `no such file or directory: ${p} (paths are relative to ${kb.layout.root})`);
     }
-    const report = await kb.check({ paths: wanted });
-    return { diagnostics: report.diagnostics, errors: report.errors, warnings: report.warnings };
+    const report = await kb.check({ paths: wanted, anchors: args.anchors ?? true, ...(args.duplicates ? { duplicates: true } : {}) });
+    const ok = report.errors === 0 && !(args.strict && report.warnings > 0);
+    return { diagnostics: report.diagnostics, errors: report.errors, warnings: report.warnings, ok };
   },
 });
 
 /** Every tool the server exposes, in the order clients list them. */
-export const TOOLS: readonly ToolDefinition[] = [search, inject, recordFindings, compound, status, check];
-
-function clean(values: string[] | undefined): string[] {
-  return (values ?? []).map((v) => v.trim()).filter(Boolean);
-}
+export const TOOLS: readonly ToolDefinition[] = [search, inject, recordFindings, compound, status, check, ...ENTRY_TOOLS];

@@ -11,6 +11,7 @@ import type { EntryLedgerView, LedgerEvent } from "../ledger/index.js";
 import { injectionsForRun, projectLedger } from "../ledger/index.js";
 import { readEntryFile } from "../store/files.js";
 import type { Layout } from "../store/layout.js";
+import { unknownAgentWarning } from "./agents.js";
 import { estimateTokens, renderContextMarkdown, type ContextEntry } from "./context.js";
 import type { SearchOptions, SearchResponse } from "./search.js";
 
@@ -50,6 +51,8 @@ export type InjectDeps = {
   events: () => Promise<LedgerEvent[]>;
   search: (query: string, options: SearchOptions) => Promise<SearchResponse>;
   append: (events: Array<{ type: "injected"; run: string; agent: string; entries: string[] }>) => Promise<unknown>;
+  /** Every distinct `agents:` scope of the active entries, to tell an agent no scope reaches. Default: not checked. */
+  agentScopes?: () => Promise<string[]>;
 };
 
 /** Never throws: when the knowledge system fails, the review goes on with an empty context and one warning. */
@@ -97,6 +100,11 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
   const changedFiles = input.changedFiles ?? [];
   const query = [...(input.keywords ?? []), input.summary ?? "", ...changedFiles.map((f) => f.replace(/[/._-]+/g, " "))].join("\n").trim();
   if (!query && !changedFiles.length) return empty(["no keywords, summary or changed files given: nothing to search for"]);
+
+  // Only a hint: when the scopes cannot be read, the search below reports the real problem.
+  const scopes = deps.agentScopes ? await deps.agentScopes().catch(() => undefined) : undefined;
+  const unknownAgent = scopes ? unknownAgentWarning(input.agent, config.agents, scopes) : undefined;
+  if (unknownAgent) warnings.push(unknownAgent);
 
   const excluded = ["disputed", "superseded"].filter((s) => !(input.includeStatuses ?? []).includes(s as "disputed"));
   const skip = new Set(already);

@@ -1,5 +1,6 @@
 /** Hybrid search over the index: lexical + vector + changed-file signals, fused, floored, explained. */
 import type { SearchIndex } from "../indexing/search-index.js";
+import { agentFilter, type DeclaredAgents } from "./agents.js";
 import { anchorSignals } from "./changed-files.js";
 import { DEFAULT_FUSION, fuse, lexicalSignals, vectorSignals, vectorWeightFor, withFloor, type FusedHit, type FusionParams, type LexicalHit, type RankedSignal } from "./fusion.js";
 
@@ -10,7 +11,7 @@ export type SearchOptions = {
   includeArchived?: boolean;
   /** Statuses excluded unless listed here. Default: `disputed` and `superseded` are included in search (flagged), excluded by inject. */
   excludeStatuses?: string[];
-  /** Only entries meant for this agent (entries without `agents:` match every agent). Default: no agent filter. */
+  /** Only entries meant for this agent: by name, glob or declared domain (entries without `agents:` match every agent). Default: no agent filter. */
   agent?: string;
   /** Changed file paths: entries whose anchors touch them are boosted. Default none. */
   changedFiles?: string[];
@@ -46,17 +47,18 @@ export type SearchResult = {
 
 export type SearchResponse = { results: SearchResult[]; warnings: string[]; mode: "hybrid" | "lexical" };
 
-export async function hybridSearch(index: SearchIndex, query: string, options: SearchOptions = {}): Promise<SearchResponse> {
+/** `declared`: cairn.config.json's `agents`, which gives agents their domains for the agent filter. */
+export async function hybridSearch(index: SearchIndex, query: string, options: SearchOptions = {}, declared: DeclaredAgents = {}): Promise<SearchResponse> {
   const params = options.fusion ?? DEFAULT_FUSION;
   const limit = options.limit ?? 10;
   const excluded = new Set(options.excludeStatuses ?? []);
-  const agent = options.agent?.toLowerCase();
+  const meantFor = options.agent ? agentFilter(options.agent, declared) : undefined;
   const filter = (id: string): boolean => {
     const meta = index.meta(id);
     if (!meta) return false;
     if (meta.state === "archived" && !options.includeArchived) return false;
     if (excluded.has(meta.status)) return false;
-    if (agent && meta.agents.length && !meta.agents.some((a) => a.toLowerCase() === agent)) return false;
+    if (meantFor && !meantFor(meta.agents)) return false;
     return true;
   };
 

@@ -1,11 +1,10 @@
 import { spawn } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CLI, REPO } from "../helpers/cli.js";
 import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
+import { call, callError, connect } from "./client.js";
 
 const today = new Date().toISOString().slice(0, 10);
 const OLD = "lastConfirmed: 2026-01-05\nprovenance: independent";
@@ -34,38 +33,6 @@ function project(): Promise<string> {
   });
 }
 
-const open: Client[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((client) => client.close()));
-});
-
-async function connect(root: string): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "--root", root, "mcp"], cwd: root, stderr: "pipe" });
-  const client = new Client({ name: "cairn-test", version: "0.0.0" });
-  await client.connect(transport);
-  open.push(client);
-  return client;
-}
-
-type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };
-
-/** Call a tool that must succeed; return its JSON payload (checking the text and structuredContent agree). */
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ json: any }> {
-  const raw = (await client.callTool({ name, arguments: args })) as ToolResult;
-  const text = raw.content[0]?.text ?? "";
-  if (raw.isError) throw new Error(`tool ${name} failed: ${text}`);
-  const json = JSON.parse(text);
-  expect(raw.structuredContent).toEqual(json);
-  return { json };
-}
-
-/** Call a tool that must fail; return the error text. */
-async function callError(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
-  const raw = (await client.callTool({ name, arguments: args })) as ToolResult;
-  expect(raw.isError, JSON.stringify(raw)).toBe(true);
-  return raw.content[0]?.text ?? "";
-}
-
 async function ledgerEvents(root: string): Promise<Array<Record<string, unknown>>> {
   const dir = path.join(root, "knowledge/.ledger");
   const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith(".jsonl"));
@@ -74,13 +41,13 @@ async function ledgerEvents(root: string): Promise<Array<Record<string, unknown>
 }
 
 describe("cairn mcp", () => {
-  it("identifies as cairn, lists the six tools with input schemas, and answers status and check in the CLI's JSON shapes", async () => {
+  it("identifies as cairn, lists its tools with input schemas, and answers status and check in the CLI's JSON shapes", async () => {
     const root = await project();
     const client = await connect(root);
     expect(client.getServerVersion()).toMatchObject({ name: "cairn", version: VERSION });
 
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["search", "inject", "record_findings", "compound", "status", "check"]);
+    expect(tools.map((t) => t.name)).toEqual(["search", "inject", "record_findings", "compound", "status", "check", "get_entry", "history", "confirm", "new_entry", "diff"]);
     for (const tool of tools) {
       expect(tool.description, tool.name).toMatch(/\w/);
       expect(tool.inputSchema.type).toBe("object");
@@ -99,9 +66,9 @@ describe("cairn mcp", () => {
     expect(status.entries[0]).toMatchObject({ state: "active", lastConfirmed: "2026-01-05", provenance: "independent", confirmations: { independent: 0, primed: 0 } });
 
     const check = (await call(client, "check", {})).json;
-    expect(check).toEqual({ diagnostics: [], errors: 0, warnings: 0 });
+    expect(check).toEqual({ diagnostics: [], errors: 0, warnings: 0, ok: true });
     const one = (await call(client, "check", { paths: ["knowledge/sql-concat.md"] })).json;
-    expect(one).toEqual({ diagnostics: [], errors: 0, warnings: 0 });
+    expect(one).toEqual({ diagnostics: [], errors: 0, warnings: 0, ok: true });
   });
 
   it("search finds the matching entry; explain is only included when asked", async () => {

@@ -46,7 +46,8 @@ export async function inject(kb: KnowledgeBase, io: Io, opts: Opts): Promise<num
     io.out(result.markdown);
     io.err(`(${result.entries.length} entr${result.entries.length === 1 ? "y" : "ies"}, ~${result.estimatedTokens} tokens; ${result.remaining} slot(s) left for ${result.agent} in run ${result.run}${opts.dryRun ? "; dry run: not recorded" : ""})`);
   } else {
-    io.err("(no knowledge above the relevance floor for this agent; nothing injected)");
+    // A warning (unknown agent, cap reached, search unavailable…) is the reason; without one, the floor is.
+    io.err(result.warnings.length ? "(nothing injected for this agent: see the warning above)" : "(no knowledge above the relevance floor for this agent; nothing injected)");
   }
   return EXIT.ok;
 }

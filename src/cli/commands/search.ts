@@ -1,5 +1,9 @@
+import path from "node:path";
 import type { KnowledgeBase } from "../../knowledge-base.js";
+import type { SearchResult } from "../../retrieval/search.js";
+import { readEntryFile } from "../../store/files.js";
 import { EXIT, json, table, type Io } from "../output.js";
+import { relevanceLabel, snippet, wordMatch } from "../snippet.js";
 
 type Opts = { limit?: number; explain?: boolean; includeArchived?: boolean; json?: boolean; agent?: string; changedFiles?: string[] };
 
@@ -21,10 +25,13 @@ export async function search(kb: KnowledgeBase, io: Io, query: string, opts: Opt
     io.out("no entries match above the relevance floor");
     return EXIT.ok;
   }
-  const headers = opts.explain ? ["#", "id", "score", "lexical", "vector", "changed", "path"] : ["#", "id", "score", "path"];
+  if (!opts.explain) {
+    io.out(await readable(kb, query, response.results));
+    return EXIT.ok;
+  }
+  const headers = ["#", "id", "score", "lexical", "vector", "changed", "path"];
   const rows = response.results.map((r, i) => {
     const base = [String(i + 1), r.id + (r.state === "archived" ? " (archived)" : ""), r.score.toFixed(4)];
-    if (!opts.explain) return [...base, r.path];
     const e = r.explain;
     return [
       ...base,
@@ -35,9 +42,29 @@ export async function search(kb: KnowledgeBase, io: Io, query: string, opts: Opt
     ];
   });
   io.out(table(headers, rows));
-  if (opts.explain) {
-    const weight = response.results.find((r) => r.explain.vector)?.explain.vector?.weight ?? 0;
-    io.out(`\nscore = weighted reciprocal-rank fusion of the lexical and changed-file ranks${weight ? ` and the vector rank (weight ${weight})` : "; the vector rank is shown for information (weight 0: the embedding model did not improve ranking in the benchmarks, see README)"}`);
-  }
+  const weight = response.results.find((r) => r.explain.vector)?.explain.vector?.weight ?? 0;
+  io.out(`\nscore = weighted reciprocal-rank fusion of the lexical and changed-file ranks${weight ? ` and the vector rank (weight ${weight})` : "; the vector rank is shown for information (weight 0: the embedding model did not improve ranking in the benchmarks, see README)"}`);
   return EXIT.ok;
+}
+
+/** Each result as a person reads it: rank, title and id, relevance, path, and a snippet with the query's words marked. */
+async function readable(kb: KnowledgeBase, query: string, results: SearchResult[]): Promise<string> {
+  const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+  const mark = color ? (w: string) => `\x1b[1m${w}\x1b[22m` : (w: string) => `**${w}**`;
+  const blocks = await Promise.all(
+    results.map(async (r, i) => {
+      const { entry } = await readEntryFile(kb.layout, { abs: path.join(kb.layout.root, r.path), rel: r.path, state: r.state });
+      const title = typeof entry?.frontmatter.title === "string" ? entry.frontmatter.title : undefined;
+      const finding = entry?.finding.text ?? "";
+      const tags = Array.isArray(entry?.frontmatter.tags) ? entry.frontmatter.tags.join(" ") : "";
+      const words = wordMatch(query, [title, finding, entry?.evidence.text, entry?.verify.text, tags].filter(Boolean).join("\n"));
+      const flags = [r.state === "archived" ? "archived" : "", r.status !== "observed" ? r.status : ""].filter(Boolean);
+      return [
+        `${i + 1}. ${title ? `${title} (${r.id})` : r.id}${flags.length ? ` [${flags.join(", ")}]` : ""}`,
+        `   ${relevanceLabel(words, Boolean(r.explain.changedFiles))} · ${r.path}`,
+        ...(finding ? [`   ${snippet(finding, query, { mark })}`] : []),
+      ].join("\n");
+    }),
+  );
+  return `${blocks.join("\n\n")}\n\n(relevance: how many of the query's words the entry contains; results are ranked by the fused score, see --explain)`;
 }

@@ -40,6 +40,34 @@ type Extractor = {
 };
 type Loaded = { extractor: Extractor; maxChars: number | undefined };
 
+/** The optional peer dependency the `transformers` provider needs, and the range cairn is tested with. */
+export const TRANSFORMERS_PACKAGE = "@huggingface/transformers";
+export const TRANSFORMERS_RANGE = "^3.8.1";
+
+/**
+ * Import transformers.js. It is an optional peer dependency (its onnxruntime weighs ~300 MB), so a
+ * missing package is a configuration problem with the install command in the message.
+ * `specifier` exists for tests; default the real package.
+ */
+export async function importTransformers(specifier: string = TRANSFORMERS_PACKAGE): Promise<typeof import("@huggingface/transformers")> {
+  try {
+    return (await import(specifier)) as typeof import("@huggingface/transformers");
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if ((code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") && String((cause as Error).message).includes(specifier)) {
+      throw new EmbedderUnavailableError(
+        "transformers",
+        "CONFIG",
+        `The "transformers" embedder needs ${specifier}, an optional peer dependency that cairn does not install by itself (it brings onnxruntime, ~300 MB). ` +
+          `Add it next to cairn: \`npm install ${specifier}@"${TRANSFORMERS_RANGE}"\` (in this checkout, or in the project that depends on cairn). ` +
+          `Or set embedder.provider to "use-lite" (bundled, offline) in cairn.config.json.`,
+        { cause },
+      );
+    }
+    throw new EmbedderUnavailableError("transformers", "IO", `Cannot load ${specifier}: ${reason(cause)}. Reinstall it (npm install ${specifier}@"${TRANSFORMERS_RANGE}"), or set embedder.provider to "use-lite".`, { cause });
+  }
+}
+
 export class TransformersEmbedder implements Embedder {
   readonly id: string;
   readonly model: string;
@@ -120,13 +148,7 @@ export class TransformersEmbedder implements Embedder {
     const missing = missingModelFiles(dir, this.dtype);
     const local = missing.length === 0;
     if (!local && !this.#allowRemote) throw new EmbedderUnavailableError("transformers", "CONFIG", this.#missingMessage(missing));
-    let transformers: typeof import("@huggingface/transformers");
-    try {
-      transformers = await import("@huggingface/transformers");
-    } catch (cause) {
-      throw new EmbedderUnavailableError("transformers", "IO", `Cannot load @huggingface/transformers: ${reason(cause)}. Reinstall cairn's dependencies (npm ci), or set embedder.provider to "use-lite".`, { cause });
-    }
-    const { env, pipeline } = transformers;
+    const { env, pipeline } = await importTransformers();
     // transformers.js settings are process-wide; set them for this load.
     env.allowLocalModels = local;
     env.allowRemoteModels = !local && this.#allowRemote;

@@ -1,0 +1,62 @@
+/** Search results for people: a snippet of the finding with the query's terms marked, and a readable relevance. */
+import { tokenize } from "../indexing/lexical/index.js";
+
+/** Words as the lexical index sees them (stemmed, identifiers split), without shingles or phrases. */
+function terms(text: string): Set<string> {
+  return new Set(tokenize(text, { shingles: "none", partBigrams: false, chains: false, operators: false, macros: false, codeRegions: false, stopwords: "all" }));
+}
+
+/**
+ * The part of `text` (about `width` characters) holding the most query terms, with each matching word
+ * passed through `mark`. Words match when they share a term with the query (`cancel` marks `cancellation`).
+ */
+export function snippet(text: string, query: string, options: { width?: number; mark: (word: string) => string }): string {
+  const width = options.width ?? 160;
+  const wanted = terms(query);
+  const words = text.replace(/\s+/g, " ").trim().split(" ").filter(Boolean);
+  const hit = words.map((word) => {
+    const core = word.replace(/^[^\p{L}\p{N}_$]+|[^\p{L}\p{N}_$)]+$/gu, "");
+    return core !== "" && [...terms(core)].some((t) => wanted.has(t));
+  });
+  // The window of whole words within `width` characters that holds the most hits (earliest on ties).
+  let best = { start: 0, end: 0, hits: -1 };
+  for (let start = 0; start < words.length; start++) {
+    let end = start;
+    let length = 0;
+    let hits = 0;
+    while (end < words.length && (end === start || length + 1 + words[end]!.length <= width)) {
+      length += (end === start ? 0 : 1) + words[end]!.length;
+      if (hit[end]) hits++;
+      end++;
+    }
+    if (hits > best.hits) best = { start, end, hits };
+    if (end === words.length) break;
+  }
+  const shown = words.slice(best.start, best.end).map((word, i) => (hit[best.start + i] ? markWord(word, options.mark) : word));
+  return `${best.start > 0 ? "… " : ""}${shown.join(" ")}${best.end < words.length ? " …" : ""}`;
+}
+
+/** Mark the word itself, leaving surrounding punctuation outside the mark. */
+function markWord(word: string, mark: (word: string) => string): string {
+  const m = /^([^\p{L}\p{N}_$]*)(.*?)([^\p{L}\p{N}_$)]*)$/u.exec(word);
+  return m && m[2] ? `${m[1]}${mark(m[2])}${m[3]}` : mark(word);
+}
+
+/** How many of the query's words (stemmed, stopwords dropped) occur in `text`. */
+export function wordMatch(query: string, text: string): { matched: number; total: number } {
+  const wanted = [...terms(query)];
+  const have = terms(text);
+  return { matched: wanted.filter((t) => have.has(t)).length, total: wanted.length };
+}
+
+/**
+ * A relevance a person can read: how many of the query's words the entry contains — `strong` from
+ * 75%, `good` from 40%, else `weak` — and whether its anchors touch a changed file.
+ */
+export function relevanceLabel(words: { matched: number; total: number }, touchesChangedFile = false): string {
+  const touch = touchesChangedFile ? " · anchored in a changed file" : "";
+  if (!words.total || !words.matched) return touchesChangedFile ? "anchored in a changed file" : "related in meaning (no query word in it)";
+  const share = words.matched / words.total;
+  const label = share >= 0.75 ? "strong" : share >= 0.4 ? "good" : "weak";
+  return `${label} · ${words.matched} of ${words.total} query word${words.total === 1 ? "" : "s"}${touch}`;
+}

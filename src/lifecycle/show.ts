@@ -1,0 +1,67 @@
+/** `cairn show ID` / MCP `get_entry`: one entry's text, parsed fields, status row and problems. */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { CairnConfig } from "../config.js";
+import type { Diagnostic } from "../entry/diagnostic.js";
+import type { Entry } from "../entry/types.js";
+import type { EntryLedgerView } from "../ledger/index.js";
+import type { Layout } from "../store/layout.js";
+import { buildStatus, type EntryStatusRow } from "./status.js";
+
+/** An evidence anchor as parsed from the entry. */
+export type AnchorView = { raw: string; path?: string; startLine?: number; endLine?: number; symbol?: string; note?: string; line: number };
+
+export type EntryView = {
+  id: string;
+  /** Path relative to the repository root. */
+  path: string;
+  state: Entry["state"];
+  /** The file's text, exactly as on disk. */
+  text: string;
+  /** Every frontmatter key as parsed (known and unknown). */
+  frontmatter: Record<string, unknown>;
+  title: string | null;
+  finding: string;
+  evidence: AnchorView[];
+  verify: string[];
+  /** The entry's `cairn status` row: decay counter, confirmations, warnings. */
+  status: EntryStatusRow;
+  /** This file's problems from parsing and validation (run `cairn check` for anchors and references). */
+  diagnostics: Diagnostic[];
+};
+
+export type ShowResult = { kind: "found"; entry: EntryView } | { kind: "not-found"; id: string; suggestions: string[] };
+
+/** Build the view of a loaded entry; reads the file's text once more (entries are small). */
+export async function entryView(
+  layout: Layout,
+  config: Pick<CairnConfig, "decayAfterRuns" | "nearDecayRatio">,
+  entry: Entry,
+  diagnostics: Diagnostic[],
+  views: Map<string, EntryLedgerView>,
+): Promise<EntryView> {
+  const own = diagnostics.filter((d) => d.file === entry.path);
+  const [row] = buildStatus([entry], own, views, config, { all: true });
+  const fm = entry.frontmatter;
+  return {
+    id: entry.id,
+    path: entry.path,
+    state: entry.state,
+    text: await readFile(path.join(layout.root, entry.path), "utf8"),
+    frontmatter: { ...fm },
+    title: typeof fm.title === "string" ? fm.title : null,
+    finding: entry.finding.text.replace(/\s*\n\s*/g, " ").trim(),
+    evidence: entry.evidence.anchors.map(({ raw, path: p, startLine, endLine, symbol, note, line }) => ({
+      raw,
+      ...(p !== undefined ? { path: p } : {}),
+      ...(startLine !== undefined ? { startLine } : {}),
+      ...(endLine !== undefined ? { endLine } : {}),
+      ...(symbol !== undefined ? { symbol } : {}),
+      ...(note ? { note } : {}),
+      line,
+    })),
+    verify: entry.verify.steps,
+    status: row!,
+    diagnostics: own,
+  };
+}

@@ -1,0 +1,83 @@
+/** MCP tools for single entries and PR review: get_entry, history, confirm, new_entry, diff. One KnowledgeBase call each. */
+import { z } from "zod";
+import { renderDiffMarkdown } from "../diff/index.js";
+import { slugify } from "../entry/render.js";
+import { clean, defineTool, entryId, readOnly, writes, type ToolDefinition } from "./define.js";
+
+const getEntry = defineTool({
+  name: "get_entry",
+  title: "Read one entry",
+  description:
+    "Read one knowledge entry by id: its file text, parsed fields (title, finding, evidence anchors, verify steps, frontmatter), its status row (decay counter, confirmations, warnings) and its problems. An unknown id returns kind not-found with close ids.",
+  annotations: readOnly,
+  inputSchema: z.object({ id: entryId }),
+  run: async (kb, args) => kb.show(args.id),
+});
+
+const history = defineTool({
+  name: "history",
+  title: "Entry history",
+  description: "An entry's history, oldest first: ledger events (injections, confirmations, archive/restore) and the git commits that touched its file.",
+  annotations: readOnly,
+  inputSchema: z.object({ id: entryId }),
+  run: async (kb, args) => {
+    const result = await kb.history(args.id);
+    return "kind" in result ? result : { kind: "found", ...result };
+  },
+});
+
+const confirm = defineTool({
+  name: "confirm",
+  title: "Confirm an entry",
+  description:
+    "Mark an entry independently confirmed today (lastConfirmed → today, provenance: independent; a two-line edit) and reset its decay counter. Only for a human-checked or independently re-verified finding, never for one the agent was shown.",
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  inputSchema: z.object({ id: entryId }),
+  run: async (kb, args) => kb.confirm(args.id),
+});
+
+const newEntry = defineTool({
+  name: "new_entry",
+  title: "Write a new entry",
+  description:
+    "Write a new knowledge entry from a finding, evidence anchors and verify steps. Refused (nothing written) without evidence or verify steps, when an anchor does not resolve, on sanitization errors (secrets, hosts, absolute paths) or when the id exists; the problems are returned.",
+  annotations: writes,
+  inputSchema: z.object({
+    slug: z.string().min(1).optional().describe("file name without .md (default: a slug of the title or finding)"),
+    finding: z.string().min(1, "finding must be 1–3 sentences stating the pattern").describe("the finding: 1–3 sentences, a generalised heuristic"),
+    evidence: z.array(z.string()).min(1, "give at least one evidence anchor").describe("evidence anchors, e.g. 'src/auth.ts:47-52, handleRequest() — ctx.Err() not checked'"),
+    verify: z.array(z.string()).min(1, "give at least one verification step").describe("1–3 verification steps"),
+    title: z.string().optional().describe("short title"),
+    tags: z.array(z.string()).optional().describe("topic tags"),
+    agents: z.array(z.string()).optional().describe("agent names, globs (fd-*) or declared domains the entry is meant for (default: every agent)"),
+  }),
+  run: async (kb, args) =>
+    kb.newEntry({
+      slug: args.slug ?? slugify(args.title ?? args.finding),
+      finding: args.finding,
+      evidence: args.evidence,
+      verify: args.verify,
+      ...(args.title ? { title: args.title } : {}),
+      ...(clean(args.tags).length ? { tags: clean(args.tags) } : {}),
+      ...(clean(args.agents).length ? { agents: clean(args.agents) } : {}),
+    }),
+});
+
+const diff = defineTool({
+  name: "diff",
+  title: "Knowledge diff",
+  description:
+    "Knowledge changes between two git revisions (added, edited, confirmed, archived, restored, retracted, renamed entries, with decay status): JSON plus the markdown summary for a PR comment. `BASE...HEAD` compares from the merge base, like a PR.",
+  annotations: readOnly,
+  inputSchema: z.object({
+    base: z.string().min(1).describe("base revision, e.g. origin/main or origin/main...HEAD"),
+    head: z.string().min(1).optional().describe("head revision (default: the working tree)"),
+  }),
+  run: async (kb, args) => {
+    const result = await kb.diff(args.base, args.head);
+    return { ...result, markdown: renderDiffMarkdown(result) };
+  },
+});
+
+/** The entry and review tools, in the order clients list them (after the review-loop tools). */
+export const ENTRY_TOOLS: readonly ToolDefinition[] = [getEntry, history, confirm, newEntry, diff];

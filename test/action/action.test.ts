@@ -1,0 +1,186 @@
+import { execFile } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { COMMENT_MARKER } from "../../src/action/report.js";
+import { REPO } from "../helpers/cli.js";
+import { entryText, SOURCE_FILES } from "../helpers/fixture.js";
+import { GIT_ENV, tempDir, tempRepo, type TempRepo } from "../diff/repo.js";
+import { fakeGitHub, type FakeGitHub } from "./github-api.js";
+
+const ACTION = path.join(REPO, "dist/action/main.js");
+const REPOSITORY = "acme/shop";
+const PR = 42;
+
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(cleanup.splice(0).map((f) => f()));
+});
+
+type Run = { code: number; stdout: string; stderr: string; summary: string; outputs: Record<string, string> };
+
+/**
+ * A repository whose `main` has two valid entries, and a `feature` branch (checked out) that breaks
+ * one entry, adds another, and changes code so that the untouched entry's anchor no longer resolves.
+ */
+async function pullRequest(): Promise<{ repo: TempRepo; base: string }> {
+  const repo = await tempRepo();
+  cleanup.push(repo.cleanup);
+  const files: Record<string, string> = {
+    ...SOURCE_FILES,
+    "src/db.ts": "export function find(id: string) {\n  return query('SELECT * FROM users WHERE id = ' + id);\n}\n",
+    "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }),
+    "knowledge/archive/.gitkeep": "",
+    "knowledge/.ledger/.gitkeep": "",
+    "knowledge/auth-ctx.md": entryText({ finding: "Auth middleware swallows context cancellation errors after upstream calls." }),
+    "knowledge/db-find.md": entryText({ finding: "SQL built by concatenation in find() allows injection.", evidence: "src/db.ts:2, find() — id concatenated", verify: "grep for `' +` in src/db.ts" }),
+  };
+  for (const [rel, text] of Object.entries(files)) await repo.write(rel, text);
+  const base = repo.commit("main: knowledge");
+  repo.git("checkout", "-q", "-b", "feature");
+  await repo.write("knowledge/auth-ctx.md", entryText({ fm: "lastConfirmed: someday\nprovenance: independent\ntagz: [auth]", finding: "Auth middleware swallows context cancellation errors after upstream calls." }));
+  await repo.write("knowledge/new-timeouts.md", entryText({ finding: "Outbound calls without a timeout hang the handler when the upstream stalls." }));
+  // Code change only: db-find.md is untouched, but its anchor's symbol is gone.
+  await repo.write("src/db.ts", "export function lookup(id: string) {\n  return query('SELECT 1');\n}\n");
+  repo.commit("feature: knowledge and code");
+  return { repo, base };
+}
+
+async function runAction(repo: TempRepo, env: Record<string, string>, event: unknown): Promise<Run> {
+  const dir = await tempDir("cairn-action-");
+  cleanup.push(async () => (await import("node:fs/promises")).rm(dir, { recursive: true, force: true }));
+  const eventPath = path.join(dir, "event.json");
+  const summary = path.join(dir, "summary.md");
+  const output = path.join(dir, "output.txt");
+  await writeFile(eventPath, JSON.stringify(event));
+  await writeFile(summary, "");
+  await writeFile(output, "");
+  const { GITHUB_ACTIONS: _a, GITHUB_TOKEN: _t, ...base } = GIT_ENV;
+  const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [ACTION],
+      {
+        cwd: repo.dir,
+        env: { ...base, GITHUB_WORKSPACE: repo.dir, GITHUB_EVENT_PATH: eventPath, GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: output, GITHUB_REPOSITORY: REPOSITORY, GITHUB_BASE_REF: "main", ...env },
+      },
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
+    );
+  });
+  const outputs = Object.fromEntries(
+    (await readFile(output, "utf8"))
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+  );
+  return { ...result, summary: await readFile(summary, "utf8"), outputs };
+}
+
+async function api(): Promise<FakeGitHub> {
+  const github = await fakeGitHub(REPOSITORY, PR);
+  cleanup.push(github.close);
+  return github;
+}
+
+const prEvent = (base: string) => ({ action: "synchronize", number: PR, pull_request: { number: PR, base: { sha: base, ref: "main" }, head: { ref: "feature" } } });
+
+describe("the GitHub Action's step (run locally with the variables GitHub sets)", () => {
+  it("annotates only files the pull request changes, lists the rest in the summary with the knowledge diff, and fails on their errors", async () => {
+    const { repo, base } = await pullRequest();
+    const run = await runAction(repo, { CAIRN_SARIF: "out/cairn.sarif" }, prEvent(base));
+    expect(run.code, run.stderr).toBe(1);
+    const annotations = run.stdout.split("\n").filter((l) => l.startsWith("::"));
+    expect(annotations.length).toBeGreaterThanOrEqual(2);
+    for (const a of annotations) expect(a).toMatch(/^::(error|warning) file=knowledge\/auth-ctx\.md,/);
+    expect(run.stdout).toMatch(/frontmatter-invalid/);
+    expect(run.stdout).not.toMatch(/db-find/); // the untouched entry whose anchor drifted is not annotated
+
+    expect(run.summary).toMatch(/### cairn check\n\n❌ 1 error, 1 warning in files this pull request changes\./);
+    expect(run.summary).toMatch(/<details><summary>1 error, 0 warnings in entries this pull request does not change/);
+    expect(run.summary).toMatch(/`knowledge\/db-find\.md:\d+` \| error \| `anchor-unresolved`/);
+    expect(run.summary).toMatch(/## Knowledge changes \([0-9a-f]{12}\.\.HEAD\)\n\n\*\*1 added · 1 edited\*\*/);
+    expect(run.summary).toMatch(/new-timeouts/);
+    expect(run.outputs).toEqual({ errors: "1", warnings: "1", "sarif-file": path.join(repo.dir, "out/cairn.sarif"), "comment-url": "" });
+    const sarif = JSON.parse(await readFile(path.join(repo.dir, "out/cairn.sarif"), "utf8"));
+    expect(sarif.runs[0].results.map((r: { locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }) => r.locations[0]!.physicalLocation.artifactLocation.uri)).toEqual(
+      expect.arrayContaining(["knowledge/auth-ctx.md", "knowledge/db-find.md"]),
+    );
+
+    const all = await runAction(repo, { CAIRN_ANNOTATE: "all" }, prEvent(base));
+    expect(all.stdout).toMatch(/^::error file=knowledge\/db-find\.md,/m);
+    expect(all.summary).not.toMatch(/<details>/);
+  });
+
+  it("posts one sticky comment with the job's token and updates it in place on the next run", async () => {
+    const { repo, base } = await pullRequest();
+    const github = await api();
+    github.comments.push({ id: 7, body: "LGTM from a human", html_url: "https://example.test/c/7", user: { login: "someone" } });
+    const env = { CAIRN_COMMENT: "true", GITHUB_TOKEN: "ghs_jobtoken", GITHUB_API_URL: github.url };
+
+    const first = await runAction(repo, env, prEvent(base));
+    expect(first.code).toBe(1);
+    expect(github.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `GET /repos/${REPOSITORY}/issues/${PR}/comments?per_page=100&page=1`,
+      `POST /repos/${REPOSITORY}/issues/${PR}/comments`,
+    ]);
+    for (const r of github.requests) {
+      expect(r.authorization).toBe("Bearer ghs_jobtoken");
+      expect(r.apiVersion).toBe("2022-11-28");
+    }
+    const ours = github.comments.find((c) => c.body.includes(COMMENT_MARKER))!;
+    expect(ours.body).toMatch(/new-timeouts/);
+    expect(ours.body).toMatch(/❌ 1 error, 1 warning in files this pull request changes/);
+    expect(first.outputs["comment-url"]).toBe(ours.html_url);
+
+    // The author fixes the entry and pushes: the same comment is edited, no second one appears.
+    await repo.write("knowledge/auth-ctx.md", entryText({ finding: "Auth middleware swallows context cancellation errors after upstream calls." }));
+    repo.commit("fix the entry");
+    github.requests.length = 0;
+    const second = await runAction(repo, env, prEvent(base));
+    expect(second.code, second.stdout).toBe(0);
+    expect(github.requests.map((r) => r.method)).toEqual(["GET", "PATCH"]);
+    expect(github.requests[1]!.url).toBe(`/repos/${REPOSITORY}/issues/comments/${ours.id}`);
+    expect(github.comments).toHaveLength(2);
+    expect(ours.body).toMatch(/✅ No problems in files this pull request changes\./);
+
+    // Nothing changed since: the comment is left alone.
+    github.requests.length = 0;
+    await runAction(repo, env, prEvent(base));
+    expect(github.requests.map((r) => r.method)).toEqual(["GET"]);
+  });
+
+  it("a token without write access (fork pull requests) is a warning, not a failed check", async () => {
+    const { repo, base } = await pullRequest();
+    await repo.write("knowledge/auth-ctx.md", entryText({ finding: "Auth middleware swallows context cancellation errors after upstream calls." }));
+    repo.commit("valid entries");
+    const github = await api();
+    github.failWith = 403;
+    const run = await runAction(repo, { CAIRN_COMMENT: "true", GITHUB_TOKEN: "ghs_readonly", GITHUB_API_URL: github.url }, prEvent(base));
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^::warning title=cairn::cannot write the pull request comment: GET \/issues\/42\/comments answered 403: .*pull-requests: write/m);
+  });
+
+  it("outside a pull request every problem is annotated, with no diff and no comment", async () => {
+    const { repo } = await pullRequest();
+    const github = await api();
+    const run = await runAction(repo, { CAIRN_COMMENT: "true", GITHUB_TOKEN: "t", GITHUB_API_URL: github.url }, { ref: "refs/heads/main", commits: [] });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^::error file=knowledge\/db-find\.md,/m);
+    expect(run.stdout).toMatch(/no pull request comment: the event is not a pull request/);
+    expect(run.summary).toMatch(/in the knowledge base\./);
+    expect(run.summary).not.toMatch(/Knowledge changes/);
+    expect(github.requests).toEqual([]);
+  });
+
+  it("a base missing from the clone annotates everything and says why; bad inputs name the input", async () => {
+    const { repo } = await pullRequest();
+    const run = await runAction(repo, {}, prEvent("0123456789abcdef0123456789abcdef01234567"));
+    expect(run.stdout).toMatch(/^::notice title=cairn::could not tell which files the pull request changes, so every file is annotated: .*fetch-depth: 0/m);
+    expect(run.stdout).toMatch(/^::error file=knowledge\/db-find\.md,/m);
+    expect(run.summary).toMatch(/> no knowledge diff:/);
+
+    const bad = await runAction(repo, { CAIRN_ANNOTATE: "some" }, prEvent("HEAD"));
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toMatch(/^::error title=cairn::cairn action: input annotate must be "changed" or "all"/m);
+  });
+});

@@ -1,0 +1,169 @@
+import { chmod, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { relevanceLabel, snippet, wordMatch } from "../../src/cli/snippet.js";
+import { cairn } from "../helpers/cli.js";
+import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
+
+const FM = "lastConfirmed: 2026-02-12\nprovenance: independent";
+
+function project(extra: Record<string, string> = {}): Promise<string> {
+  return testdir({
+    ...SOURCE_FILES,
+    "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }),
+    "knowledge/.ledger/.gitkeep": "",
+    "knowledge/archive/.gitkeep": "",
+    "knowledge/ctx-cancel.md": entryText({
+      fm: `title: Auth middleware swallows cancellation\n${FM}`,
+      finding: "Auth middleware often swallows context cancellation errors — check for ctx.Err() after upstream calls.",
+    }),
+    "knowledge/sql-concat.md": entryText({ finding: "SQL queries built by string concatenation allow injection; use parameterised queries." }),
+    ...extra,
+  });
+}
+
+describe("cairn search prints titles, snippets and a readable relevance", () => {
+  it("shows the title, id, relevance label, path and the finding with the query's words marked", async () => {
+    const root = await project();
+    const { code, stdout } = await cairn(["--root", root, "search", "context cancellation middleware"]);
+    expect(code).toBe(0);
+    const [first] = stdout.split("\n\n");
+    expect(first).toMatch(/^1\. Auth middleware swallows cancellation \(ctx-cancel\)\n/);
+    expect(first).toMatch(/\n {3}strong · 3 of 3 query words · knowledge\/ctx-cancel\.md\n/);
+    // Stemmed matches are marked too: the query says "cancellation", the finding "cancellation"; "context" marks "context".
+    expect(first).toMatch(/\*\*middleware\*\* often swallows \*\*context\*\* \*\*cancellation\*\* errors/);
+    expect(stdout).not.toMatch(/sql-concat/);
+    expect(stdout).toMatch(/relevance: how many of the query's words the entry contains/);
+    expect((await cairn(["search", "--help"])).stdout).toMatch(/strong from 75%, good from 40%, else weak/);
+  });
+
+  it("snippet: picks the window with the most query words and marks stems; the relevance counts query words", () => {
+    const text = `${"Unrelated words fill the start of this long finding. ".repeat(6)}Retries of the payment webhook double charge customers when retried.`;
+    const out = snippet(text, "retry webhook", { width: 80, mark: (w) => `[${w}]` });
+    expect(out.startsWith("… ")).toBe(true);
+    expect(out).toMatch(/\[Retries\] of the payment \[webhook\] double charge customers when \[retried\]\./);
+    expect(wordMatch("retrying webhooks of the payments", text)).toEqual({ matched: 3, total: 3 }); // stems; "of the" are stopwords
+    expect(relevanceLabel({ matched: 3, total: 4 })).toBe("strong · 3 of 4 query words");
+    expect(relevanceLabel({ matched: 1, total: 1 })).toBe("strong · 1 of 1 query word");
+    expect(relevanceLabel({ matched: 1, total: 4 }, true)).toBe("weak · 1 of 4 query words · anchored in a changed file");
+    expect(relevanceLabel({ matched: 0, total: 2 }, true)).toBe("anchored in a changed file");
+  });
+});
+
+describe("cairn show ID", () => {
+  it("prints the entry's file on stdout and its status on stderr; --json has text, fields and the status row", async () => {
+    const root = await project();
+    const text = await readFile(path.join(root, "knowledge/ctx-cancel.md"), "utf8");
+    const shown = await cairn(["--root", root, "show", "ctx-cancel"]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toBe(text);
+    expect(shown.stderr).toMatch(/knowledge\/ctx-cancel\.md · active · status observed · last confirmed 2026-02-12 \(independent\) · decay 0\/10/);
+
+    const asJson = await cairn(["--root", root, "show", "ctx-cancel", "--json"]);
+    expect(asJson.code).toBe(0);
+    const { kind, entry } = JSON.parse(asJson.stdout);
+    expect(kind).toBe("found");
+    expect(entry).toMatchObject({
+      id: "ctx-cancel",
+      path: "knowledge/ctx-cancel.md",
+      state: "active",
+      text,
+      title: "Auth middleware swallows cancellation",
+      frontmatter: { lastConfirmed: "2026-02-12", provenance: "independent" },
+      evidence: [{ path: "src/auth.ts", startLine: 1, endLine: 2, symbol: "handleRequest" }],
+      verify: ["grep for ctx.Err() after fetch() calls in src/."],
+      status: { id: "ctx-cancel", unconfirmedRuns: 0, decayAfterRuns: 10, confirmations: { independent: 0, primed: 0 } },
+      diagnostics: [],
+    });
+  });
+
+  it("an unknown id exits 1 with did-you-mean, in text and JSON", async () => {
+    const root = await project();
+    const text = await cairn(["--root", root, "show", "ctx-cancl"]);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toMatch(/no entry with id "ctx-cancl".*Did you mean: ctx-cancel\?/);
+    const asJson = await cairn(["--root", root, "show", "ctx-cancl", "--json"]);
+    expect(asJson.code).toBe(1);
+    expect(JSON.parse(asJson.stdout)).toEqual({ kind: "not-found", id: "ctx-cancl", suggestions: ["ctx-cancel"] });
+  });
+});
+
+describe("cairn new: $EDITOR and --from", () => {
+  /** An EDITOR that records the template it was given and writes `content` over it. */
+  async function editorWriting(dir: string, content: string): Promise<{ env: NodeJS.ProcessEnv; template: () => Promise<string> }> {
+    const script = path.join(dir, "editor.mjs");
+    const seen = path.join(dir, "template-seen.md");
+    await writeFile(
+      script,
+      `import { copyFileSync, writeFileSync } from "node:fs";\nconst file = process.argv[2];\ncopyFileSync(file, ${JSON.stringify(seen)});\nwriteFileSync(file, ${JSON.stringify(content)});\n`,
+    );
+    await chmod(script, 0o755);
+    return { env: { EDITOR: `"${process.execPath}" "${script}"`, VISUAL: "" }, template: () => readFile(seen, "utf8") };
+  }
+
+  it("opens $EDITOR on a template holding the flags given, and creates the entry from what was saved", async () => {
+    const root = await project();
+    const tools = await testdir();
+    const editor = await editorWriting(
+      tools,
+      "---\ntitle: Timeouts on outbound calls\ntags: [http]\n---\n<!-- guidance -->\nOutbound HTTP calls need a timeout; without one a slow upstream hangs the handler.\n\nEvidence: src/auth.ts:2, handleRequest() — fetch without a timeout\n\nVerify: grep for fetch( without an AbortSignal in src/\n",
+    );
+    const result = await cairn(["--root", root, "new", "outbound-timeouts", "--agents", "perf"], { env: editor.env });
+    expect(result.stderr).toMatch(/waiting for .* to close/);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("created knowledge/outbound-timeouts.md\n");
+    const template = await editor.template();
+    expect(template).toMatch(/^---\ntitle: ""\ntags: \[\]\nagents: \["perf"\]\n---\n<!--/);
+    expect(template).toMatch(/\nEvidence: .*\n\nVerify: /);
+    const written = await readFile(path.join(root, "knowledge/outbound-timeouts.md"), "utf8");
+    expect(written).toMatch(/^---\ntitle: Timeouts on outbound calls\nlastConfirmed: \d{4}-\d{2}-\d{2}\nprovenance: independent\ncreated: .*\ntags: \[http\]\n---\nOutbound HTTP calls need a timeout/);
+    expect(written).not.toMatch(/guidance/);
+  });
+
+  it("an empty finding cancels; a refused entry keeps the draft and says how to retry", async () => {
+    const root = await project();
+    const cancel = await editorWriting(await testdir(), "---\n---\n\nEvidence: src/auth.ts:2\n\nVerify: x\n");
+    const cancelled = await cairn(["--root", root, "new", "nothing"], { env: cancel.env });
+    expect(cancelled.code).toBe(1);
+    expect(cancelled.stderr).toMatch(/the finding is empty; nothing was written/);
+
+    const bad = await editorWriting(await testdir(), "A finding with an anchor that does not exist.\n\nEvidence: src/missing.ts:3 — gone\n\nVerify: look\n");
+    const refused = await cairn(["--root", root, "new", "bad-anchor"], { env: bad.env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/anchor-unresolved/);
+    const draft = /kept in (\S+\.md)/.exec(refused.stderr)?.[1];
+    expect(draft).toBeDefined();
+    expect(await readFile(draft!, "utf8")).toMatch(/src\/missing\.ts:3/);
+    expect(await readdir(path.join(root, "knowledge"))).not.toContain("bad-anchor.md");
+    await rm(path.dirname(draft!), { recursive: true, force: true });
+  });
+
+  it("without --finding, --from or an editor, says what to give (exit 2); with --finding, missing flags refuse rather than open an editor", async () => {
+    const root = await project();
+    const result = await cairn(["--root", root, "new", "x"], { env: { EDITOR: "", VISUAL: "" } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/needs --finding, --evidence and --verify, or --from FILE\|-, or an editor: set \$EDITOR/);
+    const scripted = await cairn(["--root", root, "new", "x", "--finding", "A finding.", "--verify", "run it"], { env: { EDITOR: "false" } });
+    expect(scripted.code).toBe(1);
+    expect(scripted.stderr).toMatch(/at least one evidence anchor is required/);
+  });
+
+  it("--from reads JSON fields or an entry's markdown, from a file or stdin; flags override", async () => {
+    const root = await project();
+    const json = JSON.stringify({ slug: "from-json", finding: "Retries without jitter synchronise clients and overload the upstream.", evidence: "src/auth.ts:2, handleRequest()", verify: ["grep for retry( in src/"], tags: ["http"] });
+    const fromStdin = await cairn(["--root", root, "new", "--from", "-", "--title", "Retry jitter"], { input: json });
+    expect(fromStdin.code, fromStdin.stderr).toBe(0);
+    expect(fromStdin.stdout).toBe("created knowledge/from-json.md\n");
+    expect(await readFile(path.join(root, "knowledge/from-json.md"), "utf8")).toMatch(/^---\ntitle: Retry jitter\n[\s\S]*tags: \[http\]\n---\nRetries without jitter/);
+
+    const dir = await testdir({ "entry.md": entryText({ fm: "title: Copied entry\nagents: [security]", finding: "Session tokens are compared with a non-constant-time equality check." }) });
+    const fromFile = await cairn(["--root", root, "new", "--from", path.join(dir, "entry.md"), "--json"]);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(JSON.parse(fromFile.stdout)).toMatchObject({ kind: "created", id: "copied-entry", path: "knowledge/copied-entry.md" });
+    expect(await readFile(path.join(root, "knowledge/copied-entry.md"), "utf8")).toMatch(/agents: \[security\]/);
+
+    const broken = await cairn(["--root", root, "new", "--from", "-"], { input: '{"finding": "x"' });
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/starts with "\{" but is not valid JSON/);
+  });
+});

@@ -1,0 +1,129 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { entryText, SOURCE_FILES } from "../helpers/fixture.js";
+import { tempRepo, type TempRepo } from "../diff/repo.js";
+import { call, callError, closeAll, connect } from "./client.js";
+
+const today = new Date().toISOString().slice(0, 10);
+const OLD = "lastConfirmed: 2026-01-05\nprovenance: independent";
+
+const repos: TempRepo[] = [];
+afterEach(async () => {
+  await closeAll(); // the servers write into the repositories until they stop
+  await Promise.all(repos.splice(0).map((r) => r.cleanup()));
+});
+
+/** A git repository with three entries committed on main (one disputed), and a working tree to change. */
+async function repo(): Promise<TempRepo> {
+  const r = await tempRepo();
+  repos.push(r);
+  for (const [rel, text] of Object.entries({
+    ...SOURCE_FILES,
+    "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }),
+    "knowledge/archive/.gitkeep": "",
+    "knowledge/.ledger/.gitkeep": "",
+    "knowledge/auth-ctx.md": entryText({ fm: `title: Context cancellation\n${OLD}`, finding: "Auth middleware swallows context cancellation errors after upstream calls." }),
+    "knowledge/auth-disputed.md": entryText({ fm: `${OLD}\nstatus: disputed`, finding: "Auth middleware retries upstream calls without a budget." }),
+    "knowledge/sql-concat.md": entryText({ fm: OLD, finding: "SQL queries built by string concatenation allow injection." }),
+  })) {
+    await r.write(rel, text);
+  }
+  r.commit("knowledge");
+  return r;
+}
+
+describe("MCP: instructions and the entry tools", () => {
+  it("tells a connecting agent the loop: inject → review → record → compound", async () => {
+    const r = await repo();
+    const client = await connect(r.dir);
+    const instructions = client.getInstructions() ?? "";
+    const steps = ["1. inject", "2. review", "3. record", "4. compound"].map((s) => instructions.indexOf(s));
+    expect(steps.every((i) => i >= 0)).toBe(true);
+    expect([...steps].sort((a, b) => a - b)).toEqual(steps);
+    for (const tool of ["record_findings", "get_entry", "search"]) expect(instructions).toContain(tool);
+  });
+
+  it("get_entry returns the text, parsed fields and status row; an unknown id is a not-found value with suggestions", async () => {
+    const r = await repo();
+    const client = await connect(r.dir);
+    const { json } = await call(client, "get_entry", { id: "auth-ctx" });
+    expect(json.kind).toBe("found");
+    expect(json.entry).toMatchObject({
+      id: "auth-ctx",
+      path: "knowledge/auth-ctx.md",
+      state: "active",
+      title: "Context cancellation",
+      finding: "Auth middleware swallows context cancellation errors after upstream calls.",
+      evidence: [{ path: "src/auth.ts", startLine: 1, endLine: 2, symbol: "handleRequest" }],
+      status: { id: "auth-ctx", lastConfirmed: "2026-01-05", unconfirmedRuns: 0, decayAfterRuns: 10 },
+      diagnostics: [],
+    });
+    expect(json.entry.text).toBe(await readFile(path.join(r.dir, "knowledge/auth-ctx.md"), "utf8"));
+    expect((await call(client, "get_entry", { id: "auth-cxt" })).json).toEqual({ kind: "not-found", id: "auth-cxt", suggestions: ["auth-ctx"] });
+  });
+
+  it("confirm edits two lines and shows in history with the git log; new_entry writes or refuses with problems", async () => {
+    const r = await repo();
+    const client = await connect(r.dir);
+    const confirmed = (await call(client, "confirm", { id: "sql-concat" })).json;
+    expect(confirmed).toEqual({ kind: "done", id: "sql-concat", path: "knowledge/sql-concat.md", changed: true });
+    expect(await readFile(path.join(r.dir, "knowledge/sql-concat.md"), "utf8")).toContain(`lastConfirmed: ${today}`);
+    const history = (await call(client, "history", { id: "sql-concat" })).json;
+    expect(history.kind).toBe("found");
+    expect(history.items.map((i: { source: string; type?: string; subject?: string }) => i.type ?? i.subject)).toEqual(["knowledge", "manual-confirmed"]);
+    expect((await call(client, "history", { id: "nope" })).json).toMatchObject({ kind: "not-found", id: "nope" });
+    expect((await call(client, "confirm", { id: "sql-conca" })).json).toEqual({ kind: "not-found", id: "sql-conca", suggestions: ["sql-concat"] });
+
+    const created = (
+      await call(client, "new_entry", {
+        title: "Timeouts on outbound calls",
+        finding: "Outbound HTTP calls without a timeout hang the handler when the upstream stalls.",
+        evidence: ["src/auth.ts:2, handleRequest() — fetch without a timeout"],
+        verify: ["grep for fetch( without an AbortSignal in src/"],
+        agents: ["fd-*"],
+      })
+    ).json;
+    expect(created).toMatchObject({ kind: "created", id: "timeouts-on-outbound-calls", path: "knowledge/timeouts-on-outbound-calls.md" });
+    expect(await readFile(path.join(r.dir, created.path), "utf8")).toMatch(/agents: \["fd-\*"\]|agents: \[fd-\*\]/);
+    const refused = (await call(client, "new_entry", { slug: "bad", finding: "Something.", evidence: ["src/missing.ts:9"], verify: ["look"] })).json;
+    expect(refused.kind).toBe("refused");
+    expect(refused.problems).toEqual([expect.objectContaining({ rule: "anchor-unresolved" })]);
+    expect(await callError(client, "new_entry", { finding: "No evidence.", evidence: [], verify: ["x"] })).toMatch(/at least one evidence anchor/);
+  });
+
+  it("diff returns the knowledge changes as JSON and the PR-comment markdown", async () => {
+    const r = await repo();
+    r.git("checkout", "-q", "-b", "feature");
+    await r.write("knowledge/new-one.md", entryText({ finding: "Session cookies lack the SameSite attribute on login responses." }));
+    await r.remove("knowledge/sql-concat.md");
+    r.commit("feature work");
+    const client = await connect(r.dir);
+    const { json } = await call(client, "diff", { base: "main...feature" });
+    expect(json.added.map((e: { id: string }) => e.id)).toEqual(["new-one"]);
+    expect(json.retracted.map((e: { id: string }) => e.id)).toEqual(["sql-concat"]);
+    expect(json.markdown).toMatch(/new-one/);
+    expect(json.markdown).toMatch(/sql-concat/);
+    expect(await callError(client, "diff", { base: "no-such-branch" })).toMatch(/no-such-branch/);
+  });
+
+  it("inject takes includeDisputed; check takes strict, anchors and duplicates like the CLI", async () => {
+    const r = await repo();
+    await r.write("knowledge/warned.md", entryText({ fm: `${OLD}\ntagz: [x]`, finding: "Token refresh races with logout.", evidence: "src/gone.ts:99-120, handleRequest() — the file was deleted" }));
+    const client = await connect(r.dir);
+    const args = { run: "r1", agent: "security", keywords: ["auth", "middleware", "upstream"], dryRun: true };
+    const plain = (await call(client, "inject", args)).json;
+    expect(plain.entries.map((e: { id: string }) => e.id)).not.toContain("auth-disputed");
+    const withDisputed = (await call(client, "inject", { ...args, includeDisputed: true })).json;
+    expect(withDisputed.entries.map((e: { id: string }) => e.id)).toContain("auth-disputed");
+
+    const full = (await call(client, "check", { paths: ["knowledge/warned.md"] })).json;
+    expect(full.diagnostics.map((d: { rule: string }) => d.rule).sort()).toEqual(["anchor-unresolved", "frontmatter-unknown-key"]);
+    expect(full.ok).toBe(false);
+    const noAnchors = (await call(client, "check", { paths: ["knowledge/warned.md"], anchors: false })).json;
+    expect(noAnchors).toMatchObject({ errors: 0, warnings: 1, ok: true });
+    expect((await call(client, "check", { paths: ["knowledge/warned.md"], anchors: false, strict: true })).json.ok).toBe(false);
+    const duplicates = (await call(client, "check", { anchors: false, duplicates: true })).json;
+    expect(duplicates.errors).toBe(0);
+  });
+});

@@ -1,0 +1,101 @@
+import { request } from "node:http";
+import { describe, expect, it } from "vitest";
+import { openKnowledgeBase } from "../../src/knowledge-base.js";
+import { serveHttp } from "../../src/mcp/http.js";
+import { cairn } from "../helpers/cli.js";
+import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
+import { call, connectHttp, startHttpServer } from "./client.js";
+
+function project(): Promise<string> {
+  return testdir({
+    ...SOURCE_FILES,
+    "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }),
+    "knowledge/archive/.gitkeep": "",
+    "knowledge/.ledger/.gitkeep": "",
+    "knowledge/auth-ctx.md": entryText({ finding: "Auth middleware swallows context cancellation errors after upstream calls." }),
+    "knowledge/sql-concat.md": entryText({ finding: "SQL queries built by string concatenation allow injection." }),
+  });
+}
+
+/** A raw HTTP request (the Host header can be set, unlike with fetch). */
+function raw(url: string, options: { method?: string; host?: string; body?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: options.method ?? "GET", headers: { ...(options.host ? { host: options.host } : {}), ...options.headers } }, (res) => {
+      let body = "";
+      res.on("data", (chunk) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end(options.body);
+  });
+}
+
+describe("cairn mcp --http (Streamable HTTP)", () => {
+  it("serves /health, refuses foreign Host headers and unknown paths, and binds to 127.0.0.1 by default", async () => {
+    const server = await startHttpServer(await project());
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const health = await raw(`${server.base}/health`);
+    expect(health.status).toBe(200);
+    expect(JSON.parse(health.body)).toMatchObject({ status: "ok", name: "cairn", sessions: 0 });
+    // DNS rebinding: a page on evil.example resolving to 127.0.0.1 sends its own Host header.
+    const rebound = await raw(`${server.base}/health`, { host: "evil.example:80" });
+    expect(rebound.status).toBe(403);
+    expect((await raw(`${server.base}/health`, { host: "localhost" })).status).toBe(200);
+    expect((await raw(`${server.base}/nope`)).status).toBe(404);
+    const noSession = await raw(server.url, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }), headers: { "content-type": "application/json", accept: "application/json, text/event-stream" } });
+    expect(noSession.status).toBe(400);
+    expect(noSession.body).toMatch(/initialize/);
+  });
+
+  it("the SDK client lists the same tools and instructions, and two sessions share one knowledge base", async () => {
+    const root = await project();
+    const server = await startHttpServer(root);
+    const first = await connectHttp(server.url, "orchestrator-a");
+    const second = await connectHttp(server.url, "orchestrator-b");
+    const { tools } = await first.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["search", "inject", "record_findings", "compound", "status", "check", "get_entry", "history", "confirm", "new_entry", "diff"]);
+    expect(first.getInstructions()).toMatch(/1\. inject/);
+
+    const injected = (await call(first, "inject", { run: "pr-1", agent: "security", keywords: ["auth", "middleware", "cancellation"] })).json;
+    expect(injected.entries.map((e: { id: string }) => e.id)).toContain("auth-ctx");
+    // The other session sees the same ledger: auth-ctx now counts one run of injection.
+    const entry = (await call(second, "get_entry", { id: "auth-ctx" })).json;
+    expect(entry.entry.status.lastInjected).not.toBeNull();
+    expect(JSON.parse((await raw(`${server.base}/health`)).body).sessions).toBe(2);
+  });
+
+  it("stops on SIGTERM with exit code 0 after finishing; --host without --http is a usage error", async () => {
+    const server = await startHttpServer(await project());
+    const client = await connectHttp(server.url);
+    expect((await call(client, "status", {})).json.entries).toHaveLength(2);
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    expect(server.stderr()).toMatch(/stopping: finishing requests in flight/);
+
+    const usage = await cairn(["mcp", "--host", "0.0.0.0"]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/--host only applies with --http PORT/);
+    expect((await cairn(["mcp", "--http", "99999"])).code).toBe(2);
+  });
+
+  it("closes sessions no request has used for sessionIdleMs (clients rarely end theirs)", async () => {
+    const kb = await openKnowledgeBase({ root: await project(), embedder: null });
+    const stop = new AbortController();
+    let url = "";
+    const serving = serveHttp(kb, { port: 0, signal: stop.signal, sessionIdleMs: 1500, log: () => {}, onListening: (u) => (url = u) });
+    try {
+      while (!url) await new Promise((resolve) => setTimeout(resolve, 20));
+      const client = await connectHttp(url);
+      expect((await call(client, "status", {})).json.entries).toHaveLength(2);
+      const health = async () => JSON.parse((await raw(url.replace(/\/mcp$/, "/health"))).body).sessions as number;
+      expect(await health()).toBe(1);
+      const deadline = Date.now() + 15_000;
+      while ((await health()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await health()).toBe(0);
+      await expect(client.callTool({ name: "status", arguments: {} })).rejects.toThrow(/unknown or closed session/);
+    } finally {
+      stop.abort();
+      expect(await serving).toBe(0);
+    }
+  });
+});
