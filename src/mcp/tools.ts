@@ -1,8 +1,5 @@
 /** The MCP tools: one zod input schema and one call into the public KnowledgeBase API each; results use the CLI's `--json` shapes. */
-import { stat } from "node:fs/promises";
-import path from "node:path";
 import { z } from "zod";
-import { CairnError } from "../errors.js";
 import type { KnowledgeBase } from "../knowledge-base.js";
 import { compoundFindingSchema } from "../lifecycle/compound.js";
 import { recordInputSchema } from "../lifecycle/record.js";
@@ -131,12 +128,8 @@ const check = defineTool({
   annotations: readOnly,
   inputSchema: z.object({ paths: paths.optional().describe("files or directories to check, relative to the project root (default: all entries)") }),
   run: async (kb, args) => {
-    const wanted = clean(args.paths);
-    for (const p of wanted) {
-      const exists = await stat(path.resolve(kb.layout.root, p)).then(() => true, () => false);
-      if (!exists) throw new CairnError("USAGE", `no such file or directory: ${p} (paths are relative to ${kb.layout.root})`);
-    }
-    const report = await kb.check({ paths: wanted });
+    // kb.check validates the paths exactly as the CLI does (inside the root, no link leaving it, existing).
+    const report = await kb.check({ paths: clean(args.paths) });
     return { diagnostics: report.diagnostics, errors: report.errors, warnings: report.warnings };
   },
 });
