@@ -92,7 +92,14 @@ export async function applyChange(layout: Layout, change: Change, append: Append
     const steps = change.steps.map((step) => (step.kind === "events" ? { ...step, events: step.events.map((e) => stamp(e, now)) } : step));
     const intent = { v: 1, key: change.key, owner: currentOwner(), created: now.toISOString(), steps };
     await writeIntent(layout, change.key, intent);
-    await run(layout, steps, append);
+    try {
+      await run(layout, steps, append);
+    } catch (error) {
+      // A conflict cannot be finished later (both files are kept, the caller is told); any other
+      // failure leaves the log for the next command's repair, which completes the change.
+      if (isCairnError(error) && error.code === "CONFLICT") await removeIntent(layout, change.key);
+      throw error;
+    }
     await removeIntent(layout, change.key);
     return { kind: "applied" };
   } finally {
@@ -104,7 +111,7 @@ export async function applyChange(layout: Layout, change: Change, append: Append
 export async function repairPendingChanges(layout: Layout): Promise<RepairReport> {
   const report: RepairReport = { completed: [], warnings: [] };
   const keys = await listIntentKeys(layout);
-  await removeLeftovers(layout, [layout.knowledge, layout.archive, pendingDir(layout)]).catch(() => 0);
+  await removeLeftovers(layout, [layout.knowledge, layout.archive, pendingDir(layout), layout.cache]).catch(() => 0);
   for (const key of keys) {
     let release: (() => Promise<void>) | undefined;
     try {
@@ -139,7 +146,12 @@ async function complete(layout: Layout, stored: StoredIntent, report: RepairRepo
     report.warnings.push(`${rel} is a change begun on another host (${intent.owner.host}); it is not applied here — delete it, and check knowledge/ for an entry in both knowledge/ and knowledge/archive/ (cairn check)`);
     return;
   }
-  for (const step of intent.steps as ChangeStep[]) checkPaths(layout, step);
+  try {
+    for (const step of intent.steps as ChangeStep[]) checkPaths(layout, step);
+  } catch (error) {
+    report.warnings.push(`${rel} was left alone: ${(error as Error).message} — delete it`);
+    return;
+  }
   try {
     await run(layout, intent.steps as ChangeStep[], (events) => appendMissing(layout, events));
   } catch (error) {

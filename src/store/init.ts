@@ -33,7 +33,8 @@ export async function initKnowledge(layout: Layout): Promise<InitResult> {
   }
   const ledgerGlob = `${relativePath(layout, layout.ledger)}/*.jsonl merge=union`;
   await ensureLines(path.join(layout.root, ".gitattributes"), [ledgerGlob], result, layout);
-  await ensureLines(path.join(layout.root, ".gitignore"), [".cairn/"], result, layout);
+  // knowledge/.pending/ holds the log of a change in progress (src/lifecycle/change.ts): local, never committed.
+  await ensureLines(path.join(layout.root, ".gitignore"), [".cairn/", `${relativePath(layout, layout.knowledge)}/.pending/`], result, layout);
   return result;
 }
 

@@ -101,10 +101,10 @@ type Run = { code: number | null; signal: NodeJS.Signals | null; stdout: string;
 /** When to kill: after a delay, or `delayMs` after the first pending-change log appears in knowledge/.pending/ (mid-change). */
 export type KillAt = { afterMs: number } | { afterLogMs: number };
 
-function runCairn(root: string, args: string[], input: string | undefined, kill?: KillAt): Promise<Run> {
+function runCairn(cli: string, root: string, args: string[], input: string | undefined, kill?: KillAt): Promise<Run> {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [CLI, "--root", root, ...args], { cwd: root, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(process.execPath, [cli, "--root", root, ...args], { cwd: root, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
@@ -136,20 +136,20 @@ function runCairn(root: string, args: string[], input: string | undefined, kill?
 }
 
 /** How long `scenario` takes when it is not killed (ms), on a fresh copy of the template. */
-export async function measure(template: string, work: string, scenario: Scenario): Promise<number> {
+export async function measure(template: string, work: string, scenario: Scenario, cli = CLI): Promise<number> {
   const root = await fresh(template, work, scenario);
-  const run = await runCairn(root, scenario.args, scenario.input);
+  const run = await runCairn(cli, root, scenario.args, scenario.input);
   if (run.code !== 0) throw new Error(`${scenario.name} failed unkilled (exit ${run.code}): ${run.stderr}`);
   await rm(root, { recursive: true, force: true });
   return run.ms;
 }
 
-/** One trial: copy the template, kill the command at `killAtMs`, run the next command, check the invariants. */
-export async function trial(template: string, work: string, scenario: Scenario, kill: KillAt): Promise<Trial> {
+/** One trial: copy the template, kill the command as `kill` says, run the next command, check the invariants. `cli`: the cairn build to run (default this one). */
+export async function trial(template: string, work: string, scenario: Scenario, kill: KillAt, cli = CLI): Promise<Trial> {
   const root = await fresh(template, work, scenario);
   const before = await snapshot(root);
-  const killed = await runCairn(root, scenario.args, scenario.input, kill);
-  const next = await runCairn(root, scenario.next ?? ["confirm", "stable"], undefined);
+  const killed = await runCairn(cli, root, scenario.args, scenario.input, kill);
+  const next = await runCairn(cli, root, scenario.next ?? ["confirm", "stable"], undefined);
   const problems = next.code === 0 ? [] : [`the next command (${(scenario.next ?? ["confirm"]).join(" ")}) exited ${next.code}: ${next.stderr.trim()}`];
   problems.push(...(await invariants(root, before, scenario)));
   await rm(root, { recursive: true, force: true });

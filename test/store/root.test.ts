@@ -25,7 +25,7 @@ describe("init works where it is run, never in an ancestor", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("created   knowledge/");
     expect(await readdir(path.join(here, "knowledge"))).toEqual(expect.arrayContaining(["archive", ".ledger"]));
-    expect(await readFile(path.join(here, ".gitignore"), "utf8")).toBe(".cairn/\n");
+    expect(await readFile(path.join(here, ".gitignore"), "utf8")).toBe(".cairn/\nknowledge/.pending/\n");
     expect(await readFile(path.join(x, ".gitignore"), "utf8")).toBe("dist/\n");
     expect((await readdir(path.join(x, "knowledge"))).sort()).toEqual(["theirs.md"]);
   });
