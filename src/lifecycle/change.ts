@@ -34,7 +34,7 @@ import { CairnError, isCairnError } from "../errors.js";
 import { appendEvents, readLedger, type NewEvent } from "../ledger/index.js";
 import { newEventId } from "../ledger/id.js";
 import { relativePath, type Layout } from "../store/layout.js";
-import { createEntryFile, deleteEntryFile, editEntryFile, editedText, entryPath, readEntryText } from "../store/mutate.js";
+import { createEntryFile, deleteEntryFile, editEntryFile, editedText, entryExists, entryPath, readEntryText } from "../store/mutate.js";
 import { currentOwner, liveness } from "../store/owner.js";
 import { listIntentKeys, lockEntry, pendingDir, readIntent, removeIntent, removeLeftovers, writeIntent, type StoredIntent } from "../store/pending.js";
 import type { FrontmatterEdit } from "../entry/edit.js";
@@ -172,7 +172,7 @@ async function run(layout: Layout, steps: readonly ChangeStep[], appendEventsOf:
     switch (step.kind) {
       case "edit": {
         const abs = entryPath(layout, step.path);
-        if ((await readEntryText(layout, abs)) !== undefined) await editEntryFile(layout, abs, step.edits);
+        if (await entryExists(layout, abs)) await editEntryFile(layout, abs, step.edits);
         break;
       }
       case "move":
@@ -220,7 +220,7 @@ async function appendMissing(layout: Layout, events: readonly NewEvent[]): Promi
 
 /** Why the planned steps no longer fit the files, or undefined when they do. */
 async function precondition(layout: Layout, steps: readonly ChangeStep[]): Promise<{ reason: string; done: boolean } | undefined> {
-  const exists = async (rel: string) => (await readEntryText(layout, entryPath(layout, rel))) !== undefined;
+  const exists = (rel: string) => entryExists(layout, entryPath(layout, rel));
   let done = true;
   const reasons: string[] = [];
   for (const step of steps) {

@@ -4,7 +4,7 @@
  * through a symbolic link that leaves it. Moves that must survive `kill -9` go through
  * `applyChange` (src/store/change.ts), which uses these.
  */
-import { readFile, unlink } from "node:fs/promises";
+import { lstat, readFile, unlink } from "node:fs/promises";
 import path from "node:path";
 import { editFrontmatter, type FrontmatterEdit } from "../entry/edit.js";
 import { CairnError } from "../errors.js";
@@ -37,6 +37,18 @@ export async function editedText(layout: Layout, abs: string, edits: readonly Fr
 export async function readEntryText(layout: Layout, abs: string): Promise<string | undefined> {
   await assertContained(layout.root, abs, "read an entry");
   return readTextIfExists(abs);
+}
+
+/** Whether an entry file exists at `abs` (without reading it). */
+export async function entryExists(layout: Layout, abs: string): Promise<boolean> {
+  await assertContained(layout.root, abs, "read an entry");
+  try {
+    await lstat(abs);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw new CairnError("IO", `Cannot read ${abs}: ${(error as Error).message}`, { cause: error });
+  }
 }
 
 /** Create a new file; refuses to overwrite an existing one (CairnError CONFLICT). */
