@@ -4,6 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { CairnError } from "./errors.js";
 import { didYouMean } from "./text/suggest.js";
+import { assertContained } from "./store/contain.js";
 
 export const CONFIG_FILE = "cairn.config.json";
 
@@ -164,12 +165,16 @@ function alternatives(node: z.ZodType): z.ZodType[] {
   return [node];
 }
 
-/** Read `cairn.config.json` under root, or the defaults when it does not exist. */
+/**
+ * Read `cairn.config.json` under root, or the defaults when it does not exist. A leading BOM (as
+ * Windows editors write) is accepted; a config reached through a link leaving the root is refused.
+ */
 export async function loadConfig(root: string): Promise<CairnConfig> {
   const file = path.join(root, CONFIG_FILE);
+  await assertContained(root, file, `read ${CONFIG_FILE}`);
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = (await readFile(file, "utf8")).replace(/^\uFEFF/, "");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return DEFAULT_CONFIG;
     throw new CairnError("IO", `Cannot read ${CONFIG_FILE}: ${(error as Error).message}`, { cause: error });

@@ -6,10 +6,13 @@ import { frontmatterJsonSchema } from "./entry/schema.js";
 import { CairnError } from "./errors.js";
 import { openLedger, type Ledger, type NewEvent } from "./ledger/index.js";
 import { planNewEntry, writeNewEntry, type NewEntryInput } from "./lifecycle/create.js";
-import { archiveEntry, confirmEntry, lookup, restoreEntry, retractEntry, type ManualResult } from "./lifecycle/manual.js";
+import { archiveEntry, confirmEntry, lookup, restoreEntry, retractEntry, unreadableEntry, type ManualResult } from "./lifecycle/manual.js";
+import { repairPendingChanges } from "./lifecycle/change.js";
 import { buildStatus, type StatusReport } from "./lifecycle/status.js";
 import { initKnowledge, type InitResult } from "./store/init.js";
-import { findRoot, layoutFor, type Layout } from "./store/layout.js";
+import { findRoot, gitTop, layoutFor, type Layout } from "./store/layout.js";
+import { knowledgeDirProblem, requireKnowledgeDir } from "./store/require.js";
+import { checkUserPaths } from "./store/user-paths.js";
 import { loadKnowledge, type LoadedKnowledge } from "./store/load.js";
 import type { Progress, SearchIndex, SyncReport } from "./indexing/search-index.js";
 import type { Embedder } from "./indexing/embedder.js";
@@ -25,6 +28,9 @@ import type { FixReport } from "./anchors/fix-entries.js";
 import type { VerifyReport } from "./verify/index.js";
 import type { ShowResult } from "./lifecycle/show.js";
 
+/** `inject` waits at most this long for another injection's lock, then goes on unserialised with a warning. */
+const INJECT_LOCK_WAIT_MS = 1_000;
+
 export type RecordResult = { run: string; confirmations: Confirmation[]; unmatched: Unmatched[]; archived: string[]; dryRun: boolean };
 export type DecayResult = { archived: DecayCandidate[]; dryRun: boolean };
 export type CompoundResult = { run: string; created: string[]; restored: string[]; skipped: Array<{ text: string; reason: string }>; dryRun: boolean };
@@ -39,7 +45,7 @@ export type IndexSummary = SyncReport & {
 };
 
 export type OpenOptions = {
-  /** Project root. Default: the nearest ancestor of the working directory holding `knowledge/` or `cairn.config.json`, else the working directory. */
+  /** Project root. Default: the nearest ancestor of the working directory holding `knowledge/` or `cairn.config.json`, never above the git repository's top; else that top, else the working directory. */
   root?: string;
   /** Configuration overrides applied on top of `cairn.config.json`. Default none. */
   config?: Partial<CairnConfig>;
@@ -49,6 +55,8 @@ export type OpenOptions = {
   embedder?: Embedder | null;
   /** Without a watcher, searches re-check the files for changes at most this often (ms); stat-ing 10k files costs ~150 ms. Default 2000. */
   refreshIntervalMs?: number;
+  /** Called with warnings that belong to no single result, e.g. "finished a change a killed process left pending". Default: dropped. */
+  onWarning?: (message: string) => void;
 };
 
 export type NewEntryResult = { kind: "created"; id: string; path: string; warnings: CheckReport["diagnostics"] } | { kind: "refused"; problems: CheckReport["diagnostics"] | string };
@@ -66,17 +74,20 @@ export class KnowledgeBase {
 
   readonly #refreshIntervalMs: number;
 
+  /** Receives warnings that belong to no single result (see OpenOptions.onWarning). */
+  onWarning: (message: string) => void = () => {};
+
   constructor(layout: Layout, config: CairnConfig, now: () => Date, embedder?: Embedder | null, refreshIntervalMs = 2000) {
     this.layout = layout;
     this.config = config;
-    this.ledger = openLedger(layout.ledger);
+    this.ledger = openLedger(layout.ledger, { root: layout.root });
     this.#now = now;
     this.#embedder = embedder;
     this.#refreshIntervalMs = refreshIntervalMs;
   }
 
-  /** Append ledger events stamped with this knowledge base's clock. */
-  readonly append = (events: NewEvent[]) => this.ledger.append(events.map((e) => ({ time: this.#now(), ...e }) as NewEvent));
+  /** Append ledger events stamped with this knowledge base's clock (`append.now` is that clock, for changes that stamp their own events). */
+  readonly append = Object.assign((events: NewEvent[]) => this.ledger.append(events.map((e) => ({ time: this.#now(), ...e }) as NewEvent)), { now: () => this.#now() });
 
   /** The current time by this knowledge base's clock. */
   now(): Date {
@@ -101,6 +112,7 @@ export class KnowledgeBase {
   /** Run every check rule (see README "Checks"); `duplicates` adds the near-duplicate rule, which uses the search index. */
   async check(options: Omit<CheckOptions, "today" | "extraRules"> & { duplicates?: boolean } = {}): Promise<CheckReport> {
     const { duplicates, ...rest } = options;
+    await checkUserPaths(this.layout, rest.paths ?? []);
     const extraRules: CheckOptions["extraRules"] = duplicates
       ? [
           async (loaded) => {
@@ -115,6 +127,7 @@ export class KnowledgeBase {
 
   /** Write a new, valid entry; refuses without evidence or verify steps, on a clash, or on sanitization errors. */
   async newEntry(input: Omit<NewEntryInput, "today">): Promise<NewEntryResult> {
+    await this.repair();
     const plan = await planNewEntry(this.layout, this.config, { ...input, today: this.today() });
     if (!plan.ok) return { kind: "refused", problems: plan.problems };
     await writeNewEntry(plan);
@@ -207,6 +220,18 @@ export class KnowledgeBase {
     };
   }
 
+  /**
+   * Finish every change a killed (or failed) process left pending in knowledge/.pending/ — archive,
+   * restore, supersede, retract, confirm — so no entry stays in both knowledge/ and the archive and
+   * no event is missing. Every mutating operation calls this first; reports go to `onWarning`.
+   */
+  async repair(): Promise<{ completed: string[] }> {
+    const report = await repairPendingChanges(this.layout);
+    for (const warning of report.warnings) this.onWarning(warning);
+    if (report.completed.length) this.invalidate();
+    return { completed: report.completed };
+  }
+
   /** Forget the cached index so the next search re-reads the files (used by the watcher and after writes). */
   invalidate(): void {
     this.#indexFreshAt = 0;
@@ -218,13 +243,17 @@ export class KnowledgeBase {
    */
   async inject(input: InjectInput): Promise<InjectResult> {
     const { inject } = await import("./retrieval/inject.js");
-    const { acquireIndexLock } = await import("./indexing/lock.js");
+    const { acquireLock } = await import("./store/lock.js");
     // Serialise read-check-append so concurrent calls for one agent and run cannot exceed the cap.
     let release: (() => Promise<void>) | undefined;
     const lockWarnings: string[] = [];
-    if (!input.dryRun) {
+    // A root without a knowledge dir gets no lock (no .cairn/ is created there); the search below reports it.
+    const usable = !(await knowledgeDirProblem(this.layout).catch(() => "unsafe"));
+    if (!input.dryRun && usable) {
+      await this.repair().catch((error: Error) => lockWarnings.push(`could not repair pending changes (${error.message})`));
       try {
-        release = await acquireIndexLock(`${this.layout.cache}/inject`, { wait: true });
+        // Never wait more than 1 s: a review must not stall on the knowledge system.
+        release = await acquireLock(this.layout.cache, "inject", { wait: INJECT_LOCK_WAIT_MS, root: this.layout.root, purpose: "injections" });
       } catch (error) {
         // Never block a review on the knowledge system: go on unserialised, say so.
         lockWarnings.push(`could not serialise injections (${(error as Error).message}); concurrent calls for this agent and run may exceed the cap`);
@@ -261,6 +290,7 @@ export class KnowledgeBase {
 
   /** Record a run's findings: independent re-discoveries refresh entries, primed ones only add events; then decay runs. */
   async recordFindings(run: string, findings: Finding[], options: { dryRun?: boolean } = {}): Promise<RecordResult> {
+    if (!options.dryRun) await this.repair();
     const { planRecord, applyRecord } = await import("./lifecycle/record.js");
     const { bestMatch } = await import("./lifecycle/match.js");
     const loaded = await this.load();
@@ -281,6 +311,7 @@ export class KnowledgeBase {
 
   /** Archive every active entry injected in decayAfterRuns runs since its last confirmation. Never deletes. */
   async decay(options: { dryRun?: boolean; run?: string } = {}): Promise<DecayResult> {
+    if (!options.dryRun) await this.repair();
     return this.#decay(await this.load(), options);
   }
 
@@ -300,6 +331,7 @@ export class KnowledgeBase {
 
   /** Turn converging findings (2+ independent agents, durable, evidence + verify, sanitized, not a duplicate) into entries. */
   async compound(run: string, findings: CompoundFinding[], options: { dryRun?: boolean } = {}): Promise<CompoundResult> {
+    if (!options.dryRun) await this.repair();
     const { planCompound } = await import("./lifecycle/compound.js");
     const { bestMatch } = await import("./lifecycle/match.js");
     const { writeNewEntry } = await import("./lifecycle/create.js");
@@ -372,8 +404,11 @@ export class KnowledgeBase {
   /** Link OLD and NEW (supersededBy / supersedes) and archive OLD. */
   async supersede(oldId: string, newId: string): Promise<ManualResult> {
     const { supersede } = await import("./lifecycle/supersede.js");
+    await this.repair();
     const loaded = await this.load();
     const replacement = lookup(loaded.byId, newId);
+    const broken = unreadableEntry(loaded, newId);
+    if (broken) return { kind: "refused", id: newId, reason: broken };
     if (replacement.kind === "not-found") return { kind: "not-found", id: newId, suggestions: replacement.suggestions };
     return this.#withEntry(oldId, (old) => supersede(this.layout, this.append, old, replacement.entry, this.today()));
   }
@@ -417,7 +452,10 @@ export class KnowledgeBase {
 
   /** Open the index once; concurrent callers share the same pending open. */
   #openIndex(): Promise<SearchIndex> {
-    this.#index ??= import("./indexing/open.js").then(({ openSearchIndex }) => openSearchIndex(this.layout, this.config, this.#embedderOverride()));
+    // A wrong root or knowledgeDir is an error here, before anything is created in .cairn/.
+    this.#index ??= requireKnowledgeDir(this.layout)
+      .then(() => import("./indexing/open.js"))
+      .then(({ openSearchIndex }) => openSearchIndex(this.layout, this.config, this.#embedderOverride()));
     const opening = this.#index;
     opening.catch(() => {
       if (this.#index === opening) this.#index = undefined;
@@ -433,8 +471,11 @@ export class KnowledgeBase {
     if (!id || id.includes("/") || id.includes("\\") || id.includes("..")) {
       throw new CairnError("USAGE", `"${id}" is not an entry id; expected the file name without .md, e.g. auth-middleware-swallows-ctx-cancel`);
     }
+    await this.repair();
     const loaded = await this.load();
     const found = lookup(loaded.byId, id);
+    const broken = unreadableEntry(loaded, id);
+    if (broken) return { kind: "refused", id, reason: broken };
     if (found.kind === "not-found") return { kind: "not-found", id, suggestions: found.suggestions };
     const result = await action(found.entry);
     this.invalidate();
@@ -444,10 +485,12 @@ export class KnowledgeBase {
 
 /** Open the knowledge base at `root` (see OpenOptions). Reads cairn.config.json; nothing heavy is loaded. */
 export async function openKnowledgeBase(options: OpenOptions = {}): Promise<KnowledgeBase> {
-  const root = options.root ?? findRoot(process.cwd()) ?? process.cwd();
+  const root = options.root ?? findRoot(process.cwd()) ?? gitTop(process.cwd()) ?? process.cwd();
   const fileConfig = await loadConfig(root);
   const config: CairnConfig = { ...fileConfig, ...options.config };
-  return new KnowledgeBase(layoutFor(root, config), config, options.now ?? (() => new Date()), options.embedder, options.refreshIntervalMs);
+  const kb = new KnowledgeBase(layoutFor(root, config), config, options.now ?? (() => new Date()), options.embedder, options.refreshIntervalMs);
+  if (options.onWarning) kb.onWarning = options.onWarning;
+  return kb;
 }
 
 function stringOr(value: unknown): string | undefined {

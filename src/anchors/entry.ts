@@ -38,8 +38,13 @@ export async function fingerprintsOf(resolver: AnchorResolver, entry: Entry): Pr
  * Wrap an append so the confirmation events of `entries` (`manual-confirmed`, independent
  * `confirmed`) carry the fingerprints of their anchors. Computing them never blocks a confirmation.
  */
-export function appendWithFingerprints(append: (events: NewEvent[]) => Promise<unknown>, resolver: AnchorResolver, entries: readonly Entry[]): (events: NewEvent[]) => Promise<unknown> {
-  return async (events) => {
+export function appendWithFingerprints<A extends (events: NewEvent[]) => Promise<unknown>>(
+  append: A & { now?: () => Date },
+  resolver: AnchorResolver,
+  entries: readonly Entry[],
+): ((events: NewEvent[]) => Promise<unknown>) & { now?: () => Date } {
+  // Keep the caller's clock (`now`): changes stamp their own events with it.
+  const wrapped = async (events: NewEvent[]) => {
     const prints = new Map<string, AnchorFingerprint[]>();
     for (const entry of entries) {
       try {
@@ -58,4 +63,5 @@ export function appendWithFingerprints(append: (events: NewEvent[]) => Promise<u
       }),
     );
   };
+  return append.now ? Object.assign(wrapped, { now: append.now }) : wrapped;
 }

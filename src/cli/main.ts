@@ -3,20 +3,23 @@
 import { createRequire } from "node:module";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { CairnError } from "../errors.js";
-import { EXIT, processIo, reportError, type Io } from "./output.js";
+import { EXIT, handleClosedOutput, processIo, reportError, type Io } from "./output.js";
 import type { KnowledgeBase } from "../knowledge-base.js";
 
 type Action = (kb: KnowledgeBase, io: Io) => Promise<number>;
 
 let exitCode: number = EXIT.ok;
 
-/** Open the knowledge base for the global --root and run one command, mapping errors to exit codes. */
-async function run(program: Command, action: Action): Promise<void> {
+/**
+ * Open the knowledge base for the global --root and run one command, mapping errors to exit codes.
+ * `here`: the command works in the working directory itself (init), never in an ancestor.
+ */
+async function run(program: Command, action: Action, options: { here?: boolean } = {}): Promise<void> {
   const io = processIo;
   try {
     const { openKnowledgeBase } = await import("../knowledge-base.js");
-    const root = program.opts<{ root?: string }>().root;
-    const kb = await openKnowledgeBase(root ? { root } : {});
+    const root = program.opts<{ root?: string }>().root ?? (options.here ? process.cwd() : undefined);
+    const kb = await openKnowledgeBase({ ...(root ? { root } : {}), onWarning: (message) => io.err(`warning: ${message}`) });
     exitCode = await action(kb, io);
   } catch (error) {
     exitCode = reportError(io, error);
@@ -26,7 +29,7 @@ async function run(program: Command, action: Action): Promise<void> {
 export function buildProgram(): Command {
   const program = new Command("cairn")
     .description("File-based, git-friendly knowledge for AI code-review orchestrators.")
-    .option("--root <dir>", "project root (default: nearest ancestor with knowledge/ or cairn.config.json)")
+    .option("--root <dir>", "project root (default: nearest ancestor with knowledge/ or cairn.config.json, up to the git repository's top; init: the working directory)")
     .showHelpAfterError("(run cairn --help for usage)")
     .exitOverride();
   program.version(VERSION, "-V, --version");
@@ -35,7 +38,7 @@ export function buildProgram(): Command {
     .command("init")
     .description("create knowledge/, knowledge/archive/, knowledge/.ledger/ and the .gitattributes/.gitignore lines (idempotent)")
     .option("--json", "print JSON")
-    .action((opts) => run(program, async (kb, io) => (await import("./commands/init.js")).init(kb, io, opts)));
+    .action((opts) => run(program, async (kb, io) => (await import("./commands/init.js")).init(kb, io, opts), { here: true }));
 
   program
     .command("new [slug]")
@@ -204,6 +207,8 @@ export function buildProgram(): Command {
     .action((opts: { http?: number; host?: string }) =>
       run(program, async (kb) => {
         if (opts.host !== undefined && opts.http === undefined) throw new CairnError("USAGE", "--host only applies with --http PORT, e.g. cairn mcp --http 8765 --host 127.0.0.1");
+        // An orchestrator pointed at the wrong root must hear it at once, not get an empty knowledge base.
+        await (await import("../store/require.js")).requireKnowledgeDir(kb.layout);
         if (opts.http === undefined) return (await import("../mcp/server.js")).serveStdio(kb);
         return (await import("../mcp/http.js")).serveHttp(kb, { port: opts.http, ...(opts.host ? { host: opts.host } : {}) });
       }),
@@ -245,4 +250,5 @@ export async function main(argv: string[]): Promise<number> {
   return exitCode;
 }
 
+handleClosedOutput();
 process.exitCode = await main(process.argv);

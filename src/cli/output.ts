@@ -12,11 +12,32 @@ export type Io = {
   tty: boolean;
 };
 
+/** Streams whose reader went away (EPIPE): nothing more is written to them. */
+const closed = new Set<NodeJS.WritableStream>();
+
+function write(stream: NodeJS.WriteStream, text: string): void {
+  if (closed.has(stream)) return;
+  stream.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
 export const processIo: Io = {
-  out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
-  err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
+  out: (text) => write(process.stdout, text),
+  err: (text) => write(process.stderr, text),
   tty: Boolean(process.stderr.isTTY),
 };
+
+/**
+ * A reader that stops early (`cairn status | head -1`) closes the pipe: stop writing to it and
+ * finish quietly with the command's own exit code, instead of dying with an EPIPE stack trace.
+ */
+export function handleClosedOutput(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      closed.add(stream);
+      if (error.code !== "EPIPE") process.exitCode = EXIT.runtime;
+    });
+  }
+}
 
 export function json(io: Io, value: unknown): void {
   io.out(JSON.stringify(value, null, 2));

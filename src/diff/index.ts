@@ -42,7 +42,7 @@ export async function diffKnowledge(layout: Layout, config: CairnConfig, base: s
     warnings.push(`${ledger.removed} ledger event${ledger.removed === 1 ? " was" : "s were"} removed from ${relativePath(layout, layout.ledger)}/; the ledger is append-only — restore the deleted lines`);
   }
   const entries = await withDecay(plan.entries, config, async () =>
-    resolved.head === undefined ? (await readLedger(layout.ledger)).events : events(await ledgerAt(repo, resolved.head, knowledgeTop)),
+    resolved.head === undefined ? (await readLedger(layout.ledger, { root: layout.root })).events : events(await ledgerAt(repo, resolved.head, knowledgeTop)),
   );
   const groups = groupByKind(entries);
   return {

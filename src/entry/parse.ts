@@ -50,6 +50,10 @@ export function parseEntry(bytes: Uint8Array, options: ParseOptions): ParseResul
     return fail("file-too-large", `file is ${(bytes.byteLength / 1024 / 1024).toFixed(1)} MB; entries must be under ${MAX_ENTRY_BYTES / 1024} KB of markdown (a finding, evidence and verify steps). It was not parsed.`);
   }
   if (bytes.byteLength === 0) return fail("file-empty", "file is empty; expected YAML frontmatter (lastConfirmed, provenance) followed by a finding, Evidence: and Verify:");
+  const utf16 = utf16Kind(bytes);
+  if (utf16) {
+    return fail("encoding-invalid", `file is UTF-16 (${utf16}) text; expected UTF-8 — re-save it as UTF-8 (in your editor, or \`iconv -f UTF-16 -t UTF-8\`)`);
+  }
   const nul = bytes.indexOf(0);
   if (nul !== -1) {
     const pos = positionOfByte(bytes, nul);
@@ -68,7 +72,9 @@ export function parseEntry(bytes: Uint8Array, options: ParseOptions): ParseResul
   const lines = text.split(/\r?\n/);
 
   // Frontmatter delimiters (gray-matter accepts only a leading `---` line; we report what is wrong first).
+  const bareCr = /\r(?!\n)/.exec(text);
   if ((lines[0] ?? "").trimEnd() !== "---") {
+    if (bareCr && text.startsWith("---\r")) return failLineEndings(fail, text, bareCr.index);
     return fail("frontmatter-missing", "expected the file to start with a `---` line opening YAML frontmatter (lastConfirmed, provenance)");
   }
   let close = -1;
@@ -79,6 +85,7 @@ export function parseEntry(bytes: Uint8Array, options: ParseOptions): ParseResul
       break;
     }
   }
+  if (close === -1 && bareCr) return failLineEndings(fail, text, bareCr.index);
   if (close === -1) return fail("frontmatter-unterminated", "frontmatter opened with `---` on line 1 is never closed; expected a second `---` line after the YAML", 1, 1);
 
   let parsedMatter: { content: string; matter: string };
@@ -187,6 +194,32 @@ function validateFrontmatter(
       out.push(diagnostic(file, "date-in-future", "error", `\`${key}\` is ${value}, after today (${today} UTC); expected a date that has happened`, pos));
     }
   }
+}
+
+/** A bare-CR (classic Mac OS) file reads as one long line: say so instead of "frontmatter missing". */
+function failLineEndings(fail: (rule: string, message: string, line?: number, column?: number) => ParseResult, text: string, at: number): ParseResult {
+  const before = text.slice(0, at);
+  const line = before.split("\n").length;
+  const column = at - before.lastIndexOf("\n");
+  return fail("line-endings", "lines end with a bare CR (\\r, classic Mac OS); expected LF or CRLF line endings — convert the file (your editor's line-ending setting, or `dos2unix -c mac FILE`)", line, column);
+}
+
+/**
+ * "little-endian" / "big-endian" when `bytes` look like UTF-16 text: a UTF-16 byte-order mark, or
+ * (without one) NUL bytes in every other position, as ASCII text in UTF-16 has. Undefined otherwise.
+ */
+function utf16Kind(bytes: Uint8Array): "little-endian" | "big-endian" | undefined {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return "little-endian";
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return "big-endian";
+  const sample = Math.min(bytes.byteLength - (bytes.byteLength % 2), 512);
+  if (sample < 8) return undefined;
+  let evenNul = 0;
+  let oddNul = 0;
+  for (let i = 0; i < sample; i++) if (bytes[i] === 0) i % 2 === 0 ? evenNul++ : oddNul++;
+  const pairs = sample / 2;
+  if (oddNul >= pairs * 0.9 && evenNul === 0) return "little-endian";
+  if (evenNul >= pairs * 0.9 && oddNul === 0) return "big-endian";
+  return undefined;
 }
 
 function firstLine(message: string): string {

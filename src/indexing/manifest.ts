@@ -35,13 +35,25 @@ export async function readManifest(cacheDir: string): Promise<ManifestRead> {
   }
   try {
     const value = JSON.parse(text) as Manifest;
-    if (typeof value !== "object" || value === null || typeof value.entries !== "object" || typeof value.generation !== "string") {
+    if (typeof value !== "object" || value === null || typeof value.entries !== "object" || value.entries === null || typeof value.generation !== "string") {
       return { kind: "corrupt", reason: "manifest.json does not have the expected shape" };
     }
+    // A hand-edited or damaged entry (e.g. `null`) means "rebuild", never a crash later on.
+    const bad = Object.entries(value.entries).find(([, entry]) => !isManifestEntry(entry));
+    if (bad) return { kind: "corrupt", reason: `manifest.json entry ${JSON.stringify(bad[0])} is not a valid index record` };
     return { kind: "ok", manifest: value };
   } catch (error) {
     return { kind: "corrupt", reason: `manifest.json is not valid JSON (${(error as Error).message})` };
   }
+}
+
+function isManifestEntry(value: unknown): value is ManifestEntry {
+  if (typeof value !== "object" || value === null) return false;
+  const e = value as Record<string, unknown>;
+  const strings = ["path", "state", "contentHash", "lexicalHash"].every((k) => typeof e[k] === "string");
+  const numbers = ["mtimeMs", "size"].every((k) => typeof e[k] === "number");
+  const lists = ["agents", "tags", "anchorPaths"].every((k) => Array.isArray(e[k]));
+  return strings && numbers && lists;
 }
 
 export async function writeManifest(cacheDir: string, manifest: Manifest): Promise<void> {

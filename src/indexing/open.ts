@@ -10,8 +10,13 @@ export type IndexRun = { index: SearchIndex; report: SyncReport | null; saved: b
 
 export async function openSearchIndex(layout: Layout, config: CairnConfig, options: { rebuild?: boolean; embedder?: Embedder | null } = {}): Promise<SearchIndex> {
   const { SearchIndex } = await import("./search-index.js");
-  const embedder = options.embedder !== undefined ? options.embedder : (await import("./embedders/index.js")).createEmbedder(config.embedder, { root: layout.root });
-  return SearchIndex.open(layout, embedder, options.rebuild ? { rebuild: true } : {});
+  const { createEmbedder, usableEmbedder } = await import("./embedders/index.js");
+  const configured = options.embedder !== undefined ? options.embedder : createEmbedder(config.embedder, { root: layout.root });
+  // A model whose size is unknown (missing model directory) is probed once: unusable → lexical only, one warning.
+  const { embedder, warning } = await usableEmbedder(configured);
+  const index = await SearchIndex.open(layout, embedder, options.rebuild ? { rebuild: true } : {});
+  if (warning) index.warnings.push(warning);
+  return index;
 }
 
 /**
@@ -23,7 +28,7 @@ export async function refreshAndSave(index: SearchIndex, options: { wait?: boole
   const warnings: string[] = [];
   let release: (() => Promise<void>) | undefined;
   try {
-    release = await acquireIndexLock(index.layout.cache, { wait: options.wait ?? false });
+    release = await acquireIndexLock(index.layout.cache, { wait: options.wait ?? false, root: index.layout.root });
   } catch (error) {
     // Another process (usually `cairn watch` or the MCP server) is the writer and keeps the saved
     // index fresh; refreshing this in-memory copy without saving is correct and needs no warning.

@@ -10,6 +10,7 @@ import type { Diagnostic } from "../entry/diagnostic.js";
 import { listEntryFiles, mapLimit, readEntryFile, type EntryFile } from "../store/files.js";
 import type { Layout } from "../store/layout.js";
 import { writeFileAtomic } from "../store/atomic.js";
+import { assertTreeContained } from "../store/contain.js";
 import { entryDocument, sha256, type IndexDoc } from "./document.js";
 import type { Embedder } from "./embedder.js";
 import { EmbeddingCache } from "./embedding-cache.js";
@@ -66,6 +67,7 @@ export class SearchIndex {
       index.#dirty = true;
       return index;
     };
+    await assertTreeContained(layout.root, layout.cache, "read the search index");
     if (options.rebuild) return fresh();
     const read = await readManifest(layout.cache);
     if (read.kind === "missing") return fresh();
@@ -306,6 +308,8 @@ export class SearchIndex {
   async #save(): Promise<boolean> {
     if (!this.#dirty) return false;
     if (this.#vectors && this.#vectors.deletedRatio > 0.3) await this.#vectors.compact();
+    // A committed `.cairn` link (or one inside it) would make this write there and delete old generations there.
+    await assertTreeContained(this.layout.root, this.layout.cache, "write the search index");
     const generation = `gen-${Date.now().toString(36)}-${process.pid}`;
     const dir = path.join(this.layout.cache, generation);
     await mkdir(dir, { recursive: true });

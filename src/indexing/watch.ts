@@ -32,7 +32,7 @@ export type WatchHandle = {
 export async function watchIndex(index: SearchIndex, options: WatchOptions = {}): Promise<WatchHandle> {
   const debounceMs = options.debounceMs ?? 150;
   const emit = options.onEvent ?? (() => {});
-  const release = await acquireIndexLock(index.layout.cache, { wait: false });
+  const release = await acquireIndexLock(index.layout.cache, { wait: false, root: index.layout.root });
   const { watch } = await import("chokidar");
   const knowledge = index.layout.knowledge;
 

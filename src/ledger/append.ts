@@ -1,14 +1,19 @@
 /** Append events to the ledger: complete JSON lines, one `write` per chunk, `O_APPEND`. */
+import { constants } from "node:fs";
 import { mkdir, open } from "node:fs/promises";
 import path from "node:path";
-import { CairnError } from "../errors.js";
+import { CairnError, isCairnError } from "../errors.js";
+import { assertContained } from "../store/contain.js";
 import { LEDGER_SCHEMA_VERSION, type LedgerEvent } from "./events.js";
 import { newEventId } from "./id.js";
 import { canonicalTime, checkEvent } from "./validate.js";
 
-type Fill<E> = E extends unknown ? Omit<E, "v" | "eventId" | "time"> & { time?: string | Date } : never;
+type Fill<E> = E extends unknown ? Omit<E, "v" | "eventId" | "time"> & { time?: string | Date; eventId?: string } : never;
 
-/** An event as a caller writes it: `v` and `eventId` are filled in; `time` defaults to now. */
+/**
+ * An event as a caller writes it: `v` is filled in; `eventId` is generated unless given (a fixed id
+ * makes a retried append idempotent: readers drop the repeated line); `time` defaults to now.
+ */
 export type NewEvent = Fill<LedgerEvent>;
 
 /**
@@ -32,8 +37,8 @@ function complete(input: NewEvent, index: number, now: Date): LedgerEvent {
       `Ledger event ${index} has an invalid time ${JSON.stringify(input.time)}; expected an ISO timestamp such as 2026-11-03T09:15:00.000Z or a Date.`,
     );
   }
-  const { time: _ignored, ...rest } = input;
-  const event = { v: LEDGER_SCHEMA_VERSION, eventId: newEventId(Date.parse(time)), time, ...rest };
+  const { time: _ignored, eventId: fixedId, ...rest } = input;
+  const event = { v: LEDGER_SCHEMA_VERSION, eventId: fixedId ?? newEventId(Date.parse(time)), time, ...rest };
   const problem = checkEvent(event);
   if (problem !== undefined) {
     throw new CairnError("INVALID", `Ledger event ${index} (${JSON.stringify(input.type)}) is invalid: ${problem.message}.`);
@@ -60,13 +65,22 @@ function chunk(lines: string[]): Buffer[] {
   return chunks;
 }
 
-async function appendLines(file: string, lines: string[]): Promise<void> {
+/** Append, never through a link: O_NOFOLLOW makes a ledger file that is a symbolic link fail with ELOOP. */
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
+
+async function appendLines(file: string, lines: string[], root: string | undefined): Promise<void> {
+  // A hostile commit can make `knowledge/.ledger/2026-11.jsonl` (or a directory above it) a link
+  // to ~/.bashrc: refuse before opening, naming the link and its target.
+  if (root !== undefined) await assertContained(root, file, "append to the ledger");
   // No attempt to repair a torn last line left by a crash: checking the last byte races with
   // writes in progress in other processes. The reader recovers an event glued to a fragment.
-  const handle = await open(file, "a").catch(async (error: NodeJS.ErrnoException) => {
+  const handle = await open(file, APPEND_FLAGS, 0o666).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code === "ELOOP") {
+      throw new CairnError("UNSAFE_PATH", `refusing to append to the ledger: ${file} is a symbolic link; ledger files must be regular files — replace the link with the file it points to`, { cause: error });
+    }
     if (error.code !== "ENOENT") throw error;
     await mkdir(path.dirname(file), { recursive: true });
-    return open(file, "a");
+    return open(file, APPEND_FLAGS, 0o666);
   });
   try {
     for (const buffer of chunk(lines)) {
@@ -83,12 +97,17 @@ async function appendLines(file: string, lines: string[]): Promise<void> {
   }
 }
 
+export type AppendOptions = {
+  /** Repository root: refuse (CairnError UNSAFE_PATH) to append through a link leaving it. Default: no check. */
+  root?: string;
+};
+
 /**
  * Append `events` to the ledger in `ledgerDir` (created if missing). Fills `v`, `eventId` and
- * `time` (caller-provided `time` is kept, for imports and simulations). Validates every event
- * before writing any. Returns the events as written.
+ * `time` (caller-provided `time` and `eventId` are kept, for imports, simulations and idempotent
+ * retries). Validates every event before writing any. Returns the events as written.
  */
-export async function appendEvents(ledgerDir: string, events: readonly NewEvent[]): Promise<LedgerEvent[]> {
+export async function appendEvents(ledgerDir: string, events: readonly NewEvent[], options: AppendOptions = {}): Promise<LedgerEvent[]> {
   if (events.length === 0) return [];
   const now = new Date();
   const completed = events.map((event, index) => complete(event, index, now));
@@ -101,8 +120,9 @@ export async function appendEvents(ledgerDir: string, events: readonly NewEvent[
     else byFile.set(name, [line]);
   }
   try {
-    for (const [name, lines] of byFile) await appendLines(path.join(ledgerDir, name), lines);
+    for (const [name, lines] of byFile) await appendLines(path.join(ledgerDir, name), lines, options.root);
   } catch (cause) {
+    if (isCairnError(cause)) throw cause;
     throw new CairnError(
       "IO",
       `Cannot append ${completed.length} event(s) to the ledger in ${ledgerDir}: ${(cause as Error).message}. Check that the directory is writable.`,

@@ -6,6 +6,7 @@ import type { LedgerEvent } from "./events.js";
 import { appendEvents, type NewEvent } from "./append.js";
 import { type EntryConfirmationInfo, type EntryLedgerView, injectionsForRun, projectLedger, wasInjected } from "./projections.js";
 import {
+  assertLedgerContained,
   type LedgerReadResult,
   ledgerFileLabel,
   listLedgerFiles,
@@ -51,11 +52,12 @@ export class Ledger {
 
   /** Append events (see `appendEvents`); returns them as written. */
   append(events: readonly NewEvent[]): Promise<LedgerEvent[]> {
-    return appendEvents(this.dir, events);
+    return appendEvents(this.dir, events, this.#options.root !== undefined ? { root: this.#options.root } : {});
   }
 
   /** All events, de-duplicated and sorted by time then eventId, with warnings for skipped lines. */
   async read(): Promise<LedgerReadResult> {
+    await assertLedgerContained(this.dir, this.#options);
     const names = await listLedgerFiles(this.dir);
     const signatures = await Promise.all(names.map((name) => this.#signature(name)));
     const key = names.map((name, i) => `${name}\0${signatures[i]}`).join("\n");

@@ -3,6 +3,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { CairnError } from "../errors.js";
+import { assertContained } from "../store/contain.js";
 import type { LedgerEvent } from "./events.js";
 import { checkEvent } from "./validate.js";
 
@@ -24,6 +25,8 @@ export type ParsedLedgerFile = {
 export type ReadLedgerOptions = {
   /** Directory that warning file paths are made relative to. Default: none (paths are `ledgerDir` joined with the file name). */
   relativeTo?: string;
+  /** Repository root: refuse (CairnError UNSAFE_PATH) to read or append through a link leaving it. Default: no check. */
+  root?: string;
 };
 
 function warning(file: string, line: number, rule: string, message: string): LedgerWarning {
@@ -171,8 +174,17 @@ export async function readLedgerFile(file: string, label: string): Promise<Parse
   return parseLedgerText(text, label);
 }
 
+/**
+ * Containment of a ledger read: the directory must not be reached through a link leaving `root`.
+ * Ledger files that are links themselves are never read (`listLedgerFiles` keeps regular files only).
+ */
+export async function assertLedgerContained(ledgerDir: string, options: ReadLedgerOptions): Promise<void> {
+  if (options.root !== undefined) await assertContained(options.root, ledgerDir, "read the ledger");
+}
+
 /** Read every `*.jsonl` file in `ledgerDir`. A missing directory is an empty ledger. Never fails on bad lines. */
 export async function readLedger(ledgerDir: string, options: ReadLedgerOptions = {}): Promise<LedgerReadResult> {
+  await assertLedgerContained(ledgerDir, options);
   const names = await listLedgerFiles(ledgerDir);
   const parsed = await Promise.all(
     names.map((name) => readLedgerFile(path.join(ledgerDir, name), ledgerFileLabel(ledgerDir, name, options))),

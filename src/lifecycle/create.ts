@@ -31,7 +31,7 @@ export type NewEntryInput = {
 };
 
 export type NewEntryPlan =
-  | { ok: true; id: string; abs: string; rel: string; text: string; warnings: Diagnostic[] }
+  | { ok: true; id: string; abs: string; rel: string; text: string; warnings: Diagnostic[]; layout: Layout }
   | { ok: false; problems: Diagnostic[] | string };
 
 /** Validate and render without writing. */
@@ -72,9 +72,9 @@ export async function planNewEntry(layout: Layout, config: CairnConfig, input: N
   if (clash || (await stat(abs).then(() => true, () => false))) {
     return { ok: false, problems: `an entry with id "${slug}" already exists (${clash?.rel ?? rel}); choose another slug` };
   }
-  return { ok: true, id: slug, abs, rel, text, warnings: problems.filter((d) => d.severity === "warning") };
+  return { ok: true, id: slug, abs, rel, text, warnings: problems.filter((d) => d.severity === "warning"), layout };
 }
 
 export async function writeNewEntry(plan: Extract<NewEntryPlan, { ok: true }>): Promise<void> {
-  await createEntryFile(plan.abs, plan.text);
+  await createEntryFile(plan.layout, plan.abs, plan.text);
 }

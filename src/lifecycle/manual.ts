@@ -1,15 +1,19 @@
-/** Manual operations (lifecycle rule 4): confirm, retract, restore — and archive, shared with decay/supersede. */
-import { unlink } from "node:fs/promises";
+/**
+ * Manual operations (lifecycle rule 4): confirm, retract, restore — and archive, shared with
+ * decay, supersede and compound. Each is planned as a Change and applied by `applyChange`, so a
+ * kill -9 at any point is completed by the next command (see src/lifecycle/change.ts).
+ */
 import path from "node:path";
-import { todayUtc } from "../entry/parse.js";
+import type { FrontmatterEdit } from "../entry/edit.js";
+import type { Diagnostic } from "../entry/diagnostic.js";
+import { idFromPath, todayUtc } from "../entry/parse.js";
 import type { Entry } from "../entry/types.js";
-import type { NewEvent } from "../ledger/index.js";
-import { editEntryFile, moveEntryFile } from "../store/mutate.js";
-import type { Layout } from "../store/layout.js";
 import { closest } from "../text/suggest.js";
+import { relativePath, type Layout } from "../store/layout.js";
+import { editedText, entryPath, readEntryText } from "../store/mutate.js";
+import { applyChange, type AppendEvents, type Change, type ChangeOutcome } from "./change.js";
 
-/** Appends events to the ledger with the knowledge base's clock. */
-export type AppendEvents = (events: NewEvent[]) => Promise<unknown>;
+export type { AppendEvents } from "./change.js";
 
 export type Lookup = { kind: "found"; entry: Entry } | { kind: "not-found"; id: string; suggestions: string[] };
 
@@ -21,47 +25,103 @@ export function lookup(byId: Map<string, Entry>, id: string): Lookup {
   return { kind: "not-found", id, suggestions };
 }
 
+/**
+ * When no entry has `id` but a file named `<id>.md` exists and does not parse, why (file, line,
+ * rule, message) — so that `confirm ID` on a broken entry does not claim there is no such entry.
+ */
+export function unreadableEntry(loaded: { byId: Map<string, Entry>; diagnostics: readonly Diagnostic[] }, id: string): string | undefined {
+  if (loaded.byId.has(id)) return undefined;
+  const problem = loaded.diagnostics.find((d) => d.severity === "error" && idFromPath(d.file) === id);
+  if (!problem) return undefined;
+  return `${problem.file} holds "${id}" but cannot be parsed: ${problem.file}:${problem.line}:${problem.column} ${problem.rule} ${problem.message} — fix it (\`cairn check ${problem.file}\` lists every problem) and retry`;
+}
+
 export type ManualResult =
   | { kind: "done"; id: string; path: string; changed: boolean }
   | { kind: "not-found"; id: string; suggestions: string[] }
   | { kind: "refused"; id: string; reason: string };
 
+/** Where an entry goes when it moves to `dir`: same file name. */
+function movedPath(layout: Layout, entry: Entry, dir: string): string {
+  return relativePath(layout, path.join(dir, path.basename(entry.path)));
+}
+
+/** The steps of an archive: move to knowledge/archive/ adding `archived` and `archivedReason`, then the `archived` event. */
+export function planArchive(layout: Layout, entry: Entry, reason: string, today: string, run?: string): Change {
+  return {
+    key: entry.id,
+    steps: [
+      {
+        kind: "move",
+        from: entry.path,
+        to: movedPath(layout, entry, layout.archive),
+        edits: [
+          { op: "set", key: "archived", value: today },
+          { op: "set", key: "archivedReason", value: reason },
+        ],
+      },
+      { kind: "events", events: [{ type: "archived", entry: entry.id, reason, ...(run ? { run } : {}) }] },
+    ],
+  };
+}
+
+/** The steps of a restore: move back to knowledge/ without `archived*`, confirmed today, then the `restored` event. */
+export function planRestore(layout: Layout, entry: Entry, reason: string, today: string, run?: string): Change {
+  return {
+    key: entry.id,
+    steps: [
+      {
+        kind: "move",
+        from: entry.path,
+        to: movedPath(layout, entry, layout.knowledge),
+        edits: [
+          { op: "remove", key: "archived" },
+          { op: "remove", key: "archivedReason" },
+          { op: "set", key: "lastConfirmed", value: today },
+          { op: "set", key: "provenance", value: "independent" },
+        ],
+      },
+      { kind: "events", events: [{ type: "restored", entry: entry.id, reason, ...(run ? { run } : {}) }] },
+    ],
+  };
+}
+
 export async function confirmEntry(layout: Layout, append: AppendEvents, entry: Entry, today = todayUtc()): Promise<ManualResult> {
   if (entry.state === "archived") {
     return { kind: "refused", id: entry.id, reason: `"${entry.id}" is archived; use \`cairn restore ${entry.id}\` to bring it back (restore also confirms it)` };
   }
-  const changed = await editEntryFile(path.join(layout.root, entry.path), [
+  const edits: FrontmatterEdit[] = [
     { op: "set", key: "lastConfirmed", value: today },
     { op: "set", key: "provenance", value: "independent" },
-  ]);
-  await append([{ type: "manual-confirmed", entry: entry.id }]);
+  ];
+  const abs = entryPath(layout, entry.path);
+  const before = await readEntryText(layout, abs);
+  const changed = before !== undefined && (await editedText(layout, abs, edits)) !== before;
+  const outcome = await applyChange(layout, { key: entry.id, steps: [{ kind: "edit", path: entry.path, edits }, { kind: "events", events: [{ type: "manual-confirmed", entry: entry.id }] }] }, append);
+  if (outcome.kind === "stale") return { kind: "refused", id: entry.id, reason: outcome.reason };
   return { kind: "done", id: entry.id, path: entry.path, changed };
 }
 
 export async function retractEntry(layout: Layout, append: AppendEvents, entry: Entry): Promise<ManualResult> {
-  await unlink(path.join(layout.root, entry.path));
-  await append([{ type: "retracted", entry: entry.id }]);
+  const outcome = await applyChange(layout, { key: entry.id, steps: [{ kind: "delete", path: entry.path }, { kind: "events", events: [{ type: "retracted", entry: entry.id }] }] }, append);
+  if (outcome.kind === "stale") return { kind: "refused", id: entry.id, reason: outcome.reason };
   return { kind: "done", id: entry.id, path: entry.path, changed: true };
 }
 
+/** Move an archived entry back to knowledge/ (crash-safe, idempotent: a restore another process already made is `changed: false`). */
 export async function restoreEntry(layout: Layout, append: AppendEvents, entry: Entry, reason: string, today = todayUtc(), run?: string): Promise<ManualResult> {
   if (entry.state !== "archived") return { kind: "refused", id: entry.id, reason: `"${entry.id}" is already active (${entry.path})` };
-  const target = await moveEntryFile(path.join(layout.root, entry.path), layout.knowledge, [
-    { op: "remove", key: "archived" },
-    { op: "remove", key: "archivedReason" },
-    { op: "set", key: "lastConfirmed", value: today },
-    { op: "set", key: "provenance", value: "independent" },
-  ]);
-  await append([{ type: "restored", entry: entry.id, reason, ...(run ? { run } : {}) }]);
-  return { kind: "done", id: entry.id, path: path.relative(layout.root, target).split(path.sep).join("/"), changed: true };
+  return moved(entry, await applyChange(layout, planRestore(layout, entry, reason, today, run), append), movedPath(layout, entry, layout.knowledge));
 }
 
+/** Move an active entry to knowledge/archive/ (crash-safe, idempotent: an archive another process already made is `changed: false`). */
 export async function archiveEntry(layout: Layout, append: AppendEvents, entry: Entry, reason: string, today = todayUtc(), run?: string): Promise<ManualResult> {
   if (entry.state === "archived") return { kind: "refused", id: entry.id, reason: `"${entry.id}" is already archived` };
-  const target = await moveEntryFile(path.join(layout.root, entry.path), layout.archive, [
-    { op: "set", key: "archived", value: today },
-    { op: "set", key: "archivedReason", value: reason },
-  ]);
-  await append([{ type: "archived", entry: entry.id, reason, ...(run ? { run } : {}) }]);
-  return { kind: "done", id: entry.id, path: path.relative(layout.root, target).split(path.sep).join("/"), changed: true };
+  return moved(entry, await applyChange(layout, planArchive(layout, entry, reason, today, run), append), movedPath(layout, entry, layout.archive));
+}
+
+function moved(entry: Entry, outcome: ChangeOutcome, target: string): ManualResult {
+  if (outcome.kind === "applied") return { kind: "done", id: entry.id, path: target, changed: true };
+  if (outcome.done) return { kind: "done", id: entry.id, path: target, changed: false };
+  return { kind: "refused", id: entry.id, reason: `cannot move "${entry.id}": ${outcome.reason}; nothing was changed` };
 }

@@ -78,7 +78,7 @@ export async function planRecord(
 /** Independent: surgical edit (lastConfirmed today, provenance independent) + event. Primed: event only — the file is not touched. */
 export async function applyRecord(layout: Layout, run: string, plan: RecordPlan, today: string, append: (events: NewEvent[]) => Promise<unknown>): Promise<void> {
   for (const edit of plan.edits) {
-    await editEntryFile(path.join(layout.root, edit.path), [
+    await editEntryFile(layout, path.join(layout.root, edit.path), [
       { op: "set", key: "lastConfirmed", value: today },
       { op: "set", key: "provenance", value: "independent" },
     ]);

@@ -5,7 +5,8 @@ import type { Entry, EntryStatus } from "../entry/types.js";
 import { ENTRY_STATUSES } from "../entry/types.js";
 import { editEntryFile } from "../store/mutate.js";
 import type { Layout } from "../store/layout.js";
-import { archiveEntry, type AppendEvents, type ManualResult } from "./manual.js";
+import { applyChange, type AppendEvents, type ChangeStep } from "./change.js";
+import { planArchive, type ManualResult } from "./manual.js";
 import { checkTransition } from "./transitions.js";
 
 export function statusOf(entry: Entry): EntryStatus {
@@ -20,7 +21,7 @@ export async function setStatus(layout: Layout, entry: Entry, to: EntryStatus): 
   if (to === "superseded") return { kind: "refused", id: entry.id, reason: "use `cairn supersede OLD NEW` so both entries are linked" };
   const check = checkTransition(statusOf(entry), to);
   if (!check.ok) return { kind: "refused", id: entry.id, reason: check.reason };
-  const changed = await editEntryFile(path.join(layout.root, entry.path), [{ op: "set", key: "status", value: to }]);
+  const changed = await editEntryFile(layout, path.join(layout.root, entry.path), [{ op: "set", key: "status", value: to }]);
   return { kind: "done", id: entry.id, path: entry.path, changed };
 }
 
@@ -39,14 +40,16 @@ export async function supersede(layout: Layout, append: AppendEvents, old: Entry
   if (!check.ok) return { kind: "refused", id: old.id, reason: check.reason };
   if (statusOf(replacement) === "superseded") return { kind: "refused", id: replacement.id, reason: `"${replacement.id}" is itself superseded` };
   const supersedes = [...new Set([...refsOf(replacement, "supersedes"), old.id])];
-  await editEntryFile(path.join(layout.root, replacement.path), [{ op: "set", key: "supersedes", value: supersedes }]);
-  await editEntryFile(path.join(layout.root, old.path), [
-    { op: "set", key: "status", value: "superseded" },
-    { op: "set", key: "supersededBy", value: replacement.id },
-  ]);
-  await append([{ type: "superseded", entry: old.id, by: replacement.id }]);
-  if (old.state === "active") {
-    return archiveEntry(layout, append, old, `superseded by ${replacement.id}`, today);
-  }
-  return { kind: "done", id: old.id, path: old.path, changed: true };
+  // One change, so a kill -9 anywhere leaves both links, the events and the archive move to the next command's repair.
+  const archive = old.state === "active" ? planArchive(layout, old, `superseded by ${replacement.id}`, today).steps : [];
+  const steps: ChangeStep[] = [
+    { kind: "edit", path: replacement.path, edits: [{ op: "set", key: "supersedes", value: supersedes }] },
+    { kind: "edit", path: old.path, edits: [{ op: "set", key: "status", value: "superseded" }, { op: "set", key: "supersededBy", value: replacement.id }] },
+    { kind: "events", events: [{ type: "superseded", entry: old.id, by: replacement.id }] },
+    ...archive,
+  ];
+  const outcome = await applyChange(layout, { key: old.id, steps }, append);
+  if (outcome.kind === "stale") return { kind: "refused", id: old.id, reason: `${outcome.reason}; nothing was changed` };
+  const target = archive[0]?.kind === "move" ? archive[0].to : old.path;
+  return { kind: "done", id: old.id, path: target, changed: true };
 }

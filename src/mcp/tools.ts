@@ -1,8 +1,6 @@
 /** The MCP tools: one zod input schema and one call into the public KnowledgeBase API each; results use the CLI's `--json` shapes. */
-import { stat } from "node:fs/promises";
-import path from "node:path";
 import { z } from "zod";
-import { CairnError } from "../errors.js";
+import type { KnowledgeBase } from "../knowledge-base.js";
 import { compoundFindingSchema } from "../lifecycle/compound.js";
 import { recordInputSchema } from "../lifecycle/record.js";
 import { agent, clean, defineTool, dryRun, paths, readOnly, run, writes, type ToolDefinition } from "./define.js";
@@ -115,12 +113,8 @@ const check = defineTool({
     duplicates: z.boolean().optional().describe("also report near-duplicate entries; uses the search index and embedding model (default false)"),
   }),
   run: async (kb, args) => {
-    const wanted = clean(args.paths);
-    for (const p of wanted) {
-      const exists = await stat(path.resolve(kb.layout.root, p)).then(() => true, () => false);
-      if (!exists) throw new CairnError("USAGE", `no such file or directory: ${p} (paths are relative to ${kb.layout.root})`);
-    }
-    const report = await kb.check({ paths: wanted, anchors: args.anchors ?? true, ...(args.duplicates ? { duplicates: true } : {}) });
+    // kb.check validates the paths exactly as the CLI does (inside the root, no link leaving it, existing).
+    const report = await kb.check({ paths: clean(args.paths), anchors: args.anchors ?? true, ...(args.duplicates ? { duplicates: true } : {}) });
     const ok = report.errors === 0 && !(args.strict && report.warnings > 0);
     return { diagnostics: report.diagnostics, errors: report.errors, warnings: report.warnings, ok };
   },

@@ -8,6 +8,7 @@
  * link is judged by where it would lead.
  */
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { CairnError } from "../errors.js";
 
@@ -84,5 +85,42 @@ export async function assertContained(root: string, target: string, what: string
 /** Synchronous `assertContained`. */
 export function assertContainedSync(root: string, target: string, what: string): void {
   const escape = findEscapeSync(root, target);
+  if (escape) throw escapeError(path.resolve(root), escape, what);
+}
+
+/**
+ * The first link under `dir` (down to `depth` levels) that leads outside `root`: for directories
+ * cairn reads and writes wholesale, such as `.cairn/`, where a committed link inside would redirect
+ * a write or a recursive delete. `dir` itself is checked from the root as in `findEscape`.
+ */
+export async function findEscapeInTree(root: string, dir: string, depth = 2): Promise<Escape | undefined> {
+  const first = findEscapeSync(root, dir);
+  if (first) return first;
+  const realRoot = syncFs.realpath(path.resolve(root)) ?? path.resolve(root);
+  const visit = async (current: string, level: number): Promise<Escape | undefined> => {
+    let names: import("node:fs").Dirent[];
+    try {
+      names = await readdir(current, { withFileTypes: true });
+    } catch {
+      return undefined; // missing or not a directory: nothing to follow
+    }
+    for (const dirent of names) {
+      const abs = path.join(current, dirent.name);
+      if (dirent.isSymbolicLink()) {
+        const real = syncFs.realpath(abs) ?? path.resolve(current, syncFs.readlink(abs));
+        if (!inside(realRoot, real)) return { link: abs, target: real };
+      } else if (dirent.isDirectory() && level < depth) {
+        const found = await visit(abs, level + 1);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  };
+  return visit(path.resolve(root, dir), 1);
+}
+
+/** Throw CairnError("UNSAFE_PATH") when `findEscapeInTree` finds a link leaving the root. */
+export async function assertTreeContained(root: string, dir: string, what: string, depth = 2): Promise<void> {
+  const escape = await findEscapeInTree(root, dir, depth);
   if (escape) throw escapeError(path.resolve(root), escape, what);
 }

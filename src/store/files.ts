@@ -5,6 +5,7 @@ import { diagnostic, type Diagnostic } from "../entry/diagnostic.js";
 import { MAX_ENTRY_BYTES, parseEntry } from "../entry/parse.js";
 import type { Entry, EntryState } from "../entry/types.js";
 import { relativePath, type Layout } from "./layout.js";
+import { requireArchiveDir, requireKnowledgeDir } from "./require.js";
 
 export type EntryFile = { abs: string; rel: string; state: EntryState };
 
@@ -14,8 +15,14 @@ export function isEntryFileName(name: string): boolean {
   return lower.endsWith(".md") && !name.startsWith(".") && lower !== "readme.md";
 }
 
-/** Entry files directly in knowledge/ (active) and knowledge/archive/ (archived), sorted by path. */
+/**
+ * Entry files directly in knowledge/ (active) and knowledge/archive/ (archived), sorted by path.
+ * Throws CairnError USAGE when the knowledge dir is missing or either directory is a file, and
+ * UNSAFE_PATH when one is reached through a link leaving the repository.
+ */
 export async function listEntryFiles(layout: Layout): Promise<EntryFile[]> {
+  await requireKnowledgeDir(layout);
+  await requireArchiveDir(layout);
   const out: EntryFile[] = [];
   for (const [dir, state] of [[layout.knowledge, "active"], [layout.archive, "archived"]] as const) {
     let names: string[];

@@ -1,8 +1,16 @@
-/** `cairn init`: create the knowledge layout and git settings; idempotent. */
-import { mkdir, readFile, stat } from "node:fs/promises";
+/**
+ * `cairn init`: create the knowledge layout and git settings; idempotent. Works in the root it is
+ * given (the CLI passes the working directory or --root), and refuses to create or write anything
+ * through a symbolic link that leaves that root (a committed `.gitignore -> ~/.bashrc` would
+ * otherwise get `.cairn/` appended).
+ */
+import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { CairnError } from "../errors.js";
 import { writeFileAtomic } from "./atomic.js";
+import { assertContained } from "./contain.js";
 import { relativePath, type Layout } from "./layout.js";
+import { dirState } from "./require.js";
 
 export type InitResult = { created: string[]; updated: string[]; unchanged: string[] };
 
@@ -10,7 +18,12 @@ export async function initKnowledge(layout: Layout): Promise<InitResult> {
   const result: InitResult = { created: [], updated: [], unchanged: [] };
   for (const dir of [layout.knowledge, layout.archive, layout.ledger]) {
     const rel = relativePath(layout, dir) + "/";
-    if (await exists(dir)) result.unchanged.push(rel);
+    await assertContained(layout.root, dir, `create ${rel}`);
+    const state = await dirState(dir);
+    if (state === "not-a-directory") {
+      throw new CairnError("USAGE", `${rel.slice(0, -1)} in ${layout.root} is a file, not a directory; move it away (e.g. to ${rel.slice(0, -1)}.bak) and run \`cairn init\` again`);
+    }
+    if (state === "directory") result.unchanged.push(rel);
     else {
       await mkdir(dir, { recursive: true });
       result.created.push(rel);
@@ -20,18 +33,22 @@ export async function initKnowledge(layout: Layout): Promise<InitResult> {
   }
   const ledgerGlob = `${relativePath(layout, layout.ledger)}/*.jsonl merge=union`;
   await ensureLines(path.join(layout.root, ".gitattributes"), [ledgerGlob], result, layout);
-  await ensureLines(path.join(layout.root, ".gitignore"), [".cairn/"], result, layout);
+  // knowledge/.pending/ holds the log of a change in progress (src/lifecycle/change.ts): local, never committed.
+  await ensureLines(path.join(layout.root, ".gitignore"), [".cairn/", `${relativePath(layout, layout.knowledge)}/.pending/`], result, layout);
   return result;
 }
 
 /** Append the missing lines to a text file, keeping its existing content and line endings. */
 async function ensureLines(file: string, lines: string[], result: InitResult, layout: Layout): Promise<void> {
   const rel = relativePath(layout, file);
+  await assertContained(layout.root, file, `update ${rel}`);
   let text: string | undefined;
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+      throw new CairnError("IO", `cannot read ${rel}: ${(error as Error).message}; expected a text file (or none)`, { cause: error });
+    }
   }
   if (text === undefined) {
     await writeFileAtomic(file, lines.map((l) => l + "\n").join(""));
@@ -48,8 +65,4 @@ async function ensureLines(file: string, lines: string[], result: InitResult, la
   const prefix = text.length && !text.endsWith("\n") ? eol : "";
   await writeFileAtomic(file, text + prefix + missing.map((l) => l + eol).join(""));
   result.updated.push(rel);
-}
-
-async function exists(p: string): Promise<boolean> {
-  return stat(p).then(() => true, () => false);
 }

@@ -1,12 +1,20 @@
-/** The only module that changes entry files: surgical frontmatter edits, atomic writes, no-clobber moves. */
-import { mkdir, readFile, unlink } from "node:fs/promises";
+/**
+ * The only module that changes entry files: surgical frontmatter edits, atomic writes, no-clobber
+ * moves, deletions. Every path is checked against the repository root first: nothing is written
+ * through a symbolic link that leaves it. Moves that must survive `kill -9` go through
+ * `applyChange` (src/store/change.ts), which uses these.
+ */
+import { lstat, readFile, unlink } from "node:fs/promises";
 import path from "node:path";
 import { editFrontmatter, type FrontmatterEdit } from "../entry/edit.js";
 import { CairnError } from "../errors.js";
 import { writeFileAtomic } from "./atomic.js";
+import { assertContained } from "./contain.js";
+import type { Layout } from "./layout.js";
 
 /** Apply frontmatter edits to one file in place; returns whether the file changed. Other bytes stay identical. */
-export async function editEntryFile(abs: string, edits: FrontmatterEdit[]): Promise<boolean> {
+export async function editEntryFile(layout: Layout, abs: string, edits: readonly FrontmatterEdit[]): Promise<boolean> {
+  await assertContained(layout.root, abs, "edit an entry");
   const text = await readText(abs);
   const result = editFrontmatter(text, edits);
   if (!result.ok) throw new CairnError("INVALID", `Cannot edit ${abs}: ${result.reason}. The file was not changed.`);
@@ -15,31 +23,69 @@ export async function editEntryFile(abs: string, edits: FrontmatterEdit[]): Prom
   return true;
 }
 
-/**
- * Move an entry to `targetDir` keeping its file name and content, applying `edits` on the way.
- * Never overwrites: the target is created exclusively, then the source is removed.
- */
-export async function moveEntryFile(abs: string, targetDir: string, edits: FrontmatterEdit[]): Promise<string> {
-  const target = path.join(targetDir, path.basename(abs));
-  const text = await readText(abs);
+/** The text `abs` would have after `edits` (throws when the frontmatter cannot be edited); undefined when the file does not exist. */
+export async function editedText(layout: Layout, abs: string, edits: readonly FrontmatterEdit[]): Promise<string | undefined> {
+  await assertContained(layout.root, abs, "read an entry");
+  const text = await readTextIfExists(abs);
+  if (text === undefined) return undefined;
   const result = editFrontmatter(text, edits);
-  if (!result.ok) throw new CairnError("INVALID", `Cannot edit ${abs}: ${result.reason}. The file was not moved.`);
-  await mkdir(targetDir, { recursive: true });
-  await writeFileAtomic(target, result.text, { exclusive: true });
-  await unlink(abs);
-  return target;
+  if (!result.ok) throw new CairnError("INVALID", `Cannot edit ${abs}: ${result.reason}. The file was not changed.`);
+  return result.text;
 }
 
-/** Create a new file; refuses to overwrite an existing one. */
-export async function createEntryFile(abs: string, text: string): Promise<void> {
+/** The text of `abs`, or undefined when it does not exist. */
+export async function readEntryText(layout: Layout, abs: string): Promise<string | undefined> {
+  await assertContained(layout.root, abs, "read an entry");
+  return readTextIfExists(abs);
+}
+
+/** Whether an entry file exists at `abs` (without reading it). */
+export async function entryExists(layout: Layout, abs: string): Promise<boolean> {
+  await assertContained(layout.root, abs, "read an entry");
+  try {
+    await lstat(abs);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw new CairnError("IO", `Cannot read ${abs}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** Create a new file; refuses to overwrite an existing one (CairnError CONFLICT). */
+export async function createEntryFile(layout: Layout, abs: string, text: string): Promise<void> {
+  await assertContained(layout.root, abs, "write an entry");
   await writeFileAtomic(abs, text, { exclusive: true });
 }
 
+/** Delete an entry file; false when it was already gone. */
+export async function deleteEntryFile(layout: Layout, abs: string): Promise<boolean> {
+  await assertContained(layout.root, abs, "delete an entry");
+  try {
+    await unlink(abs);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw new CairnError("IO", `Cannot delete ${abs}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** Absolute path of a repo-relative entry path. */
+export function entryPath(layout: Layout, rel: string): string {
+  return path.join(layout.root, rel);
+}
+
 async function readText(abs: string): Promise<string> {
+  const text = await readTextIfExists(abs);
+  if (text === undefined) throw new CairnError("IO", `Cannot read ${abs}: the file does not exist (it was moved or deleted meanwhile?)`);
+  return text;
+}
+
+async function readTextIfExists(abs: string): Promise<string | undefined> {
   try {
     // Buffer keeps a leading BOM as U+FEFF so the edit can preserve it byte for byte.
     return (await readFile(abs)).toString("utf8");
   } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new CairnError("IO", `Cannot read ${abs}: ${(cause as Error).message}`, { cause });
   }
 }

@@ -22,7 +22,7 @@ describe("cairn init", () => {
     expect(first.code).toBe(0);
     expect(await readdir(path.join(dir, "knowledge"))).toEqual(expect.arrayContaining(["archive", ".ledger"]));
     expect(await readFile(path.join(dir, ".gitattributes"), "utf8")).toBe("knowledge/.ledger/*.jsonl merge=union\n");
-    expect(await readFile(path.join(dir, ".gitignore"), "utf8")).toBe("node_modules/\r\n.cairn/\r\n");
+    expect(await readFile(path.join(dir, ".gitignore"), "utf8")).toBe("node_modules/\r\n.cairn/\r\nknowledge/.pending/\r\n");
     const snapshot = await readFile(path.join(dir, ".gitignore"), "utf8");
     const second = await cairn(["init"], { cwd: dir });
     expect(second.code).toBe(0);

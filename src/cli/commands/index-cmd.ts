@@ -1,5 +1,4 @@
 import type { KnowledgeBase } from "../../knowledge-base.js";
-import { requireKnowledgeDir } from "../require-knowledge.js";
 import { EXIT, formatDiagnostics, json, type Io } from "../output.js";
 import { progressBar } from "../progress.js";
 

@@ -1,5 +1,4 @@
 import type { KnowledgeBase } from "../../knowledge-base.js";
-import { requireKnowledgeDir } from "../require-knowledge.js";
 import { EXIT, json, table, type Io } from "../output.js";
 
 export async function status(kb: KnowledgeBase, io: Io, opts: { all?: boolean; json?: boolean }): Promise<number> {

@@ -1,12 +1,12 @@
 import type { KnowledgeBase } from "../../knowledge-base.js";
 import type { VerifyReport } from "../../verify/index.js";
-import { requireKnowledgeDir } from "../require-knowledge.js";
+import { requireKnowledgeDir } from "../../store/require.js";
 import { EXIT, formatDiagnostics, json, type DiagnosticFormat, type Io } from "../output.js";
 
 type Opts = { json?: boolean; format: DiagnosticFormat; strict?: boolean; dryRun?: boolean };
 
 export async function verify(kb: KnowledgeBase, io: Io, ids: string[], opts: Opts): Promise<number> {
-  await requireKnowledgeDir(kb);
+  await requireKnowledgeDir(kb.layout);
   const report = await kb.verify({ ids, ...(opts.dryRun ? { dryRun: true } : {}) });
   if ("kind" in report) {
     io.err(`cairn: no entry "${report.id}"${report.suggestions.length ? `. Did you mean: ${report.suggestions.join(", ")}?` : ""}`);

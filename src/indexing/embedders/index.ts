@@ -33,3 +33,19 @@ export function createEmbedder(config: EmbedderConfig, options: CreateEmbedderOp
       return new TransformersEmbedder(config, options);
   }
 }
+
+/**
+ * `embedder` if its vector size is known, else (a transformers model directory without
+ * config.json, typically a wrong `path`) the result of trying to load it: on failure, null —
+ * lexical-only retrieval — with the one warning to show, instead of an index that cannot be
+ * created for vectors of 0 dimensions.
+ */
+export async function usableEmbedder(embedder: Embedder | null): Promise<{ embedder: Embedder | null; warning?: string }> {
+  if (!embedder || embedder.dims > 0) return { embedder };
+  try {
+    await embedder.embed(["dimension probe"]);
+  } catch (error) {
+    return { embedder: null, warning: `embedding model unavailable (${(error as Error).message}); using lexical search only` };
+  }
+  return embedder.dims > 0 ? { embedder } : { embedder: null, warning: `embedding model ${embedder.id} reports 0 dimensions; using lexical search only` };
+}

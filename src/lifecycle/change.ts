@@ -1,0 +1,251 @@
+/**
+ * Crash-safe, idempotent changes to entries: archive, restore, supersede, retract, confirm.
+ *
+ * Protocol — plan, log, apply, clear:
+ *   1. The caller plans the change as steps, each idempotent ("make it so"): edit an entry's
+ *      frontmatter, move an entry (editing it on the way), delete one, append events (each with a
+ *      fixed eventId).
+ *   2. Lock the entry (`knowledge/.pending/<key>.lock`, one change per entry at a time; the lock
+ *      of a dead process is broken at once) and finish any change left there by a crash.
+ *   3. Check the preconditions against the files: if another process made the change since it
+ *      was planned, nothing is done ("stale").
+ *   4. Log the steps in `knowledge/.pending/<key>.json` (atomic, fsync'd), apply them in order,
+ *      delete the log, release the lock.
+ *
+ * Repair (`repairPendingChanges`, run first by every mutating command) takes each logged change
+ * whose lock is free (its process died) and applies its steps again from the first:
+ *   - edit: applied when the file exists (setting or removing a key twice changes nothing);
+ *   - move: source present → the edited copy is written to the target without clobbering (a
+ *     target identical to it, left by the crash, counts as written), then the source is deleted;
+ *     source gone and target present → done; a target that differs from the edited source is a
+ *     conflict: both files are kept, the log is dropped and a warning says so;
+ *   - delete: unlink when present;
+ *   - events: appended unless the ledger already holds their eventIds.
+ * So after kill -9 at any point, the next command completes the change: never an entry in both
+ * knowledge/ and knowledge/archive/, never a lost file, never a missing or doubled event.
+ * Only changes logged on this host are repaired: a log committed by mistake (or by a hostile pull
+ * request) is reported, never acted on.
+ */
+import os from "node:os";
+import path from "node:path";
+import { z } from "zod";
+import { isEntryFileName } from "../store/files.js";
+import { CairnError, isCairnError } from "../errors.js";
+import { appendEvents, readLedger, type NewEvent } from "../ledger/index.js";
+import { newEventId } from "../ledger/id.js";
+import { relativePath, type Layout } from "../store/layout.js";
+import { createEntryFile, deleteEntryFile, editEntryFile, editedText, entryExists, entryPath, readEntryText } from "../store/mutate.js";
+import { currentOwner, liveness } from "../store/owner.js";
+import { listIntentKeys, lockEntry, pendingDir, readIntent, removeIntent, removeLeftovers, writeIntent, type StoredIntent } from "../store/pending.js";
+import type { FrontmatterEdit } from "../entry/edit.js";
+
+/**
+ * Appends events to the ledger. `now`, when present, is the knowledge base's clock: a change stamps
+ * its events' time and eventId with it when it is applied (simulations run on their own clock).
+ */
+export type AppendEvents = ((events: NewEvent[]) => Promise<unknown>) & { now?: () => Date };
+
+/** One idempotent step. Paths are repository-relative entry paths (`knowledge/x.md`, `knowledge/archive/x.md`). */
+export type ChangeStep =
+  | { kind: "edit"; path: string; edits: FrontmatterEdit[] }
+  | { kind: "move"; from: string; to: string; edits: FrontmatterEdit[] }
+  | { kind: "delete"; path: string }
+  | { kind: "events"; events: NewEvent[] };
+
+/** A planned change: `key` (an entry id) names its lock and log. */
+export type Change = { key: string; steps: ChangeStep[] };
+
+/** `applied`; or `stale` when the files no longer match the plan (`done`: every move had already been made). */
+export type ChangeOutcome = { kind: "applied" } | { kind: "stale"; reason: string; done: boolean };
+
+export type RepairReport = { completed: string[]; warnings: string[] };
+
+const value = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+const edits = z.array(z.discriminatedUnion("op", [z.object({ op: z.literal("set"), key: z.string().min(1), value }), z.object({ op: z.literal("remove"), key: z.string().min(1) })]));
+const intentSchema = z.object({
+  v: z.literal(1),
+  key: z.string(),
+  owner: z.object({ pid: z.number().int(), host: z.string(), start: z.string().optional() }),
+  created: z.string(),
+  steps: z.array(
+    z.discriminatedUnion("kind", [
+      z.object({ kind: z.literal("edit"), path: z.string(), edits }),
+      z.object({ kind: z.literal("move"), from: z.string(), to: z.string(), edits }),
+      z.object({ kind: z.literal("delete"), path: z.string() }),
+      z.object({ kind: z.literal("events"), events: z.array(z.looseObject({ type: z.string(), eventId: z.string(), time: z.string() })) }),
+    ]),
+  ),
+});
+
+/** Apply `change` crash-safely (see the protocol above). Throws CairnError on I/O errors and conflicts; the log then stays for the next repair. */
+export async function applyChange(layout: Layout, change: Change, append: AppendEvents): Promise<ChangeOutcome> {
+  for (const step of change.steps) checkPaths(layout, step);
+  const release = await lockEntry(layout, change.key);
+  try {
+    // Holding the lock, any log for this entry is a change whose process died or failed: finish it first.
+    const left = await readIntent(layout, change.key);
+    if (left) await complete(layout, left, { completed: [], warnings: [] });
+    const unmet = await precondition(layout, change.steps);
+    if (unmet) return { kind: "stale", ...unmet };
+    // Events get their time and a fixed eventId now, before the log is written: a repair appends exactly these.
+    const now = append.now?.() ?? new Date();
+    const steps = change.steps.map((step) => (step.kind === "events" ? { ...step, events: step.events.map((e) => stamp(e, now)) } : step));
+    const intent = { v: 1, key: change.key, owner: currentOwner(), created: now.toISOString(), steps };
+    await writeIntent(layout, change.key, intent);
+    try {
+      await run(layout, steps, append);
+    } catch (error) {
+      // A conflict cannot be finished later (both files are kept, the caller is told); any other
+      // failure leaves the log for the next command's repair, which completes the change.
+      if (isCairnError(error) && error.code === "CONFLICT") await removeIntent(layout, change.key);
+      throw error;
+    }
+    await removeIntent(layout, change.key);
+    return { kind: "applied" };
+  } finally {
+    await release();
+  }
+}
+
+/** Finish every change a dead process left in `knowledge/.pending/` (see the protocol above). Never throws for one bad log: it becomes a warning. */
+export async function repairPendingChanges(layout: Layout): Promise<RepairReport> {
+  const report: RepairReport = { completed: [], warnings: [] };
+  const keys = await listIntentKeys(layout);
+  await removeLeftovers(layout, [layout.knowledge, layout.archive, pendingDir(layout), layout.cache]).catch(() => 0);
+  for (const key of keys) {
+    let release: (() => Promise<void>) | undefined;
+    try {
+      release = await lockEntry(layout, key, { wait: false });
+    } catch (error) {
+      if (isCairnError(error) && error.code === "LOCKED") continue; // a live process is applying it
+      report.warnings.push(`cannot repair the pending change of ${key}: ${(error as Error).message}`);
+      continue;
+    }
+    try {
+      const stored = await readIntent(layout, key);
+      if (stored) await complete(layout, stored, report);
+    } catch (error) {
+      report.warnings.push(`could not finish the interrupted change of ${key} (${(error as Error).message}); it will be retried by the next command`);
+    } finally {
+      await release();
+    }
+  }
+  return report;
+}
+
+/** Apply a stored log again from its first step, then delete it. */
+async function complete(layout: Layout, stored: StoredIntent, report: RepairReport): Promise<void> {
+  const rel = relativePath(layout, stored.file);
+  const parsed = intentSchema.safeParse(stored.value);
+  if (!parsed.success || parsed.data.key !== stored.key) {
+    report.warnings.push(`${rel} is not a pending change cairn can read; it was left alone — delete it if no cairn command is running`);
+    return;
+  }
+  const intent = parsed.data;
+  if (intent.owner.host !== os.hostname()) {
+    report.warnings.push(`${rel} is a change begun on another host (${intent.owner.host}); it is not applied here — delete it, and check knowledge/ for an entry in both knowledge/ and knowledge/archive/ (cairn check)`);
+    return;
+  }
+  try {
+    for (const step of intent.steps as ChangeStep[]) checkPaths(layout, step);
+  } catch (error) {
+    report.warnings.push(`${rel} was left alone: ${(error as Error).message} — delete it`);
+    return;
+  }
+  try {
+    await run(layout, intent.steps as ChangeStep[], (events) => appendMissing(layout, events));
+  } catch (error) {
+    if (!(isCairnError(error) && error.code === "CONFLICT")) throw error;
+    await removeIntent(layout, stored.key);
+    report.warnings.push(`an interrupted change of ${stored.key} cannot be finished: ${error.message}`);
+    return;
+  }
+  await removeIntent(layout, stored.key);
+  const who = liveness(intent.owner) === "dead" ? `process ${intent.owner.pid} was killed` : `process ${intent.owner.pid} failed`;
+  report.completed.push(stored.key);
+  report.warnings.push(`finished the change of ${stored.key} begun at ${intent.created} (${who} before completing it)`);
+}
+
+/** Run steps in order; each is idempotent. */
+async function run(layout: Layout, steps: readonly ChangeStep[], appendEventsOf: (events: NewEvent[]) => Promise<unknown>): Promise<void> {
+  for (const step of steps) {
+    switch (step.kind) {
+      case "edit": {
+        const abs = entryPath(layout, step.path);
+        if (await entryExists(layout, abs)) await editEntryFile(layout, abs, step.edits);
+        break;
+      }
+      case "move":
+        await move(layout, step);
+        break;
+      case "delete":
+        await deleteEntryFile(layout, entryPath(layout, step.path));
+        break;
+      case "events":
+        if (step.events.length) await appendEventsOf(step.events);
+        break;
+    }
+  }
+}
+
+/** Make `to` hold the edited `from`, then remove `from`; never clobbers a different `to`. */
+async function move(layout: Layout, step: Extract<ChangeStep, { kind: "move" }>): Promise<void> {
+  const from = entryPath(layout, step.from);
+  const to = entryPath(layout, step.to);
+  const expected = await editedText(layout, from, step.edits);
+  if (expected === undefined) return; // source gone: moved already (or deleted by hand; nothing to recreate)
+  try {
+    await createEntryFile(layout, to, expected);
+  } catch (error) {
+    if (!(isCairnError(error) && error.code === "CONFLICT")) throw error;
+    if ((await readEntryText(layout, to)) !== expected) {
+      throw new CairnError("CONFLICT", `${step.to} already exists and differs from ${step.from}; both were kept — compare them, keep one and delete the other`, { cause: error });
+    }
+  }
+  await deleteEntryFile(layout, from);
+}
+
+/** Give an event its time and a fixed eventId (kept when already set). */
+function stamp(event: NewEvent, now: Date): NewEvent {
+  return { ...event, time: event.time ?? now.toISOString(), eventId: event.eventId ?? newEventId(now.getTime()) } as NewEvent;
+}
+
+/** Events of a log whose eventIds the ledger does not hold yet (a log's events are stamped, see applyChange). */
+async function appendMissing(layout: Layout, events: readonly NewEvent[]): Promise<void> {
+  const { events: written } = await readLedger(layout.ledger, { root: layout.root });
+  const have = new Set(written.map((e) => e.eventId));
+  const missing = events.filter((e) => e.eventId === undefined || !have.has(e.eventId));
+  if (missing.length) await appendEvents(layout.ledger, missing, { root: layout.root });
+}
+
+/** Why the planned steps no longer fit the files, or undefined when they do. */
+async function precondition(layout: Layout, steps: readonly ChangeStep[]): Promise<{ reason: string; done: boolean } | undefined> {
+  const exists = (rel: string) => entryExists(layout, entryPath(layout, rel));
+  let done = true;
+  const reasons: string[] = [];
+  for (const step of steps) {
+    if (step.kind === "move") {
+      const [source, target] = [await exists(step.from), await exists(step.to)];
+      if (source && !target) continue;
+      reasons.push(!source && target ? `${step.from} was already moved to ${step.to}` : source ? `${step.to} already exists` : `${step.from} no longer exists`);
+      if (source || !target) done = false;
+    } else if (step.kind === "edit" || step.kind === "delete") {
+      if (await exists(step.path)) continue;
+      reasons.push(`${step.path} no longer exists (moved or deleted by another process)`);
+      done = false;
+    }
+  }
+  return reasons.length ? { reason: reasons.join("; "), done } : undefined;
+}
+
+/** Steps may only touch entry files directly in the knowledge dir or its archive (a log is a file in the repository: never trust it further). */
+function checkPaths(layout: Layout, step: ChangeStep): void {
+  const paths = step.kind === "move" ? [step.from, step.to] : step.kind === "events" ? [] : [step.path];
+  for (const rel of paths) {
+    const abs = path.resolve(layout.root, rel);
+    const dir = path.dirname(abs);
+    if ((dir !== layout.knowledge && dir !== layout.archive) || !isEntryFileName(path.basename(abs))) {
+      throw new CairnError("UNSAFE_PATH", `refusing a change to ${rel}: only entry files in ${relativePath(layout, layout.knowledge)}/ and its archive/ can be changed`);
+    }
+  }
+}

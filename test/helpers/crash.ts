@@ -1,0 +1,243 @@
+/**
+ * kill -9 trials (issue 8, "Prove it"): a knowledge base, one mutating `cairn` command killed with
+ * SIGKILL at a random moment, the next command (which repairs), then the invariants:
+ *   - every entry file parses, and no id is in both knowledge/ and knowledge/archive/;
+ *   - no entry is lost (every id is still somewhere, unless a `retracted` event says why);
+ *   - the events agree with the files: each id is where its archived/restored/retracted events
+ *     put it, archived files carry `archived`, active ones do not, `superseded` and
+ *     `manual-confirmed` events match the frontmatter they go with;
+ *   - the ledger has no invalid line (a torn line from a crash is allowed);
+ *   - no change is left pending, and the next command itself succeeded.
+ * Used by bench/crash.ts (hundreds of trials) and test/lifecycle/crash.test.ts (a few).
+ */
+import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { parseEntry } from "../../src/entry/parse.js";
+import { parseLedgerText } from "../../src/ledger/read.js";
+import { CLI } from "./cli.js";
+
+export const TODAY = new Date().toISOString().slice(0, 10);
+const OLD = "2026-01-01";
+const DECAYING = 40;
+
+type Files = Record<string, string>;
+
+function entry(finding: string, extra = ""): string {
+  return `---\nlastConfirmed: ${OLD}\nprovenance: independent\n${extra}---\n${finding}\n\nEvidence: src/auth.ts:1-2, handleRequest() — upstream call.\nVerify: grep for ctx.Err() after fetch() calls in src/.\n`;
+}
+
+const TOPICS = ["retries", "timeouts", "sessions", "cookies", "headers", "logging", "caching", "pooling", "tracing", "quotas"];
+
+/** The template knowledge base every trial starts from (ids: d-* decay, a-* archived, c-* active, stable). */
+export function templateFiles(): Files {
+  const files: Files = {
+    "cairn.config.json": JSON.stringify({ embedder: { provider: "none" }, decayAfterRuns: 3 }),
+    "src/auth.ts": "export function handleRequest() {\n  return fetch('x');\n}\n",
+    ".gitattributes": "knowledge/.ledger/*.jsonl merge=union\n",
+    ".gitignore": ".cairn/\n",
+    "knowledge/archive/.gitkeep": "",
+    "knowledge/.ledger/.gitkeep": "",
+    "knowledge/stable.md": entry("The stable entry that no scenario touches: handlers check cancellation."),
+  };
+  for (let i = 0; i < DECAYING; i++) files[`knowledge/d-${pad(i)}.md`] = entry(`Decaying pattern ${i}: middleware ${TOPICS[i % 10]} number ${i} leak contexts.`);
+  for (let i = 0; i < 10; i++) files[`knowledge/archive/a-${pad(i)}.md`] = entry(`Archived pattern about ${TOPICS[i]} in the upstream client ${i}.`, `archived: ${OLD}\narchivedReason: decayed\n`);
+  for (let i = 0; i < 10; i++) files[`knowledge/c-${pad(i)}.md`] = entry(`Current pattern about ${TOPICS[i]} handling in request ${i}.`);
+  const lines = [1, 2, 3].map((run, i) =>
+    JSON.stringify({ v: 1, eventId: `01KA0000000000000000000R${run}0`.slice(0, 26), time: `2026-01-0${2 + i}T10:00:00.000Z`, type: "injected", run: `old-${run}`, agent: "security", entries: Array.from({ length: DECAYING }, (_, j) => `d-${pad(j)}`) }),
+  );
+  files["knowledge/.ledger/2026-01.jsonl"] = lines.join("\n") + "\n";
+  return files;
+}
+
+export type Scenario = { name: string; args: string[]; input?: string; next?: string[]; prepare?: (root: string) => Promise<void> };
+
+const findings = JSON.stringify({ findings: [5, 6, 7, 8, 9].map((i) => ({ agent: "security", text: `Current pattern about ${TOPICS[i]}`, entry: `c-${pad(i)}` })) });
+const synthesized = JSON.stringify({
+  findings: [
+    ...[0, 1, 2].map((i) => ({ text: `A new converging pattern ${i}: workers drop ${TOPICS[i]} deadlines on retry.`, agents: ["security", "performance"], evidence: ["src/auth.ts:1-2, handleRequest() — deadline dropped"], verify: ["grep for deadline in src/"], durable: true })),
+    { text: "Archived pattern about retries in the upstream client 0.", agents: ["security", "correctness"], evidence: ["src/auth.ts:1, handleRequest()"], verify: ["grep retries in src/"], durable: true },
+  ],
+});
+
+/** The twelve mutating commands (issue 8's list), each with the command that follows it. */
+export const SCENARIOS: Scenario[] = [
+  { name: "confirm", args: ["confirm", "c-00"] },
+  { name: "retract", args: ["retract", "c-01"] },
+  { name: "restore", args: ["restore", "a-01"] },
+  { name: "decay (archive)", args: ["decay"] },
+  { name: "supersede", args: ["supersede", "c-02", "c-03"] },
+  { name: "set-status", args: ["set-status", "c-04", "verified"] },
+  { name: "record", args: ["record", "--run", "run-x", "--findings", "-"], input: findings },
+  { name: "compound", args: ["compound", "--run", "run-x", "--findings", "-"], input: synthesized },
+  { name: "inject", args: ["inject", "--run", "run-y", "--agent", "security", "--keywords", "retries,timeouts,sessions"], next: ["inject", "--run", "run-z", "--agent", "security", "--keywords", "retries"] },
+  { name: "new", args: ["new", "n-new", "--finding", "New pattern: handlers drop deadlines.", "--evidence", "src/auth.ts:1-2, handleRequest()", "--verify", "grep deadline src/"] },
+  { name: "index", args: ["index"], next: ["index"] },
+  {
+    name: "init",
+    args: ["init"],
+    next: ["init"],
+    prepare: async (root) => {
+      await rm(path.join(root, ".gitattributes"));
+      await rm(path.join(root, ".gitignore"));
+      await rm(path.join(root, "knowledge/archive/.gitkeep"));
+    },
+  },
+];
+
+export type Trial = { scenario: string; kill: KillAt; killed: boolean; repaired: boolean; nextMs: number; problems: string[] };
+
+/** Write the template into `dir` (made once; each trial copies it). */
+export async function writeTemplate(dir: string): Promise<void> {
+  for (const [rel, text] of Object.entries(templateFiles())) {
+    await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+    await writeFile(path.join(dir, rel), text);
+  }
+}
+
+type Run = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; ms: number };
+
+/** When to kill: after a delay, or `delayMs` after the first pending-change log appears in knowledge/.pending/ (mid-change). */
+export type KillAt = { afterMs: number } | { afterLogMs: number };
+
+function runCairn(cli: string, root: string, args: string[], input: string | undefined, kill?: KillAt): Promise<Run> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, [cli, "--root", root, ...args], { cwd: root, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(input ?? "");
+    let timer: NodeJS.Timeout | undefined;
+    if (kill && "afterMs" in kill) timer = setTimeout(() => child.kill("SIGKILL"), kill.afterMs);
+    if (kill && "afterLogMs" in kill) {
+      const pending = path.join(root, "knowledge/.pending");
+      timer = setInterval(() => {
+        let logged = false;
+        try {
+          logged = readdirSync(pending).some((name) => name.endsWith(".json"));
+        } catch {
+          // not created yet
+        }
+        if (!logged) return;
+        clearInterval(timer);
+        timer = setTimeout(() => child.kill("SIGKILL"), kill.afterLogMs);
+      }, 1);
+    }
+    child.on("close", (code, signal) => {
+      clearInterval(timer);
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+/** How long `scenario` takes when it is not killed (ms), on a fresh copy of the template. */
+export async function measure(template: string, work: string, scenario: Scenario, cli = CLI): Promise<number> {
+  const root = await fresh(template, work, scenario);
+  const run = await runCairn(cli, root, scenario.args, scenario.input);
+  if (run.code !== 0) throw new Error(`${scenario.name} failed unkilled (exit ${run.code}): ${run.stderr}`);
+  await rm(root, { recursive: true, force: true });
+  return run.ms;
+}
+
+/** One trial: copy the template, kill the command as `kill` says, run the next command, check the invariants. `cli`: the cairn build to run (default this one). */
+export async function trial(template: string, work: string, scenario: Scenario, kill: KillAt, cli = CLI): Promise<Trial> {
+  const root = await fresh(template, work, scenario);
+  const before = await snapshot(root);
+  const killed = await runCairn(cli, root, scenario.args, scenario.input, kill);
+  const next = await runCairn(cli, root, scenario.next ?? ["confirm", "stable"], undefined);
+  const problems = next.code === 0 ? [] : [`the next command (${(scenario.next ?? ["confirm"]).join(" ")}) exited ${next.code}: ${next.stderr.trim()}`];
+  problems.push(...(await invariants(root, before, scenario)));
+  await rm(root, { recursive: true, force: true });
+  return { scenario: scenario.name, kill, killed: killed.signal === "SIGKILL", repaired: /finished the change of/.test(next.stderr), nextMs: next.ms, problems };
+}
+
+let counter = 0;
+async function fresh(template: string, work: string, scenario: Scenario): Promise<string> {
+  const root = path.join(work, `t-${process.pid}-${counter++}`);
+  await cp(template, root, { recursive: true });
+  await scenario.prepare?.(root);
+  return root;
+}
+
+type Snapshot = Map<string, "active" | "archived">;
+
+async function snapshot(root: string): Promise<Snapshot> {
+  const out: Snapshot = new Map();
+  for (const [dir, state] of [["knowledge", "active"], ["knowledge/archive", "archived"]] as const) {
+    for (const name of await readdir(path.join(root, dir)).catch(() => [] as string[])) if (name.endsWith(".md")) out.set(name.slice(0, -3), state);
+  }
+  return out;
+}
+
+async function invariants(root: string, before: Snapshot, scenario: Scenario): Promise<string[]> {
+  const problems: string[] = [];
+  const now = new Map<string, { state: "active" | "archived"; fm: Record<string, unknown> }>();
+  for (const [dir, state] of [["knowledge", "active"], ["knowledge/archive", "archived"]] as const) {
+    for (const name of await readdir(path.join(root, dir)).catch(() => [] as string[])) {
+      if (!name.endsWith(".md")) continue;
+      const rel = `${dir}/${name}`;
+      const parsed = parseEntry(await readFile(path.join(root, rel)), { file: rel, state });
+      const errors = parsed.diagnostics.filter((d) => d.severity === "error");
+      if (!parsed.entry || errors.length) problems.push(`${rel} does not parse: ${errors.map((d) => d.message).join("; ")}`);
+      const id = name.slice(0, -3);
+      if (now.has(id)) problems.push(`${id} is in both knowledge/ and knowledge/archive/`);
+      now.set(id, { state, fm: parsed.entry?.frontmatter ?? {} });
+    }
+  }
+  // The ledger: only valid lines (a torn line left by a crash is tolerated by design).
+  const events: Array<Record<string, unknown>> = [];
+  for (const name of (await readdir(path.join(root, "knowledge/.ledger")).catch(() => [] as string[])).filter((n) => n.endsWith(".jsonl")).sort()) {
+    const parsed = parseLedgerText(await readFile(path.join(root, "knowledge/.ledger", name), "utf8"), name);
+    for (const w of parsed.warnings) if (w.rule !== "ledger-torn-line") problems.push(`ledger ${name}:${w.line}: ${w.message}`);
+    events.push(...(parsed.events as unknown as Array<Record<string, unknown>>));
+  }
+  events.sort((a, b) => String(a.time).localeCompare(String(b.time)) || String(a.eventId).localeCompare(String(b.eventId)));
+  const unique = events.filter((e, i) => events.findIndex((o) => o.eventId === e.eventId) === i);
+  // Where the events say each entry of the template is.
+  const expected = new Map<string, "active" | "archived" | "retracted">(before);
+  const superseded = new Set<string>();
+  const confirmedByHand = new Set<string>();
+  for (const e of unique) {
+    const id = String(e.entry);
+    if (e.type === "archived") expected.set(id, "archived");
+    else if (e.type === "restored") expected.set(id, "active");
+    else if (e.type === "retracted") expected.set(id, "retracted");
+    else if (e.type === "superseded") superseded.add(id);
+    else if (e.type === "manual-confirmed") confirmedByHand.add(id);
+  }
+  for (const [id, state] of expected) {
+    if (!before.has(id)) continue; // created by new/compound: not part of the template
+    const found = now.get(id);
+    if (state === "retracted") {
+      if (found) problems.push(`${id} has a retracted event but its file is still in ${found.state === "active" ? "knowledge/" : "knowledge/archive/"}`);
+      continue;
+    }
+    if (!found) {
+      problems.push(`${id} was lost: no file, and no retracted event`);
+      continue;
+    }
+    if (found.state !== state) problems.push(`${id} is ${found.state} but its events say ${state}`);
+    if ((found.state === "archived") !== (found.fm.archived !== undefined)) problems.push(`${id} is ${found.state} but its frontmatter ${found.fm.archived === undefined ? "lacks" : "has"} \`archived\``);
+    if ((found.fm.status === "superseded") !== superseded.has(id)) problems.push(`${id}: status ${String(found.fm.status ?? "observed")} but ${superseded.has(id) ? "a" : "no"} superseded event`);
+    if (id === "c-00" && (found.fm.lastConfirmed === TODAY) !== confirmedByHand.has(id)) problems.push(`c-00: lastConfirmed ${String(found.fm.lastConfirmed)} but ${confirmedByHand.has(id) ? "a" : "no"} manual-confirmed event`);
+  }
+  for (const id of now.keys()) if (!before.has(id) && expected.get(id) === "archived") problems.push(`${id} appeared but was archived`);
+  const pending = (await readdir(path.join(root, "knowledge/.pending")).catch(() => [] as string[])).filter((n) => n.endsWith(".json"));
+  if (pending.length) problems.push(`changes left pending after the next command: ${pending.join(", ")}`);
+  if (scenario.name === "init") {
+    const attributes = await readFile(path.join(root, ".gitattributes"), "utf8").catch(() => "");
+    const ignore = await readFile(path.join(root, ".gitignore"), "utf8").catch(() => "");
+    if (attributes.split("\n").filter((l) => l === "knowledge/.ledger/*.jsonl merge=union").length !== 1) problems.push(`.gitattributes after init: ${JSON.stringify(attributes)}`);
+    if (ignore.split("\n").filter((l) => l === ".cairn/").length !== 1) problems.push(`.gitignore after init: ${JSON.stringify(ignore)}`);
+  }
+  return problems;
+}
+
+function pad(i: number): string {
+  return String(i).padStart(2, "0");
+}

@@ -1,0 +1,178 @@
+/**
+ * Crash-safe, idempotent moves (issue 8): `kill -9` during `decay` left an entry in knowledge/ and
+ * knowledge/archive/ with no `archived` event, and re-running decay did not repair it. Here every
+ * state a killed archive/restore/supersede/retract can leave is built on disk, then the next
+ * command's repair must finish it: one copy, in the right place, with exactly one event.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { editFrontmatter } from "../../src/entry/edit.js";
+import { openKnowledgeBase, type KnowledgeBase } from "../../src/knowledge-base.js";
+import { readLedger } from "../../src/ledger/read.js";
+import { newEventId } from "../../src/ledger/id.js";
+import { planArchive, planRestore } from "../../src/lifecycle/manual.js";
+import type { ChangeStep } from "../../src/lifecycle/change.js";
+import { REPO } from "../helpers/cli.js";
+import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
+
+const ARCHIVED = "lastConfirmed: 2026-02-12\nprovenance: independent\narchived: 2026-03-01\narchivedReason: decayed";
+
+/** The pid of a process that has exited: an owner that is certainly dead. */
+function deadPid(): number {
+  return Number(execFileSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }));
+}
+
+async function setup(files: Record<string, string> = {}): Promise<{ root: string; kb: KnowledgeBase; warnings: string[] }> {
+  const root = await testdir({ ...SOURCE_FILES, "knowledge/ctx.md": entryText(), "knowledge/archive/old.md": entryText({ fm: ARCHIVED }), "knowledge/.ledger/.gitkeep": "", ...files });
+  const warnings: string[] = [];
+  const kb = await openKnowledgeBase({ root, embedder: null, onWarning: (w) => warnings.push(w) });
+  return { root, kb, warnings };
+}
+
+/** Write the log a process that was killed would have left for `steps` (events stamped as applyChange stamps them). */
+async function leaveLog(root: string, key: string, steps: ChangeStep[], owner: { pid: number; host: string } = { pid: deadPid(), host: os.hostname() }): Promise<ChangeStep[]> {
+  const time = new Date().toISOString();
+  const stamped = steps.map((s) => (s.kind === "events" ? { ...s, events: s.events.map((e) => ({ ...e, time, eventId: newEventId(Date.parse(time)) })) } : s));
+  await mkdir(path.join(root, "knowledge/.pending"), { recursive: true });
+  await writeFile(path.join(root, "knowledge/.pending", `${key}.json`), JSON.stringify({ v: 1, key, owner, created: time, steps: stamped }));
+  return stamped;
+}
+
+async function state(root: string) {
+  const active = (await readdir(path.join(root, "knowledge"))).filter((n) => n.endsWith(".md")).sort();
+  const archived = (await readdir(path.join(root, "knowledge/archive"))).filter((n) => n.endsWith(".md")).sort();
+  const { events, warnings } = await readLedger(path.join(root, "knowledge/.ledger"));
+  const pending = await readdir(path.join(root, "knowledge/.pending")).catch(() => [] as string[]);
+  return { active, archived, events: events.map((e) => `${e.type}:${"entry" in e ? e.entry : ""}`), warnings, pending };
+}
+
+function archiveOf(kb: KnowledgeBase, id: string, today = "2026-03-05"): Promise<ChangeStep[]> {
+  return kb.load().then((loaded) => planArchive(kb.layout, loaded.byId.get(id)!, "decayed: test", today).steps);
+}
+
+describe("a change interrupted at any step is finished by the next command", () => {
+  it.each([
+    ["logged, nothing done yet", async () => {}],
+    ["archive copy written, source still there (both places)", async (root: string, steps: ChangeStep[]) => {
+      const move = steps[0] as Extract<ChangeStep, { kind: "move" }>;
+      const edited = editFrontmatter(await readFile(path.join(root, move.from), "utf8"), move.edits);
+      await writeFile(path.join(root, move.to), edited.ok ? edited.text : "");
+    }],
+    ["moved, no event yet", async (root: string, steps: ChangeStep[]) => {
+      const move = steps[0] as Extract<ChangeStep, { kind: "move" }>;
+      const edited = editFrontmatter(await readFile(path.join(root, move.from), "utf8"), move.edits);
+      await writeFile(path.join(root, move.to), edited.ok ? edited.text : "");
+      await rm(path.join(root, move.from));
+    }],
+    ["moved and event written, log not yet removed", async (root: string, steps: ChangeStep[], kb: KnowledgeBase) => {
+      const move = steps[0] as Extract<ChangeStep, { kind: "move" }>;
+      const edited = editFrontmatter(await readFile(path.join(root, move.from), "utf8"), move.edits);
+      await writeFile(path.join(root, move.to), edited.ok ? edited.text : "");
+      await rm(path.join(root, move.from));
+      await kb.ledger.append((steps[1] as Extract<ChangeStep, { kind: "events" }>).events);
+    }],
+  ] as const)("archive killed when %s", async (_name, crash) => {
+    const { root, kb, warnings } = await setup();
+    const steps = await leaveLog(root, "ctx", await archiveOf(kb, "ctx"));
+    await crash(root, steps, kb);
+    // A stale lock of the killed process is left as well.
+    await writeFile(path.join(root, "knowledge/.pending/ctx.lock"), JSON.stringify({ pid: deadPid(), host: os.hostname(), token: "t", time: "", command: "cairn decay" }));
+    expect((await kb.confirm("ctx")).kind).toBe("refused"); // the next command: repair runs first, then ctx is archived
+    const after = await state(root);
+    expect(after).toEqual({ active: [], archived: ["ctx.md", "old.md"], events: ["archived:ctx"], warnings: [], pending: [] });
+    expect(await readFile(path.join(root, "knowledge/archive/ctx.md"), "utf8")).toContain("archivedReason: \"decayed: test\"");
+    expect(warnings.join("\n")).toMatch(/finished the change of ctx .*process \d+ was killed/);
+    await kb.repair(); // idempotent: nothing more happens
+    expect(await state(root)).toEqual(after);
+  });
+
+  it("a real archive blocked on the ledger and killed is completed with exactly one event", async () => {
+    const { root } = await setup({ "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }) });
+    // The ledger file is a FIFO: the append blocks after the move until someone reads it; we kill instead.
+    const month = `${new Date().toISOString().slice(0, 7)}.jsonl`;
+    execFileSync("mkfifo", [path.join(root, "knowledge/.ledger", month)]);
+    const script = `
+      const { openKnowledgeBase } = await import(${JSON.stringify(path.join(REPO, "dist/index.js"))});
+      const kb = await openKnowledgeBase({ root: ${JSON.stringify(root)}, embedder: null });
+      setTimeout(() => process.stdout.write("blocked\\n"), 500);
+      await kb.archive("ctx", "by hand");`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill("SIGKILL");
+    await exited;
+    expect(await state(root)).toMatchObject({ active: [], archived: ["ctx.md", "old.md"], events: [] }); // moved, event missing
+    await rm(path.join(root, "knowledge/.ledger", month));
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    await kb.repair();
+    expect(await state(root)).toEqual({ active: [], archived: ["ctx.md", "old.md"], events: ["archived:ctx"], warnings: [], pending: [] });
+  });
+
+  it("restore, supersede and retract logs are finished too", async () => {
+    const { root, kb } = await setup({ "knowledge/new.md": entryText({ finding: "A newer finding about retries and their backoff." }) });
+    const loaded = await kb.load();
+    await leaveLog(root, "old", planRestore(kb.layout, loaded.byId.get("old")!, "by hand", "2026-03-05").steps);
+    await leaveLog(root, "ctx", [
+      { kind: "edit", path: "knowledge/new.md", edits: [{ op: "set", key: "supersedes", value: ["ctx"] }] },
+      { kind: "edit", path: "knowledge/ctx.md", edits: [{ op: "set", key: "status", value: "superseded" }, { op: "set", key: "supersededBy", value: "new" }] },
+      { kind: "events", events: [{ type: "superseded", entry: "ctx", by: "new" }] },
+      ...(await archiveOf(kb, "ctx")),
+    ]);
+    const report = await kb.repair();
+    expect(report.completed.sort()).toEqual(["ctx", "old"]);
+    const after = await state(root);
+    expect(after.active).toEqual(["new.md", "old.md"]);
+    expect(after.archived).toEqual(["ctx.md"]);
+    expect(after.events.sort()).toEqual(["archived:ctx", "restored:old", "superseded:ctx"]);
+    expect(await readFile(path.join(root, "knowledge/new.md"), "utf8")).toContain("supersedes: [ctx]");
+    const ctx = await readFile(path.join(root, "knowledge/archive/ctx.md"), "utf8");
+    expect(ctx).toContain("status: superseded");
+    expect(ctx).toContain("supersededBy: new");
+    expect(await readFile(path.join(root, "knowledge/old.md"), "utf8")).not.toContain("archived");
+
+    await leaveLog(root, "new", [{ kind: "delete", path: "knowledge/new.md" }, { kind: "events", events: [{ type: "retracted", entry: "new" }] }]);
+    await kb.repair();
+    expect(await state(root)).toMatchObject({ active: ["old.md"], pending: [] });
+    expect((await state(root)).events).toContain("retracted:new");
+  });
+
+  it("a target that differs from the source is a conflict: both kept, the log dropped, a warning", async () => {
+    const { root, kb, warnings } = await setup();
+    await leaveLog(root, "ctx", await archiveOf(kb, "ctx"));
+    await writeFile(path.join(root, "knowledge/archive/ctx.md"), entryText({ finding: "Someone else's entry with the same name." }));
+    await kb.repair();
+    expect(await state(root)).toMatchObject({ active: ["ctx.md"], archived: ["ctx.md", "old.md"], events: [], pending: [] });
+    expect(warnings.join("\n")).toMatch(/cannot be finished: knowledge\/archive\/ctx.md already exists and differs from knowledge\/ctx.md; both were kept/);
+  });
+
+  it("logs from another host, unreadable logs and logs naming files outside the knowledge dir are never acted on", async () => {
+    const { root, kb, warnings } = await setup({ "src/keep.ts": "export const x = 1;\n" });
+    await leaveLog(root, "ctx", await archiveOf(kb, "ctx"), { pid: 1, host: "ci-runner-7" });
+    await leaveLog(root, "evil", [{ kind: "delete", path: "src/keep.ts" }]);
+    await writeFile(path.join(root, "knowledge/.pending/torn.json"), '{"v":1,"key":"torn","ste');
+    await kb.repair();
+    expect(await state(root)).toMatchObject({ active: ["ctx.md"], archived: ["old.md"], events: [] });
+    expect(await readFile(path.join(root, "src/keep.ts"), "utf8")).toBe("export const x = 1;\n");
+    const text = warnings.join("\n");
+    expect(text).toContain("knowledge/.pending/ctx.json is a change begun on another host (ci-runner-7); it is not applied here");
+    expect(text).toMatch(/refusing a change to src\/keep.ts: only entry files in knowledge\/ and its archive\/ can be changed/);
+    expect(text).toContain("knowledge/.pending/torn.json is not a pending change cairn can read");
+  });
+
+  it("archive, restore and supersede are idempotent: repeating one changes nothing and writes no second event", async () => {
+    const { root, kb } = await setup({ "knowledge/new.md": entryText({ finding: "A newer finding about retries and their backoff." }) });
+    const loaded = await kb.load();
+    const ctx = loaded.byId.get("ctx")!;
+    expect(await kb.archive("ctx", "by hand")).toMatchObject({ kind: "done", changed: true, path: "knowledge/archive/ctx.md" });
+    // A second process that planned from the same (now stale) view: no error, no second event.
+    const { archiveEntry } = await import("../../src/lifecycle/manual.js");
+    expect(await archiveEntry(kb.layout, kb.append, ctx, "by hand", "2026-03-05")).toMatchObject({ kind: "done", changed: false });
+    expect((await state(root)).events).toEqual(["archived:ctx"]);
+    expect(await kb.supersede("old", "new")).toMatchObject({ kind: "done" });
+    expect(await kb.supersede("old", "new")).toMatchObject({ kind: "done", changed: false });
+    expect((await state(root)).events.sort()).toEqual(["archived:ctx", "superseded:old"]);
+  });
+});
