@@ -17,23 +17,13 @@ import {
   type VectorHit,
 } from "../../src/retrieval/fusion.js";
 import { toLexicalDoc } from "./cairn-lexical.js";
+import { lexicalHitsOf } from "./pipeline.js";
 import type { BenchDoc, BenchQuery, Dataset } from "./dataset.js";
 import type { Ranker, Rankings } from "./ranker.js";
 import { cosineRank, type EmbeddedSet } from "./vector.js";
 
 /** The raw lexical and vector lists of one query, computed once and fused many times. */
 export type QuerySignals = { query: string; lexical: LexicalHit[]; vector: VectorHit[] };
-
-/** Query term → idf-weighted importance, as `SearchIndex.lexicalQueryWeights` computes it for the product. */
-function queryWeights(index: LexicalIndex, query: string): Map<string, number> {
-  const n = Math.max(1, index.size);
-  const out = new Map<string, number>();
-  for (const [term, qw] of index.queryTerms(query)) {
-    const df = index.documentFrequency(term);
-    out.set(term, qw * Math.log(1 + (n - df + 0.5) / (df + 0.5)));
-  }
-  return out;
-}
 
 type Pool = ReadonlyMap<string, Float32Array>;
 
@@ -42,13 +32,7 @@ function vectorPool(docs: readonly BenchDoc[], embedded: EmbeddedSet): Pool {
 }
 
 function signalsOf(index: LexicalIndex, pool: Pool, query: BenchQuery, embedded: EmbeddedSet, depth: number, skip?: ReadonlySet<string>): QuerySignals {
-  const weights = queryWeights(index, query.text);
-  const total = [...weights.values()].reduce((a, b) => a + b, 0) || 1;
-  const lexical = index.search(query.text, { limit: depth }).map((h) => ({
-    id: h.id,
-    score: h.score,
-    matchedShare: (h.matched ?? []).reduce((sum, t) => sum + (weights.get(t) ?? 0), 0) / total,
-  }));
+  const lexical = lexicalHitsOf(index, query.text, depth);
   const qv = embedded.queries.get(query.id);
   return { query: query.text, lexical, vector: qv ? cosineRank(qv, pool, depth, skip) : [] };
 }

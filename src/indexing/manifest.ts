@@ -5,7 +5,7 @@ import { writeFileAtomic } from "../store/atomic.js";
 import type { IndexMeta } from "./document.js";
 
 /** Bump when the on-disk layout or the document mapping changes: a mismatch triggers a rebuild. */
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 
 export type ManifestEntry = IndexMeta & {
   /** Hash of the lexical fields (frontmatter title/tags/agents and verify text are lexical-only). */
