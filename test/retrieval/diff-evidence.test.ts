@@ -85,7 +85,7 @@ describe("changed code weighed by anchor precision", () => {
 });
 
 describe("issue 10 reproduction: 'adds an autofix to no-useless-concat'", () => {
-  const input = { run: "pr-7", agent: "correctness", keywords: ["correctness", "bugs"], summary: AUTOFIX_SUMMARY, dryRun: true } as const;
+  const input = { run: "pr-7", agent: "correctness", keywords: ["correctness", "bugs"], summary: AUTOFIX_SUMMARY, dryRun: true };
 
   it("a glob anchor on the changed rule no longer puts its entry into the agent's context past the floor", async () => {
     const { kb } = await project(ESLINT_LIKE, { embedder: null });
