@@ -84,6 +84,18 @@ describe("changed code weighed by anchor precision", () => {
   });
 });
 
+describe("the index keeps each anchor's path, lines and symbol", () => {
+  it("so a search given the diff's hunks grades the touch of every entry", async () => {
+    const { kb } = await project(ESLINT_LIKE, { embedder: null });
+    const diff = parseDiffEvidence(AUTOFIX_DIFF.replace(/lib\/rules\/no-useless-concat\.js/g, "lib/linter/linter.js"));
+    const response = await kb.search("meta fixable report", { floor: false, changedFiles: diff.paths, changedHunks: diff.files });
+    const touch = Object.fromEntries(response.results.map((r) => [r.id, r.explain.changedFiles?.touch]));
+    // The hunk at base line 8 overlaps linter.js:8-10; the other linter.js anchor (line 3) is elsewhere in the file.
+    expect(touch["fixable-rules-declare-meta-fixable"]).toBe("hunk");
+    expect(touch["parser-options-ecma-version"]).toBe("elsewhere");
+  });
+});
+
 describe("issue 10 reproduction: 'adds an autofix to no-useless-concat'", () => {
   const input = { run: "pr-7", agent: "correctness", keywords: ["correctness", "bugs"], summary: AUTOFIX_SUMMARY, dryRun: true };
 
