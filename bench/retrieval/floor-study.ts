@@ -78,7 +78,7 @@ export function offTopicInjected(collected: readonly Collected[], setting: Floor
 export function floorGrid(): FloorSetting[] {
   const out: FloorSetting[] = [];
   for (const evidenceFloor of [0.5, 0.75, 1, 1.25, 1.5, 2])
-    for (const lexicalFloor of [0.3, 0.5, 0.7, 1.01])
+    for (const lexicalFloor of [0.2, 0.3, 0.5, 0.7, 1.01])
       for (const relativeFloor of [0.25, 0.35, 0.5]) out.push({ evidenceFloor, lexicalFloor, relativeFloor });
   return out;
 }

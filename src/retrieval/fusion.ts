@@ -27,7 +27,12 @@ export type FusionParams = {
    * of the query, it does not fall as queries grow: a long PR summary or a diff no longer starves the right entry.
    */
   evidenceFloor: number;
-  /** ...or to hold at least this share of the idf weight of the query's words (where idf says little: a small knowledge base whose entries all hold the query's words). Default 0.7 (same study: ties "off" on what it keeps, costs 0.3 points of cut). */
+  /**
+   * ...or to hold at least this share of the idf weight of the query's words: short queries (an
+   * agent's keywords) in small knowledge bases, where one matching keyword is the evidence there is.
+   * Default 0.2 (the old floor's share; in the floor study it keeps as much as leaving it out and
+   * costs ~1 point of cut, and the 30-run simulation's agents need it: test/e2e/simulation.test.ts).
+   */
   lexicalFloor: number;
   /** ...and a BM25F score at least this share of the best lexical score. Default 0.35 (same study: 0.5 cost prose sets up to 5% of their Hit@5). */
   relativeFloor: number;
@@ -43,7 +48,7 @@ export const DEFAULT_FUSION: Readonly<FusionParams> = {
   anchorWeight: 1,
   depth: 100,
   evidenceFloor: 1.25,
-  lexicalFloor: 0.7,
+  lexicalFloor: 0.2,
   relativeFloor: 0.35,
   vectorFloor: 0.9,
 };

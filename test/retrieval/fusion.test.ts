@@ -95,10 +95,11 @@ describe("relevance floor", () => {
   });
 
   it("says why each hit below the floor was cut", () => {
-    const fused = fuse({ lexical: lexicalSignals(hits, params()) }, params());
-    const reasons = (id: string) => floorReasons(fused.find((h) => h.id === id)!, params());
+    const p = params({ evidenceFloor: 1.25, lexicalFloor: 0.5, relativeFloor: 0.35 });
+    const fused = fuse({ lexical: lexicalSignals(hits, p) }, p);
+    const reasons = (id: string) => floorReasons(fused.find((h) => h.id === id)!, p);
     expect(reasons("strong")).toEqual([]);
-    expect(reasons("common-words")).toEqual([expect.stringMatching(/evidence 0\.90 < 1\.25 and 30% of the query's weight < 70%/)]);
+    expect(reasons("common-words")).toEqual([expect.stringMatching(/evidence 0\.90 < 1\.25 and 30% of the query's weight < 50%/)]);
     expect(reasons("far-behind")).toEqual([expect.stringMatching(/lexical score 20% of the best < 35%/)]);
   });
 

@@ -80,7 +80,7 @@ describe("hybridSearch: the relevance floor", () => {
     expect(explained.belowFloor?.map((r) => r.id)).toEqual(["entry-size-checked", "symlinks-refused", "init-is-idempotent", "ledger-single-writes"]);
     const first = explained.belowFloor![0]!;
     expect(first.explain.relevant).toBe(false);
-    expect(first.explain.cut).toEqual([expect.stringMatching(/matched terms too weak: evidence 0\.86 < 1\.25 and 12% of the query's weight < 70%/), expect.stringMatching(/lexical score 22% of the best < 35%/)]);
+    expect(first.explain.cut).toEqual([expect.stringMatching(/matched terms too weak: evidence 0\.86 < 1\.25 and 12% of the query's weight < 20%/), expect.stringMatching(/lexical score 22% of the best < 35%/)]);
   });
 
   it("returns nothing for a query about something the knowledge base does not hold, even when common words match", async () => {
