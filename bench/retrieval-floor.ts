@@ -85,7 +85,7 @@ async function main(): Promise<void> {
   const fallback = [...sweep].sort((a, b) => b.minKept - a.minKept || b.meanCut + b.offCut - (a.meanCut + a.offCut));
   const chosen = (qualifying[0] ?? fallback[0])?.setting;
   const d = DEFAULT_FUSION;
-  const defaults: FloorSetting = { evidenceFloor: d.evidenceFloor, lexicalFloor: d.lexicalFloor, relativeFloor: d.relativeFloor };
+  const defaults: FloorSetting = { evidenceFloor: d.evidenceFloor, lexicalFloor: d.lexicalFloor, relativeFloor: d.relativeFloor, shortQueryWords: d.shortQueryWords };
   console.log(`\nfloor choice (keep ≥ ${KEEP_GOAL * 100}% of Hit@5 on every tuning half, then the most cut when nothing is relevant or the query is off-topic): ${chosen ? settingName(chosen) : "none"}; DEFAULT_FUSION: ${settingName(defaults)}`);
 
   // What each floor keeps and cuts, held-out halves.

@@ -4,10 +4,10 @@ import { scoreQuery } from "./metrics.js";
 import { decide, type Collected } from "./pipeline.js";
 
 /** The floor parameters a sweep varies. */
-export type FloorSetting = Pick<FusionParams, "evidenceFloor" | "lexicalFloor" | "relativeFloor">;
+export type FloorSetting = Pick<FusionParams, "evidenceFloor" | "lexicalFloor" | "relativeFloor"> & { shortQueryWords?: number };
 
-/** The floor before issue 10: ≥ 20% of the query's idf weight matched and ≥ 50% of the best score (no evidence floor). */
-export const PREVIOUS_FLOOR: FloorSetting = { evidenceFloor: Infinity, lexicalFloor: 0.2, relativeFloor: 0.5 };
+/** The floor before issue 10: ≥ 20% of the query's idf weight matched, whatever the query's length, and ≥ 50% of the best score (no evidence floor). */
+export const PREVIOUS_FLOOR: FloorSetting = { evidenceFloor: Infinity, lexicalFloor: 0.2, relativeFloor: 0.5, shortQueryWords: Infinity };
 
 export type FloorOutcome = {
   queries: number;
@@ -84,4 +84,6 @@ export function floorGrid(): FloorSetting[] {
 }
 
 export const settingName = (s: FloorSetting): string =>
-  s.evidenceFloor === Infinity ? `share ≥ ${s.lexicalFloor}, relative ≥ ${s.relativeFloor}` : `evidence ≥ ${s.evidenceFloor} or share ≥ ${s.lexicalFloor > 1 ? "off" : s.lexicalFloor}, relative ≥ ${s.relativeFloor}`;
+  s.evidenceFloor === Infinity
+    ? `share ≥ ${s.lexicalFloor}, relative ≥ ${s.relativeFloor}`
+    : `evidence ≥ ${s.evidenceFloor} or share ≥ ${s.lexicalFloor > 1 ? "off" : `${s.lexicalFloor} (queries ≤ ${s.shortQueryWords ?? DEFAULT_FUSION.shortQueryWords} words)`}, relative ≥ ${s.relativeFloor}`;

@@ -28,12 +28,16 @@ export type FusionParams = {
    */
   evidenceFloor: number;
   /**
-   * ...or to hold at least this share of the idf weight of the query's words: short queries (an
-   * agent's keywords) in small knowledge bases, where one matching keyword is the evidence there is.
-   * Default 0.2 (the old floor's share; in the floor study it keeps as much as leaving it out and
-   * costs ~1 point of cut, and the 30-run simulation's agents need it: test/e2e/simulation.test.ts).
+   * ...or, for a short query (at most `shortQueryWords` distinct words, e.g. an agent's keywords),
+   * to hold at least this share of the idf weight of its words: in a small knowledge base one
+   * matching keyword is the evidence there is. Default 0.2 (the old floor's share; the 30-run
+   * simulation's keyword-only calls need it: test/e2e/simulation.test.ts). On long queries a share
+   * admits entries that match common words of a long summary: it cost inject-style queries up to 11
+   * points of Hit@5 kept in the floor study, so long queries must show evidence.
    */
   lexicalFloor: number;
+  /** Queries of at most this many distinct words may pass by `lexicalFloor`. Default 6. */
+  shortQueryWords: number;
   /** ...and a BM25F score at least this share of the best lexical score. Default 0.35 (same study: 0.5 cost prose sets up to 5% of their Hit@5). */
   relativeFloor: number;
   /** A vector hit is relevant on its own at or above this cosine, when the vector list has weight. Default 0.9 (of vector-only admissions on prose queries, 3% were relevant at 0.75, none at 0.85 and up). */
@@ -49,6 +53,7 @@ export const DEFAULT_FUSION: Readonly<FusionParams> = {
   depth: 100,
   evidenceFloor: 1.25,
   lexicalFloor: 0.2,
+  shortQueryWords: 6,
   relativeFloor: 0.35,
   vectorFloor: 0.9,
 };
@@ -65,6 +70,8 @@ export type RankedSignal = {
   evidence?: number;
   /** Lexical only: score relative to the best lexical score of the query. */
   relative?: number;
+  /** Lexical only: the query is short enough for the share floor (`shortQueryWords`). */
+  short?: boolean;
   /** Changed-code only: how precisely the entry's anchors touch the change. */
   touch?: TouchLevel;
 };
@@ -79,8 +86,8 @@ export type FusedHit = {
   relevant: boolean;
 };
 
-/** A lexical hit as the index returns it, with the share of the query's idf weight it matched and that weight in units of a one-entry term's idf. */
-export type LexicalHit = { id: string; score: number; matchedShare: number; evidence: number };
+/** A lexical hit as the index returns it, with the share of the query's idf weight it matched, that weight in units of a one-entry term's idf, and the query's number of distinct words. */
+export type LexicalHit = { id: string; score: number; matchedShare: number; evidence: number; queryWords?: number };
 
 /** A vector hit: cosine similarity of the entry's embedding to the query's. */
 export type VectorHit = { id: string; similarity: number };
@@ -111,9 +118,11 @@ function sharedRanks(scores: readonly number[]): number[] {
 }
 
 /** True when a lexical signal clears the lexical floor: enough evidence (or most of the query matched), close enough to the best. */
-function lexicalRelevant(s: { matched: number; evidence: number; relative: number }, params: FusionParams): boolean {
-  return (s.evidence >= params.evidenceFloor || s.matched >= params.lexicalFloor) && s.relative >= params.relativeFloor;
+function lexicalRelevant(s: { matched: number; evidence: number; relative: number; short: boolean }, params: FusionParams): boolean {
+  return (s.evidence >= params.evidenceFloor || (s.short && s.matched >= params.lexicalFloor)) && s.relative >= params.relativeFloor;
 }
+
+const isShort = (h: LexicalHit, params: FusionParams): boolean => (h.queryWords ?? 0) <= params.shortQueryWords;
 
 /** Rank lexical hits (given best first; ties share a rank) and mark those above the lexical floor. */
 export function lexicalSignals(hits: readonly LexicalHit[], params: FusionParams = DEFAULT_FUSION): RankedSignal[] {
@@ -128,7 +137,8 @@ export function lexicalSignals(hits: readonly LexicalHit[], params: FusionParams
       matched: h.matchedShare,
       evidence: h.evidence,
       relative,
-      relevant: lexicalRelevant({ matched: h.matchedShare, evidence: h.evidence, relative }, params),
+      short: isShort(h, params),
+      relevant: lexicalRelevant({ matched: h.matchedShare, evidence: h.evidence, relative, short: isShort(h, params) }, params),
     };
   });
 }
@@ -195,8 +205,12 @@ export function floorReasons(hit: FusedHit, params: FusionParams = DEFAULT_FUSIO
   else {
     const matched = lexical.matched ?? 0;
     const evidence = lexical.evidence ?? 0;
-    if (evidence < params.evidenceFloor && matched < params.lexicalFloor) {
-      reasons.push(`matched terms too weak: evidence ${evidence.toFixed(2)} < ${params.evidenceFloor} and ${pct(matched)} of the query's weight < ${pct(params.lexicalFloor)}`);
+    if (evidence < params.evidenceFloor && !(lexical.short && matched >= params.lexicalFloor)) {
+      reasons.push(
+        lexical.short
+          ? `matched terms too weak: evidence ${evidence.toFixed(2)} < ${params.evidenceFloor} and ${pct(matched)} of the query's weight < ${pct(params.lexicalFloor)}`
+          : `matched terms too weak: evidence ${evidence.toFixed(2)} < ${params.evidenceFloor} (${pct(matched)} of a long query's weight does not count on its own)`,
+      );
     }
     if ((lexical.relative ?? 0) < params.relativeFloor) reasons.push(`lexical score ${pct(lexical.relative ?? 0)} of the best < ${pct(params.relativeFloor)}`);
   }

@@ -123,7 +123,12 @@ export function matchedWeights(hits: ReadonlyArray<{ id: string; score: number; 
   // ranking, and an entry holding every word of the query has matched all of it whatever the order.
   const isWord = (t: string) => !isPhrase(t) && !isShingle(t);
   let total = 0;
-  for (const [t, w] of weights) if (isWord(t)) total += w;
+  let queryWords = 0;
+  for (const [t, w] of weights) {
+    if (!isWord(t)) continue;
+    total += w;
+    queryWords++;
+  }
   const n = Math.max(1, entries);
   const unit = Math.log(1 + (n - 0.5) / 1.5); // the idf of a term found in exactly one entry (as Postings computes idf)
   return hits.map((h) => {
@@ -134,7 +139,7 @@ export function matchedWeights(hits: ReadonlyArray<{ id: string; score: number; 
       matched += w;
       if (isWord(t)) words += w;
     }
-    return { id: h.id, score: h.score, matchedShare: total > 0 ? words / total : 0, evidence: matched / unit };
+    return { id: h.id, score: h.score, matchedShare: total > 0 ? words / total : 0, evidence: matched / unit, queryWords };
   });
 }
 

@@ -74,12 +74,13 @@ describe("fuse: weighted reciprocal-rank fusion", () => {
 });
 
 describe("relevance floor", () => {
+  // A short query (4 words): a share of its words may stand in for evidence.
   const hits = [
-    { id: "strong", score: 10, matchedShare: 0.8, evidence: 3 },
-    { id: "second-topic", score: 6, matchedShare: 0.2, evidence: 1.4 },
-    { id: "short-common-query", score: 5, matchedShare: 0.6, evidence: 0.4 },
-    { id: "common-words", score: 4, matchedShare: 0.3, evidence: 0.9 },
-    { id: "far-behind", score: 2, matchedShare: 0.1, evidence: 1.6 },
+    { id: "strong", score: 10, matchedShare: 0.8, evidence: 3, queryWords: 4 },
+    { id: "second-topic", score: 6, matchedShare: 0.2, evidence: 1.4, queryWords: 4 },
+    { id: "short-common-query", score: 5, matchedShare: 0.6, evidence: 0.4, queryWords: 4 },
+    { id: "common-words", score: 4, matchedShare: 0.3, evidence: 0.9, queryWords: 4 },
+    { id: "far-behind", score: 2, matchedShare: 0.1, evidence: 1.6, queryWords: 4 },
   ];
 
   it("a lexical hit needs evidence (or most of the query) and a score near the best hit", () => {
@@ -101,6 +102,12 @@ describe("relevance floor", () => {
     expect(reasons("strong")).toEqual([]);
     expect(reasons("common-words")).toEqual([expect.stringMatching(/evidence 0\.90 < 1\.25 and 30% of the query's weight < 50%/)]);
     expect(reasons("far-behind")).toEqual([expect.stringMatching(/lexical score 20% of the best < 35%/)]);
+  });
+
+  it("on a long query the share of its words does not count on its own: only evidence does", () => {
+    const long = hits.map((h) => ({ ...h, queryWords: 40 }));
+    const signals = lexicalSignals(long, params({ evidenceFloor: 1.25, lexicalFloor: 0.5, relativeFloor: 0.35 }));
+    expect(signals.filter((s) => s.relevant).map((s) => s.id)).toEqual(["strong", "second-topic"]);
   });
 
   it("floors at 0 let every lexical hit through", () => {
