@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   // The anchored-code field's weight, tuned on odd ids with the inject --diff query.
   const inject = (q: BenchQuery) => probeOf(dataset, q, "inject");
   const hunk = (q: BenchQuery): Probe => ({ full: q.text });
-  const weights = [0.05, 0.1, 0.25, 0.5, 1];
+  const weights = [0.02, 0.05, 0.1, 0.25, 0.5, 1];
   const sweep = weights.map((weight) => {
     const lexical = { fields: { anchoredCode: { weight } } };
     return { weight, ...run(dataset, queries, codeSet, inject, DEFAULT_FUSION, true, lexical) };
