@@ -1,15 +1,19 @@
 /**
  * Lexical, vector and hybrid retrieval on the shared sets (../shared/bench), in one run: textbook
  * BM25, cairn lexical, vector only (the default embedder, USE-lite) and hybrid with DEFAULT_FUSION;
- * then the fusion sweep and the relevance-floor study that chose those defaults (odd query ids
- * tune, even ids are held out). Prints markdown tables, writes bench/results/retrieval-hybrid.json.
+ * then the fusion sweep that chose the vector weight (odd query ids tune, even ids are held out).
+ * The relevance floor is studied in bench/retrieval-floor.ts. Prints markdown tables, writes bench/results/retrieval-hybrid.json.
  *
  *   npx tsx bench/retrieval-hybrid.ts          everything
  *   npx tsx bench/retrieval-hybrid.ts --quick  the comparison only (no sweep, no floor study)
+ *   npx tsx bench/retrieval-hybrid.ts --embedder '{"provider":"transformers","model":"m","path":"models/m"}'
+ *                                              the same measurement with another embedding model
  *
  * The first run embeds ~4,600 texts (several minutes on 2 cores); vectors are cached in
  * bench/.cache/embeddings/ by text hash + embedder id, so later runs take about a minute.
  */
+import path from "node:path";
+import { resolveConfig } from "../src/config.js";
 import { createEmbedder } from "../src/indexing/embedders/index.js";
 import { DEFAULT_FUSION, type FusionParams } from "../src/retrieval/fusion.js";
 import { benchArgs, log } from "./lib/args.js";
@@ -20,12 +24,9 @@ import { loadDataset, type BenchQuery, type Dataset } from "./retrieval/dataset.
 import { evaluate, metricsOf, type Report } from "./retrieval/harness.js";
 import {
   collectSignals,
-  collectSignalsWithoutRelevant,
   fuseSignals,
   hybrid,
-  studyFloor,
   studyVectorFloor,
-  type FloorStudy,
   type QuerySignals,
   type VectorFloorStudy,
 } from "./retrieval/hybrid.js";
@@ -41,10 +42,6 @@ const HELD_OUT = "held-out (even ids)";
 const KEYS = Object.keys(METRIC_NAMES) as Array<keyof Metrics>;
 /** A small vector weight, shown beside the defaults to make the gate's effect and the vector's worth visible. */
 const SMALL_VECTOR = { k: 10, vectorWeight: 0.15, vectorGate: "prose" } as const;
-/** Floors may cost at most this share of Recall@5 on the tuning half of each set. */
-const RECALL_BUDGET = 0.1;
-/** Relative floors above this would drop the second topic of a two-topic review (see fusion.ts). */
-const MAX_RELATIVE_FLOOR = 0.5;
 
 type SetRun = { dataset: Dataset; signals: Map<string, QuerySignals>; report: Report; judged: BenchQuery[] };
 
@@ -143,34 +140,6 @@ function chooseFusion(rows: SweepRow[], runs: SetRun[]): { row: SweepRow; why: s
   return { row: best, why: "best on the tuning halves, and meets the rule on the held-out halves" };
 }
 
-type FloorRow = { set: string; half: string } & FloorStudy;
-
-function floorStudy(runs: SetRun[]): { rows: FloorRow[]; chosen: { lexicalFloor: number; relativeFloor: number } | null } {
-  const rows: FloorRow[] = [];
-  for (const run of runs) {
-    const queries = subsetQueries(run, run.report.headline);
-    log(`${run.dataset.name}: signals without the relevant documents (${queries.length} queries)`);
-    const without = collectSignalsWithoutRelevant(run.dataset, embeddedOf.get(run.dataset.name)!, queries);
-    for (const lexicalFloor of [0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4])
-      for (const relativeFloor of [0, 0.3, 0.4, 0.5, 0.6, 0.7]) {
-        const params = { ...DEFAULT_FUSION, lexicalFloor, relativeFloor };
-        for (const half of [TUNE, HELD_OUT]) rows.push({ set: run.dataset.name, half, ...studyFloor(run.dataset, subsetQueries(run, half), run.signals, without, params) });
-      }
-  }
-  // Rule: within the recall budget on every tuning half, fewest entries injected when nothing is relevant.
-  const settings = new Map<string, FloorRow[]>();
-  for (const r of rows.filter((r) => r.half === TUNE)) settings.set(`${r.lexicalFloor}/${r.relativeFloor}`, [...(settings.get(`${r.lexicalFloor}/${r.relativeFloor}`) ?? []), r]);
-  let chosen: { lexicalFloor: number; relativeFloor: number; noise: number } | null = null;
-  for (const group of settings.values()) {
-    const first = group[0]!;
-    if (first.relativeFloor > MAX_RELATIVE_FLOOR) continue;
-    if (!group.every((r) => r.recall5 >= (1 - RECALL_BUDGET) * r.recall5Unfloored)) continue;
-    const noise = group.reduce((s, r) => s + r.noRelevantInjected, 0) / group.length;
-    if (!chosen || noise < chosen.noise - 1e-9) chosen = { lexicalFloor: first.lexicalFloor, relativeFloor: first.relativeFloor, noise };
-  }
-  return { rows, chosen: chosen && { lexicalFloor: chosen.lexicalFloor, relativeFloor: chosen.relativeFloor } };
-}
-
 const embeddedOf = new Map<string, Awaited<ReturnType<typeof embedDataset>>>();
 
 function printRule(run: SetRun): boolean {
@@ -198,19 +167,6 @@ function printSweep(rows: SweepRow[], runs: SetRun[]): void {
   }
 }
 
-function printFloor(rows: FloorRow[]): void {
-  const d = DEFAULT_FUSION;
-  const pick = rows.filter((r) => [0, 0.2, 0.3].includes(r.lexicalFloor) && [0, 0.5].includes(r.relativeFloor) || (r.lexicalFloor === d.lexicalFloor && r.relativeFloor === d.relativeFloor));
-  console.log(
-    "\n| set | half | floor (share, relative) | injected / query | precision | Recall@5 floored / unfloored | queries losing their hit | nothing relevant: injected / query | nothing relevant: none injected |\n|---|---|---|---|---|---|---|---|---|",
-  );
-  for (const r of [...new Set(pick)]) {
-    console.log(
-      `| ${r.set} | ${r.half} | ${r.lexicalFloor}, ${r.relativeFloor} | ${r.injected.toFixed(2)} | ${f3(r.precision)} | ${f3(r.recall5)} / ${f3(r.recall5Unfloored)} | ${(100 * r.lostQueries).toFixed(1)}% | ${r.noRelevantInjected.toFixed(2)} | ${(100 * r.noRelevantEmpty).toFixed(1)}% |`,
-    );
-  }
-}
-
 function vectorFloorStudy(runs: SetRun[]): Array<{ set: string } & VectorFloorStudy> {
   const rows = runs.flatMap((run) =>
     [0.75, 0.8, 0.85, 0.9].map((v) => ({ set: run.dataset.name, ...studyVectorFloor(run.dataset, subsetQueries(run, TUNE), run.signals, v) })),
@@ -221,9 +177,10 @@ function vectorFloorStudy(runs: SetRun[]): Array<{ set: string } & VectorFloorSt
 }
 
 async function main(): Promise<void> {
-  const { quick } = benchArgs();
-  const embedder = createEmbedder({ provider: "use-lite" });
-  if (!embedder) throw new Error("createEmbedder({ provider: 'use-lite' }) returned no embedder; expected the bundled USE-lite model");
+  const { quick, embedder: wanted } = benchArgs();
+  // `--embedder JSON` measures another model with the same command (validated like cairn.config.json).
+  const embedder = createEmbedder(resolveConfig(wanted === undefined ? {} : { embedder: wanted }, "--embedder").embedder, { root: path.resolve(import.meta.dirname, "..") });
+  if (!embedder) throw new Error("the embedder config gave no embedder (provider none?); expected a model to measure, e.g. --embedder '{\"provider\":\"use-lite\"}'");
   const runs: SetRun[] = [];
   try {
     for (const name of ["review-clippy", "cranfield"] as const) {
@@ -255,7 +212,6 @@ async function main(): Promise<void> {
     goals.push({ metric: `${run.dataset.name}: hybrid ≥ better of lexical and vector on every metric (headline, tune, held-out)`, goal: "all ✅", measured: ok ? "all ✅" : "some ❌", pass: ok });
   }
   let sweepRows: SweepRow[] = [];
-  let floor: ReturnType<typeof floorStudy> | undefined;
   let fusionChoice: ReturnType<typeof chooseFusion> | undefined;
   let vectorFloor: ReturnType<typeof vectorFloorStudy> | undefined;
   if (!quick) {
@@ -266,10 +222,6 @@ async function main(): Promise<void> {
     fusionChoice = choice;
     const d = DEFAULT_FUSION;
     console.log(`\nfusion choice (${choice.why}): k ${choice.row.k}, vector weight ${choice.row.vectorWeight}, gate ${choice.row.vectorGate}; DEFAULT_FUSION: k ${d.k}, vector weight ${d.vectorWeight}, gate ${d.vectorGate}`);
-    floor = floorStudy(runs);
-    printFloor(floor.rows);
-    const c = floor.chosen;
-    console.log(`\nfloor choice (Recall@5 loss ≤ ${RECALL_BUDGET * 100}% on each tuning half, relative floor ≤ ${MAX_RELATIVE_FLOOR}, fewest injections when nothing is relevant): ${c ? `share ${c.lexicalFloor}, relative ${c.relativeFloor}` : "none"}; DEFAULT_FUSION: share ${d.lexicalFloor}, relative ${d.relativeFloor}`);
     vectorFloor = vectorFloorStudy(runs);
   }
   const file = await writeResults("retrieval-hybrid", goals, {
@@ -278,7 +230,8 @@ async function main(): Promise<void> {
     defaults: DEFAULT_FUSION,
     reports: runs.map((r) => r.report),
     rule: Object.fromEntries(runs.map((r) => [r.dataset.name, ruleRows(r)])),
-    ...(quick || !fusionChoice ? {} : { fusionChoice: { why: fusionChoice.why, k: fusionChoice.row.k, vectorWeight: fusionChoice.row.vectorWeight, vectorGate: fusionChoice.row.vectorGate }, sweep: sweepRows, floor, vectorFloor }),
+    tables: { ranking: runs.map((r) => headlineTable(r.report)).join("\n\n") },
+    ...(quick || !fusionChoice ? {} : { fusionChoice: { why: fusionChoice.why, k: fusionChoice.row.k, vectorWeight: fusionChoice.row.vectorWeight, vectorGate: fusionChoice.row.vectorGate }, sweep: sweepRows, vectorFloor }),
   });
   log(`wrote ${file}`);
 }

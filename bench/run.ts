@@ -7,6 +7,8 @@
  *   npm run bench -- --quick           smaller sizes (passed on as --quick and CAIRN_BENCH_QUICK=1)
  *   npm run bench -- --list            list the benches and exit
  *   npm run bench -- --summary         only print the summary of the existing results
+ *   npm run bench -- retrieval-hybrid --embedder '{"provider":"transformers","path":"models/x"}'
+ *                                      measure another embedder (passed on to the retrieval benches)
  */
 import { readdir } from "node:fs/promises";
 import path from "node:path";
@@ -28,10 +30,13 @@ async function benches(): Promise<string[]> {
   return files.filter((f) => f.endsWith(".ts") && f !== "run.ts" && !f.endsWith(".d.ts")).map((f) => f.slice(0, -3)).sort();
 }
 
-function runBench(name: string, quick: boolean): Promise<Outcome> {
+/** Flags with a value, passed on to every bench (each bench reads the ones it knows). */
+const VALUE_FLAGS = ["--embedder"];
+
+function runBench(name: string, quick: boolean, passOn: string[]): Promise<Outcome> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const args = ["tsx", path.join("bench", `${name}.ts`), ...(quick ? ["--quick"] : [])];
+    const args = ["tsx", path.join("bench", `${name}.ts`), ...(quick ? ["--quick"] : []), ...passOn];
     const child = spawn("npx", args, {
       cwd: REPO,
       stdio: "inherit",
@@ -46,7 +51,13 @@ function runBench(name: string, quick: boolean): Promise<Outcome> {
 }
 
 async function main(): Promise<number> {
-  const argv = process.argv.slice(2);
+  const raw = process.argv.slice(2);
+  const passOn: string[] = [];
+  const argv: string[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    if (VALUE_FLAGS.includes(raw[i]!) && raw[i + 1] !== undefined) passOn.push(raw[i]!, raw[++i]!);
+    else argv.push(raw[i]!);
+  }
   const quick = argv.includes("--quick");
   const all = await benches();
   if (argv.includes("--list")) {
@@ -67,7 +78,7 @@ async function main(): Promise<number> {
   const outcomes: Outcome[] = [];
   for (const name of selected) {
     console.log(`\n---\n\n# bench/${name}.ts\n`);
-    outcomes.push(await runBench(name, quick));
+    outcomes.push(await runBench(name, quick, passOn));
   }
 
   console.log("\n---\n\n# Summary\n");

@@ -13,9 +13,12 @@ export type IndexMeta = {
   status: string;
   agents: string[];
   tags: string[];
-  /** Anchor paths/globs, for changed-file boosts. */
-  anchorPaths: string[];
+  /** Anchor paths or globs with their line ranges and symbols, for changed-file and changed-hunk evidence. */
+  anchors: AnchorRef[];
 };
+
+/** What retrieval needs of an evidence anchor: where it points (a path or glob), which lines, which symbol. */
+export type AnchorRef = { path: string; glob?: true; start?: number; end?: number; symbol?: string };
 
 export type IndexDoc = { id: string; meta: IndexMeta; lexical: LexicalDoc; embedText: string };
 
@@ -56,7 +59,11 @@ export function entryDocument(entry: Entry): IndexDoc {
       status: typeof fm.status === "string" ? fm.status : "observed",
       agents,
       tags,
-      anchorPaths: anchors.map((a) => a.path).filter((p): p is string => typeof p === "string"),
+      anchors: anchors.flatMap((a): AnchorRef[] =>
+        a.path
+          ? [{ path: a.path, ...(a.glob ? { glob: true as const } : {}), ...(a.startLine ? { start: a.startLine, end: a.endLine ?? a.startLine } : {}), ...(a.symbol ? { symbol: a.symbol } : {}) }]
+          : [],
+      ),
     },
   };
 }

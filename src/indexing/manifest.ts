@@ -5,7 +5,7 @@ import { writeFileAtomic } from "../store/atomic.js";
 import type { IndexMeta } from "./document.js";
 
 /** Bump when the on-disk layout or the document mapping changes: a mismatch triggers a rebuild. */
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 
 export type ManifestEntry = IndexMeta & {
   /** Hash of the lexical fields (frontmatter title/tags/agents and verify text are lexical-only). */
@@ -52,7 +52,7 @@ function isManifestEntry(value: unknown): value is ManifestEntry {
   const e = value as Record<string, unknown>;
   const strings = ["path", "state", "contentHash", "lexicalHash"].every((k) => typeof e[k] === "string");
   const numbers = ["mtimeMs", "size"].every((k) => typeof e[k] === "number");
-  const lists = ["agents", "tags", "anchorPaths"].every((k) => Array.isArray(e[k]));
+  const lists = ["agents", "tags", "anchors"].every((k) => Array.isArray(e[k]));
   return strings && numbers && lists;
 }
 

@@ -128,6 +128,11 @@ export class SearchIndex {
     return this.#lexical.search(query, { limit, ...(filter ? { filter } : {}) });
   }
 
+  /** Number of entries in the lexical index (the N of its idf). */
+  get lexicalSize(): number {
+    return this.#lexical.size;
+  }
+
   /** Query term → idf-weighted importance, for the lexical relevance floor. */
   lexicalQueryWeights(query: string): Map<string, number> {
     const n = Math.max(1, this.#lexical.size);

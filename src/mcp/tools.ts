@@ -19,7 +19,7 @@ const search = defineTool({
     includeArchived: z.boolean().optional().describe("search archived entries too (default false)"),
     agent: agent.optional().describe("only entries meant for this agent (default: every entry)"),
     changedFiles: paths.optional().describe("changed file paths: entries anchored on them are boosted"),
-    explain: z.boolean().optional().describe("include why each result ranked where it did (default false)"),
+    explain: z.boolean().optional().describe("include why each result ranked where it did, and the best candidates below the relevance floor with why they were cut (default false)"),
   }),
   run: async (kb, args) => {
     const response = await kb.search(args.query, {
@@ -27,9 +27,10 @@ const search = defineTool({
       ...(args.includeArchived ? { includeArchived: true } : {}),
       ...(args.agent ? { agent: args.agent } : {}),
       ...(args.changedFiles?.length ? { changedFiles: args.changedFiles } : {}),
+      ...(args.explain ? { explain: true } : {}),
     });
     const results = response.results.map(({ explain, ...rest }) => (args.explain ? { ...rest, explain } : rest));
-    return { results, warnings: response.warnings, mode: response.mode };
+    return { results, warnings: response.warnings, mode: response.mode, ...(args.explain ? { belowFloor: response.belowFloor ?? [] } : {}) };
   },
 });
 
@@ -45,6 +46,8 @@ const inject = defineTool({
     keywords: z.array(z.string()).optional().describe("the agent's domain keywords"),
     summary: z.string().optional().describe("summary of the document or change under review"),
     changedFiles: paths.optional().describe("changed file paths: entries anchored on them are boosted"),
+    diff: z.string().optional().describe("the change as a unified diff (git diff output): changed lines and symbols are strong evidence, its code joins the query"),
+    explain: z.boolean().optional().describe("also return the best candidates not injected and why (default false)"),
     limit: z.number().int().positive().optional().describe("lower the cap for this call (cannot raise maxPerAgent)"),
     includeDisputed: z.boolean().optional().describe("also inject entries whose status is disputed (default false)"),
     includeSuperseded: z.boolean().optional().describe("also inject entries whose status is superseded (default false)"),
@@ -57,6 +60,8 @@ const inject = defineTool({
       keywords: clean(args.keywords),
       ...(args.summary !== undefined ? { summary: args.summary } : {}),
       changedFiles: clean(args.changedFiles),
+      ...(args.diff !== undefined ? { diff: args.diff } : {}),
+      ...(args.explain ? { explain: true } : {}),
       ...(args.limit !== undefined ? { limit: args.limit } : {}),
       includeStatuses: [...(args.includeDisputed ? ["disputed" as const] : []), ...(args.includeSuperseded ? ["superseded" as const] : [])],
       ...(args.dryRun ? { dryRun: true } : {}),

@@ -1,36 +1,109 @@
-/** Entries whose evidence anchors touch the files changed in the review: a ranked signal for fusion. */
+/**
+ * Changed code as evidence: how precisely an entry's evidence anchors touch what a review changes.
+ * An exact line-range anchor overlapping a changed hunk, or an anchored symbol named in a hunk of
+ * that file, is strong evidence; the same file elsewhere is weaker; a glob matching a changed file
+ * is weak (a broad `lib/rules/*.js` touches every rule a PR edits) and a shared directory weaker still.
+ */
 import picomatch from "picomatch";
+import type { AnchorRef } from "../indexing/document.js";
+import type { ChangedFile } from "./diff.js";
 import type { RankedSignal } from "./fusion.js";
 
-/** Strength of an anchor/changed-file match: same file 3, glob match 2, same directory 1. */
-export function anchorTouch(anchorPaths: string[], changedFiles: string[]): number {
-  let best = 0;
-  for (const anchor of anchorPaths) {
-    const clean = anchor.replace(/^\.\//, "");
-    const isGlob = /[*?[\]{}]/.test(clean);
-    const matcher = isGlob ? picomatch(clean, { dot: true }) : undefined;
-    for (const file of changedFiles) {
-      const f = file.replace(/^\.\//, "").split("\\").join("/");
-      if (!isGlob && f === clean) return 3;
-      if (matcher?.(f)) best = Math.max(best, 2);
-      else if (dirOf(f) === dirOf(clean) && dirOf(f) !== "") best = Math.max(best, 1);
-    }
-  }
-  return best;
+/** How an anchor touches the change, most precise first. */
+export type TouchLevel = "hunk" | "symbol" | "file" | "elsewhere" | "glob" | "directory";
+
+/**
+ * Strength of each level: the share of a first lexical place the changed-file signal adds to an
+ * entry's fused score (measured on review-anchored: bench/retrieval-anchored.ts). Only `hunk`,
+ * `symbol` and `file` make an entry relevant on their own (see `touchIsRelevant`).
+ */
+export const TOUCH_STRENGTH: Readonly<Record<TouchLevel, number>> = {
+  hunk: 1,
+  symbol: 1,
+  file: 0.6,
+  elsewhere: 0.3,
+  glob: 0.15,
+  directory: 0.05,
+};
+
+const ORDER: readonly TouchLevel[] = ["hunk", "symbol", "file", "elsewhere", "glob", "directory"];
+
+/** Whether a touch alone lifts an entry above the relevance floor: precise evidence only, never a glob or a directory. */
+export function touchIsRelevant(level: TouchLevel): boolean {
+  return level === "hunk" || level === "symbol" || level === "file";
 }
 
-/** Ranked signal of the entries whose anchors touch a changed file; relevant from a glob match (touch 2) up. */
-export function anchorSignals(candidates: Array<{ id: string; anchorPaths: string[] }>, changedFiles: string[]): RankedSignal[] {
-  if (!changedFiles.length) return [];
-  const touched = candidates
-    .map((c) => ({ id: c.id, touch: anchorTouch(c.anchorPaths, changedFiles) }))
-    .filter((c) => c.touch > 0)
-    .sort((a, b) => b.touch - a.touch || (a.id < b.id ? -1 : 1));
-  // Entries with the same touch share a rank: an id must not decide how much boost an entry gets.
-  return touched.map((c) => ({ id: c.id, rank: 1 + touched.filter((o) => o.touch > c.touch).length, score: c.touch, relevant: c.touch >= 2 }));
-}
+/** What changed: paths, and for the files a diff describes, their hunks. */
+export type ChangeSet = { paths: string[]; files?: ChangedFile[] };
+
+const norm = (p: string): string => p.replace(/^\.\//, "").split("\\").join("/");
 
 function dirOf(p: string): string {
   const i = p.lastIndexOf("/");
   return i === -1 ? "" : p.slice(0, i);
+}
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** True when the last segment of `symbol` (`Server.listen` → `listen`) appears as a word in the file's hunks. */
+function namesSymbol(file: ChangedFile, symbol: string): boolean {
+  const name = symbol.split(/::|\.|#/).pop()?.replace(/\(\)$/, "") ?? "";
+  if (!/^[\w$]+$/.test(name)) return false;
+  const word = new RegExp(`(^|[^\\w$])${escape(name)}($|[^\\w$])`);
+  return file.headings.some((h) => word.test(h)) || file.code.some((line) => word.test(line));
+}
+
+/** The most precise level at which one anchor touches the change, or undefined. */
+function touchOf(anchor: AnchorRef, change: ChangeSet, byPath: ReadonlyMap<string, ChangedFile>): TouchLevel | undefined {
+  const clean = norm(anchor.path);
+  if (anchor.glob) {
+    const matcher = picomatch(clean, { dot: true });
+    return change.paths.some((f) => matcher(norm(f))) ? "glob" : change.paths.some((f) => dirOf(norm(f)) === dirOf(clean) && dirOf(clean) !== "") ? "directory" : undefined;
+  }
+  if (change.paths.some((f) => norm(f) === clean)) {
+    const file = byPath.get(clean);
+    const precise = anchor.start !== undefined || anchor.symbol !== undefined;
+    if (!file || !precise) return "file";
+    const start = anchor.start;
+    const end = anchor.end ?? start;
+    if (start !== undefined && end !== undefined && file.ranges.some((r) => r.start <= end && start <= r.end)) return "hunk";
+    if (anchor.symbol && namesSymbol(file, anchor.symbol)) return "symbol";
+    return "elsewhere";
+  }
+  const dir = dirOf(clean);
+  return dir !== "" && change.paths.some((f) => dirOf(norm(f)) === dir) ? "directory" : undefined;
+}
+
+/** The most precise touch of any of an entry's anchors. */
+export function anchorTouch(anchors: readonly AnchorRef[], change: ChangeSet): TouchLevel | undefined {
+  const byPath = new Map<string, ChangedFile>();
+  for (const file of change.files ?? []) {
+    byPath.set(norm(file.path), file);
+    if (file.oldPath) byPath.set(norm(file.oldPath), file);
+  }
+  let best: TouchLevel | undefined;
+  for (const anchor of anchors) {
+    const level = touchOf(anchor, change, byPath);
+    if (level && (!best || ORDER.indexOf(level) < ORDER.indexOf(best))) best = level;
+    if (best === "hunk") break;
+  }
+  return best;
+}
+
+/** Entries whose anchors touch the change: score = the level's strength; relevant only for precise levels; equal levels share a rank. */
+export function anchorSignals(candidates: ReadonlyArray<{ id: string; anchors: readonly AnchorRef[] }>, change: ChangeSet): RankedSignal[] {
+  if (!change.paths.length) return [];
+  const touched = candidates
+    .flatMap((c) => {
+      const level = anchorTouch(c.anchors, change);
+      return level ? [{ id: c.id, level, strength: TOUCH_STRENGTH[level] }] : [];
+    })
+    .sort((a, b) => b.strength - a.strength || (a.id < b.id ? -1 : 1));
+  return touched.map((c) => ({
+    id: c.id,
+    rank: 1 + touched.filter((o) => o.strength > c.strength).length,
+    score: c.strength,
+    touch: c.level,
+    relevant: touchIsRelevant(c.level),
+  }));
 }

@@ -13,7 +13,8 @@ import { readEntryFile } from "../store/files.js";
 import type { Layout } from "../store/layout.js";
 import { unknownAgentWarning } from "./agents.js";
 import { estimateTokens, renderContextMarkdown, type ContextEntry } from "./context.js";
-import type { SearchOptions, SearchResponse } from "./search.js";
+import { parseDiffEvidence, type DiffEvidence } from "./diff.js";
+import type { SearchOptions, SearchResponse, SearchResult } from "./search.js";
 
 export type InjectInput = {
   /** Run id chosen by the orchestrator (e.g. the PR number and attempt). */
@@ -26,6 +27,14 @@ export type InjectInput = {
   summary?: string;
   /** Changed file paths: entries whose anchors touch them are boosted. Default none. */
   changedFiles?: string[];
+  /**
+   * The change under review as a unified diff (`git diff` output). Its paths join `changedFiles`,
+   * its hunks make the changed-file signal precise (an anchor on a changed line or symbol is strong
+   * evidence, a glob weak) and its code joins the query. Default none.
+   */
+  diff?: string;
+  /** Also report the best candidates below the relevance floor and why each was cut (`belowFloor`). Default false. */
+  explain?: boolean;
   /** Lower the cap for this call (never raises it above maxPerAgent). Default maxPerAgent. */
   limit?: number;
   /** Also inject `disputed` / `superseded` entries. Default false. */
@@ -43,6 +52,8 @@ export type InjectResult = {
   remaining: number;
   markdown: string;
   warnings: string[];
+  /** With `explain`: the best candidates that were not injected and why (below the floor, or past the cap). */
+  belowFloor?: Array<{ id: string; path: string; score: number; reasons: string[] }>;
 };
 
 export type InjectDeps = {
@@ -97,9 +108,11 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
     return empty([limit === 0 ? "limit 0: nothing injected" : `agent "${input.agent}" already received ${already.length} entries in run "${input.run}" (cap ${cap}); nothing more is injected`]);
   }
 
-  const changedFiles = input.changedFiles ?? [];
-  const query = [...(input.keywords ?? []), input.summary ?? "", ...changedFiles.map((f) => f.replace(/[/._-]+/g, " "))].join("\n").trim();
-  if (!query && !changedFiles.length) return empty(["no keywords, summary or changed files given: nothing to search for"]);
+  const diff = input.diff?.trim() ? parseDiffEvidence(input.diff) : undefined;
+  if (input.diff?.trim() && !diff?.files.length) warnings.push("--diff holds no unified diff hunks (expected `git diff` output with ---/+++ and @@ lines); it was ignored");
+  const queries = injectQueries(input, diff);
+  const changedFiles = [...new Set([...(input.changedFiles ?? []), ...(diff?.paths ?? [])])];
+  if (!queries.full && !changedFiles.length) return empty(["no keywords, summary, diff or changed files given: nothing to search for"]);
 
   // Only a hint: when the scopes cannot be read, the search below reports the real problem.
   const scopes = deps.agentScopes ? await deps.agentScopes().catch(() => undefined) : undefined;
@@ -110,19 +123,27 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
   const skip = new Set(already);
   let response: SearchResponse;
   try {
-    const options = { limit: slots + skip.size, agent: input.agent, changedFiles, excludeStatuses: excluded };
-    const keywords = (input.keywords ?? []).join("\n").trim();
-    // A PR summary is long and mostly off-topic for one agent: on its own query, the agent's domain
-    // keywords would be outweighed by it. Entries relevant to either query qualify; the lists are fused.
-    response = keywords && input.summary?.trim()
-      ? mergeResponses(await Promise.all([deps.search(query, options), deps.search(keywords, options)]))
-      : await deps.search(query, options);
+    const options: SearchOptions = {
+      limit: slots + skip.size,
+      agent: input.agent,
+      changedFiles,
+      ...(diff?.files.length ? { changedHunks: diff.files } : {}),
+      excludeStatuses: excluded,
+      ...(input.explain ? { explain: true } : {}),
+    };
+    // The agent's keywords alone rank the entries the review itself supports (the full query's, above
+    // the floor) toward the agent's domain; they qualify no entry on their own, or every review would
+    // hand each agent the same entries about its domain (bench/retrieval-floor.ts: inject-style queries).
+    response = queries.keywords
+      ? focusResponses(...(await Promise.all([deps.search(queries.full, options), deps.search(queries.keywords, options)])))
+      : await deps.search(queries.full, options);
   } catch (error) {
     // The knowledge system never blocks a review: no context, one warning.
     return empty([`knowledge search unavailable (${(error as Error).message}); continuing without knowledge context`]);
   }
   warnings.push(...response.warnings);
-  const picked = response.results.filter((r) => !skip.has(r.id)).slice(0, slots);
+  const ranked = response.results.filter((r) => !skip.has(r.id));
+  const picked = ranked.slice(0, slots);
 
   const entries: Entry[] = [];
   for (const hit of picked) {
@@ -149,7 +170,27 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
     remaining: Math.max(0, cap - already.length - context.length),
     markdown,
     warnings,
+    ...(input.explain ? { belowFloor: notInjected(ranked.slice(slots), response.belowFloor ?? [], slots) } : {}),
   };
+}
+
+/** Candidates that were not injected: above the floor but past the cap first, then the best below the floor. */
+function notInjected(pastCap: SearchResult[], below: SearchResult[], slots: number): NonNullable<InjectResult["belowFloor"]> {
+  return [
+    ...pastCap.map((r) => ({ id: r.id, path: r.path, score: r.score, reasons: [`above the floor, but past the ${slots} slot(s) left for this agent in this run`] })),
+    ...below.map((r) => ({ id: r.id, path: r.path, score: r.score, reasons: r.explain.cut ?? [] })),
+  ];
+}
+
+/**
+ * The queries inject searches with: everything it knows (keywords, summary, changed paths as words,
+ * the diff's code) and, when there is a summary or a diff besides keywords, the keywords alone.
+ */
+export function injectQueries(input: Pick<InjectInput, "keywords" | "summary" | "changedFiles">, diff?: DiffEvidence): { full: string; keywords?: string } {
+  const paths = [...new Set([...(input.changedFiles ?? []), ...(diff?.paths ?? [])])];
+  const full = [...(input.keywords ?? []), input.summary ?? "", ...paths.map((f) => f.replace(/[/._-]+/g, " ")), diff?.queryText ?? ""].join("\n").trim();
+  const keywords = (input.keywords ?? []).join("\n").trim();
+  return keywords && (input.summary?.trim() || diff?.queryText.trim()) ? { full, keywords } : { full };
 }
 
 /** Earlier-injected entries by id: `knowledge/<id>.md` when it holds that id (ids are file names unless set in the frontmatter). */
@@ -163,20 +204,46 @@ async function readEarlier(layout: Layout, ids: string[]): Promise<Map<string, E
   return out;
 }
 
-/** Reciprocal-rank merge of responses that each passed the relevance floor; ties by id. */
-function mergeResponses(responses: SearchResponse[]): SearchResponse {
-  const byId = new Map<string, { result: SearchResponse["results"][number]; score: number }>();
-  for (const response of responses) {
-    response.results.forEach((result, i) => {
-      const current = byId.get(result.id);
-      const score = (current?.score ?? 0) + 1 / (60 + i + 1);
-      byId.set(result.id, { result: current?.result ?? result, score });
+/** Reciprocal-rank merge of ranked lists (k 60, list weights default 1); an item keeps its first list's copy; ties by id. */
+export function mergeRanked<T extends { id: string }>(lists: ReadonlyArray<readonly T[]>, weights: readonly number[] = []): Array<{ item: T; score: number }> {
+  const byId = new Map<string, { item: T; score: number }>();
+  lists.forEach((list, l) => {
+    const weight = weights[l] ?? 1;
+    list.forEach((item, i) => {
+      const current = byId.get(item.id);
+      byId.set(item.id, { item: current?.item ?? item, score: (current?.score ?? 0) + weight / (60 + i + 1) });
     });
-  }
-  const results = [...byId.values()]
-    .sort((a, b) => b.score - a.score || (a.result.id < b.result.id ? -1 : 1))
-    .map(({ result, score }) => ({ ...result, score: Number(score.toFixed(6)) }));
-  return { results, warnings: [...new Set(responses.flatMap((r) => r.warnings))], mode: responses.some((r) => r.mode === "hybrid") ? "hybrid" : "lexical" };
+  });
+  return [...byId.values()].sort((a, b) => b.score - a.score || (a.item.id < b.item.id ? -1 : 1));
+}
+
+/**
+ * Weight of the keywords-only ranking when it re-ranks the full query's results (the full query's is 1).
+ * Default 0.05, a tie-breaker (bench/retrieval-floor.ts, inject-style queries: at 1, 0.5 and 0.25
+ * an agent's generic keywords reorder the review's own matches enough to push the right entry out
+ * of the five — at 0.25 inject-style Cranfield kept 87% of Hit@5, at 0.05 96%; near-equal matches
+ * still go the agent's way).
+ */
+export const KEYWORD_FOCUS_WEIGHT = 0.05;
+
+/** Why an entry matching only the agent's keywords is not injected. */
+export const KEYWORDS_ONLY_REASON = "matches the agent's keywords, but nothing of the change under review (summary, diff, changed files)";
+
+/**
+ * The full query's results, re-ranked by reciprocal-rank fusion with the keywords-only results;
+ * entries found by the keywords alone are listed below the floor (they say nothing about this review).
+ */
+export function focusResponses(full: SearchResponse, keywords: SearchResponse): SearchResponse {
+  const supported = new Set(full.results.map((r) => r.id));
+  const results = mergeRanked([full.results, keywords.results.filter((r) => supported.has(r.id))], [1, KEYWORD_FOCUS_WEIGHT]).map(({ item, score }) => ({ ...item, score: Number(score.toFixed(6)) }));
+  const keywordOnly = keywords.results.filter((r) => !supported.has(r.id)).map((r) => ({ ...r, explain: { ...r.explain, relevant: false, cut: [KEYWORDS_ONLY_REASON] } }));
+  const below = full.belowFloor || keywords.belowFloor ? [...keywordOnly, ...(full.belowFloor ?? [])] : undefined;
+  return {
+    results,
+    warnings: [...new Set([...full.warnings, ...keywords.warnings])],
+    mode: full.mode === "hybrid" || keywords.mode === "hybrid" ? "hybrid" : "lexical",
+    ...(below ? { belowFloor: below } : {}),
+  };
 }
 
 async function toContext(

@@ -7,6 +7,7 @@ import {
   proseShare,
   vectorSignals,
   vectorWeightFor,
+  floorReasons,
   withFloor,
   type FusionParams,
   type RankedSignal,
@@ -16,7 +17,7 @@ const params = (over: Partial<FusionParams> = {}): FusionParams => ({ ...DEFAULT
 const signal = (id: string, rank: number, relevant = true, score = 1): RankedSignal => ({ id, rank, score, relevant });
 
 describe("fuse: weighted reciprocal-rank fusion", () => {
-  it("adds weight / (k + rank) from every list an entry appears in", () => {
+  it("adds weight / (k + rank) from the ranked lists and weight × strength / (k + 1) from the changed-code list", () => {
     const p = params({ k: 10, lexicalWeight: 1, anchorWeight: 2 });
     const fused = fuse(
       { lexical: [signal("a", 1), signal("b", 2)], vector: [signal("b", 1), signal("c", 2)], anchor: [signal("c", 1)] },
@@ -33,7 +34,7 @@ describe("fuse: weighted reciprocal-rank fusion", () => {
   });
 
   it("breaks equal scores by ascending id, whatever order the lists come in", () => {
-    const lists = { lexical: [signal("zeta", 1), signal("beta", 2)], anchor: [signal("alpha", 1), signal("gamma", 2)] };
+    const lists = { lexical: [signal("zeta", 1), signal("beta", 2)], anchor: [signal("alpha", 1), signal("gamma", 2, true, 0.9)] };
     const fused = fuse(lists, params({ anchorWeight: 1, lexicalWeight: 1 }), 0);
     expect(fused.map((h) => h.id)).toEqual(["alpha", "zeta", "beta", "gamma"]);
     const reversed = fuse({ anchor: [...lists.anchor].reverse(), lexical: [...lists.lexical].reverse() }, params({ anchorWeight: 1 }), 0);
@@ -73,26 +74,44 @@ describe("fuse: weighted reciprocal-rank fusion", () => {
 });
 
 describe("relevance floor", () => {
+  // A short query (4 words): a share of its words may stand in for evidence.
   const hits = [
-    { id: "strong", score: 10, matchedShare: 0.8 },
-    { id: "second-topic", score: 6, matchedShare: 0.45 },
-    { id: "common-words", score: 3, matchedShare: 0.3 },
-    { id: "one-rare-word", score: 5.5, matchedShare: 0.1 },
+    { id: "strong", score: 10, matchedShare: 0.8, evidence: 3, queryWords: 4 },
+    { id: "second-topic", score: 6, matchedShare: 0.2, evidence: 1.4, queryWords: 4 },
+    { id: "short-common-query", score: 5, matchedShare: 0.6, evidence: 0.4, queryWords: 4 },
+    { id: "common-words", score: 4, matchedShare: 0.3, evidence: 0.9, queryWords: 4 },
+    { id: "far-behind", score: 2, matchedShare: 0.1, evidence: 1.6, queryWords: 4 },
   ];
 
-  it("a lexical hit must match enough of the query's weight and score near the best hit", () => {
-    const signals = lexicalSignals(hits, params({ lexicalFloor: 0.2, relativeFloor: 0.5 }));
+  it("a lexical hit needs evidence (or most of the query) and a score near the best hit", () => {
+    const signals = lexicalSignals(hits, params({ evidenceFloor: 1.25, lexicalFloor: 0.5, relativeFloor: 0.35 }));
     expect(signals.map((s) => [s.id, s.rank, s.relevant])).toEqual([
       ["strong", 1, true],
-      ["second-topic", 2, true],
-      ["common-words", 3, false], // matches 30% of the query, but scores 0.3 of the best
-      ["one-rare-word", 4, false], // scores 0.55 of the best, but matches 10% of the query
+      ["second-topic", 2, true], // a small share of a long query, but distinctive terms
+      ["short-common-query", 3, true], // little evidence, but most of the query
+      ["common-words", 4, false], // neither enough evidence nor most of the query
+      ["far-behind", 5, false], // evidence, but 0.2 of the best score
     ]);
-    expect(signals[1]).toMatchObject({ matched: 0.45, relative: 0.6 });
+    expect(signals[1]).toMatchObject({ matched: 0.2, evidence: 1.4, relative: 0.6 });
+  });
+
+  it("says why each hit below the floor was cut", () => {
+    const p = params({ evidenceFloor: 1.25, lexicalFloor: 0.5, relativeFloor: 0.35 });
+    const fused = fuse({ lexical: lexicalSignals(hits, p) }, p);
+    const reasons = (id: string) => floorReasons(fused.find((h) => h.id === id)!, p);
+    expect(reasons("strong")).toEqual([]);
+    expect(reasons("common-words")).toEqual([expect.stringMatching(/evidence 0\.90 < 1\.25 and 30% of the query's weight < 50%/)]);
+    expect(reasons("far-behind")).toEqual([expect.stringMatching(/lexical score 20% of the best < 35%/)]);
+  });
+
+  it("on a long query the share of its words does not count on its own: only evidence does", () => {
+    const long = hits.map((h) => ({ ...h, queryWords: 40 }));
+    const signals = lexicalSignals(long, params({ evidenceFloor: 1.25, lexicalFloor: 0.5, relativeFloor: 0.35 }));
+    expect(signals.filter((s) => s.relevant).map((s) => s.id)).toEqual(["strong", "second-topic"]);
   });
 
   it("floors at 0 let every lexical hit through", () => {
-    expect(lexicalSignals(hits, params({ lexicalFloor: 0, relativeFloor: 0 })).every((s) => s.relevant)).toBe(true);
+    expect(lexicalSignals(hits, params({ evidenceFloor: 0, lexicalFloor: 0, relativeFloor: 0 })).every((s) => s.relevant)).toBe(true);
   });
 
   it("a vector hit is relevant on its own only at or above vectorFloor", () => {
@@ -136,9 +155,9 @@ describe("the prose gate on the vector weight", () => {
 describe("ranks of tied scores", () => {
   it("entries with equal scores share a rank, so they fuse to equal scores and fall back to id order", () => {
     const lexical = lexicalSignals([
-      { id: "b-copy", score: 4, matchedShare: 0.5 },
-      { id: "a-copy", score: 4, matchedShare: 0.5 },
-      { id: "c", score: 2, matchedShare: 0.5 },
+      { id: "b-copy", score: 4, matchedShare: 0.5, evidence: 1 },
+      { id: "a-copy", score: 4, matchedShare: 0.5, evidence: 1 },
+      { id: "c", score: 2, matchedShare: 0.5, evidence: 1 },
     ]);
     expect(lexical.map((s) => s.rank)).toEqual([1, 1, 3]);
     const vector = vectorSignals([{ id: "a-copy", similarity: 0.7 }, { id: "b-copy", similarity: 0.7 }, { id: "c", similarity: 0.6 }]);

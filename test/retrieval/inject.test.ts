@@ -235,7 +235,7 @@ describe("inject: graceful degradation", () => {
     const { kb } = await project(databaseEntries(2));
     const result = await kb.inject({ run: "r1", agent: "a" });
     expect(result.entries).toEqual([]);
-    expect(result.warnings.join("\n")).toMatch(/no keywords, summary or changed files/);
+    expect(result.warnings.join("\n")).toMatch(/no keywords, summary, diff or changed files/);
   });
 
   it("boosts entries whose anchors touch the changed files", async () => {

@@ -53,19 +53,34 @@ describe("hybridSearch: the relevance floor", () => {
   it("does not fill the slots with entries that share only common words with the query", async () => {
     const index = await openIndex();
     const floored = await hybridSearch(index, ARCHIVE_QUERY, { limit: 5 });
-    expect(floored.results.map((r) => r.id)).toEqual(["archive-moves-never-overwrite"]);
+    // The archive entry, and the one entry that shares distinctive words with the query ("atomic", "changes").
+    expect(floored.results.map((r) => r.id)).toEqual(["archive-moves-never-overwrite", "surgical-edits"]);
     expect(floored.results.every((r) => r.explain.relevant)).toBe(true);
 
     // Without the floor the same search fills the slots, and the extra entries say why they were dropped.
     const all = await hybridSearch(index, ARCHIVE_QUERY, { limit: 5, floor: false });
     expect(all.results).toHaveLength(5);
     const dropped = all.results.filter((r) => !floored.results.some((f) => f.id === r.id));
-    expect(dropped.length).toBeGreaterThan(0);
+    expect(dropped.map((r) => r.id)).toEqual(["entry-size-checked", "symlinks-refused", "init-is-idempotent"]);
     for (const r of dropped) {
       expect(r.explain.relevant).toBe(false);
-      const lexical = r.explain.lexical;
-      if (lexical) expect(lexical.matched < DEFAULT_FUSION.lexicalFloor || (lexical.relative ?? 0) < DEFAULT_FUSION.relativeFloor).toBe(true);
+      const lexical = r.explain.lexical!;
+      const weak = lexical.evidence! < DEFAULT_FUSION.evidenceFloor; // a long query: the share alone does not count
+      expect(weak || lexical.relative! < DEFAULT_FUSION.relativeFloor).toBe(true);
+      expect(r.explain.cut?.length).toBeGreaterThan(0);
     }
+  });
+
+  it("explain lists the best candidates below the floor, each with the reasons it was cut", async () => {
+    const index = await openIndex();
+    const plain = await hybridSearch(index, ARCHIVE_QUERY, { limit: 5 });
+    expect(plain.belowFloor).toBeUndefined();
+    const explained = await hybridSearch(index, ARCHIVE_QUERY, { limit: 5, explain: true });
+    expect(explained.results).toEqual(plain.results);
+    expect(explained.belowFloor?.map((r) => r.id)).toEqual(["entry-size-checked", "symlinks-refused", "init-is-idempotent", "ledger-single-writes"]);
+    const first = explained.belowFloor![0]!;
+    expect(first.explain.relevant).toBe(false);
+    expect(first.explain.cut).toEqual([expect.stringMatching(/matched terms too weak: evidence 0\.86 < 1\.25 \(12% of a long query's weight does not count on its own\)/), expect.stringMatching(/lexical score 22% of the best < 35%/)]);
   });
 
   it("returns nothing for a query about something the knowledge base does not hold, even when common words match", async () => {
@@ -77,7 +92,7 @@ describe("hybridSearch: the relevance floor", () => {
 
   it("lower floors let more through: the floor is the parameter, not a constant", async () => {
     const index = await openIndex();
-    const lenient = await hybridSearch(index, ARCHIVE_QUERY, { limit: 5, fusion: { ...DEFAULT_FUSION, lexicalFloor: 0, relativeFloor: 0 } });
+    const lenient = await hybridSearch(index, ARCHIVE_QUERY, { limit: 5, fusion: { ...DEFAULT_FUSION, evidenceFloor: 0, lexicalFloor: 0, relativeFloor: 0 } });
     const strict = await hybridSearch(index, ARCHIVE_QUERY, { limit: 5 });
     expect(lenient.results.length).toBeGreaterThan(strict.results.length);
   });
@@ -105,7 +120,8 @@ describe("hybridSearch: explain", () => {
     const top = response.results[0]!;
     expect(top.explain.lexical).toMatchObject({ rank: 1, relative: 1 });
     expect(top.explain.lexical!.score).toBeGreaterThan(0);
-    expect(top.explain.lexical!.matched).toBeGreaterThanOrEqual(DEFAULT_FUSION.lexicalFloor);
+    const lexical = top.explain.lexical!;
+    expect(lexical.matched >= DEFAULT_FUSION.lexicalFloor || lexical.evidence! >= DEFAULT_FUSION.evidenceFloor).toBe(true);
     expect(top.explain.vector).toMatchObject({ weight: DEFAULT_FUSION.vectorWeight });
     expect(top.explain.vector!.rank).toBeGreaterThanOrEqual(1);
     expect(top.explain.vector!.similarity).toBeGreaterThan(0);
@@ -152,7 +168,7 @@ describe("hybridSearch: changed files and ties", () => {
     expect(plain.results[0]?.id).toBe("archive-moves-never-overwrite");
     const boosted = await hybridSearch(index, query, { changedFiles: ["src/ledger/append.ts"] });
     expect(boosted.results[0]?.id).toBe("ledger-single-writes");
-    expect(boosted.results[0]?.explain.changedFiles).toEqual({ rank: 1, touch: 3 });
+    expect(boosted.results[0]?.explain.changedFiles).toEqual({ rank: 1, touch: "file", strength: 0.6 });
     expect(boosted.results[0]?.explain.relevant).toBe(true);
     expect(boosted.results[1]?.id).toBe("archive-moves-never-overwrite");
   });
@@ -160,11 +176,11 @@ describe("hybridSearch: changed files and ties", () => {
   it("entries touching the changed files equally get the same boost", async () => {
     const index = await openIndex();
     const response = await hybridSearch(index, "entries", { floor: false, changedFiles: ["src/store/files.ts"] });
-    const touched = response.results.filter((r) => r.explain.changedFiles?.touch === 3);
+    const touched = response.results.filter((r) => r.explain.changedFiles?.touch === "file");
     expect(touched.map((r) => r.id).sort()).toEqual(["entry-size-checked", "symlinks-refused"]);
     expect(touched.every((r) => r.explain.changedFiles?.rank === 1)).toBe(true);
     const sameDir = response.results.find((r) => r.id === "archive-moves-never-overwrite");
-    expect(sameDir?.explain.changedFiles).toEqual({ rank: 3, touch: 1 });
+    expect(sameDir?.explain.changedFiles).toEqual({ rank: 3, touch: "directory", strength: 0.05 });
   });
 
   it("breaks ties by id: identical entries come back in id order, every time", async () => {

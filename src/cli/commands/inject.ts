@@ -11,6 +11,8 @@ type Opts = {
   summary?: string;
   summaryFile?: string;
   changedFiles?: string[];
+  diff?: string;
+  explain?: boolean;
   limit?: number;
   format: "markdown" | "json";
   dryRun?: boolean;
@@ -28,12 +30,23 @@ export async function inject(kb: KnowledgeBase, io: Io, opts: Opts): Promise<num
       throw new CairnError("USAGE", `cannot read --summary-file ${opts.summaryFile}: ${(cause as Error).message}`, { cause });
     }
   }
+  if (opts.diff === "-" && opts.summaryFile === "-") throw new CairnError("USAGE", "--diff - and --summary-file - both read stdin; give one of them as a file");
+  let diff: string | undefined;
+  if (opts.diff !== undefined) {
+    try {
+      diff = opts.diff === "-" ? await readStdin() : await readFile(opts.diff, "utf8");
+    } catch (cause) {
+      throw new CairnError("USAGE", `cannot read --diff ${opts.diff}: ${(cause as Error).message}; expected a unified diff file (git diff > pr.diff) or - for stdin`, { cause });
+    }
+  }
   const result = await kb.inject({
     run: opts.run,
     agent: opts.agent,
     keywords: list(opts.keywords),
     ...(summary !== undefined ? { summary } : {}),
     changedFiles: list(opts.changedFiles),
+    ...(diff !== undefined ? { diff } : {}),
+    ...(opts.explain ? { explain: true } : {}),
     ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
     includeStatuses: [...(opts.includeDisputed ? ["disputed" as const] : []), ...(opts.includeSuperseded ? ["superseded" as const] : [])],
     ...(opts.dryRun ? { dryRun: true } : {}),
@@ -48,6 +61,12 @@ export async function inject(kb: KnowledgeBase, io: Io, opts: Opts): Promise<num
   } else {
     // A warning (unknown agent, cap reached, search unavailable…) is the reason; without one, the floor is.
     io.err(result.warnings.length ? "(nothing injected for this agent: see the warning above)" : "(no knowledge above the relevance floor for this agent; nothing injected)");
+  }
+  // The explanation goes to stderr so the Knowledge Context on stdout can be pasted into a prompt as is.
+  if (opts.explain && opts.format !== "json") {
+    const below = result.belowFloor ?? [];
+    io.err(below.length ? "not injected:" : "not injected: no other candidates matched");
+    for (const b of below) io.err(`- ${b.id} (${b.path}): ${b.reasons.join("; ")}`);
   }
   return EXIT.ok;
 }

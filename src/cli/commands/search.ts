@@ -14,15 +14,21 @@ export async function search(kb: KnowledgeBase, io: Io, query: string, opts: Opt
     ...(opts.includeArchived ? { includeArchived: true } : {}),
     ...(opts.agent ? { agent: opts.agent } : {}),
     ...(opts.changedFiles?.length ? { changedFiles: opts.changedFiles } : {}),
-    ...(opts.explain ? { withVectors: true } : {}),
+    ...(opts.explain ? { withVectors: true, explain: true } : {}),
   });
   if (opts.json) {
-    json(io, { results: response.results.map(({ explain, ...r }) => (opts.explain ? { ...r, explain } : r)), warnings: response.warnings, mode: response.mode });
+    json(io, {
+      results: response.results.map(({ explain, ...r }) => (opts.explain ? { ...r, explain } : r)),
+      warnings: response.warnings,
+      mode: response.mode,
+      ...(opts.explain ? { belowFloor: response.belowFloor ?? [] } : {}),
+    });
     return EXIT.ok;
   }
   for (const w of response.warnings) io.err(`warning: ${w}`);
   if (!response.results.length) {
     io.out("no entries match above the relevance floor");
+    if (opts.explain) printBelowFloor(io, response.belowFloor ?? []);
     return EXIT.ok;
   }
   if (!opts.explain) {
@@ -35,15 +41,16 @@ export async function search(kb: KnowledgeBase, io: Io, query: string, opts: Opt
     const e = r.explain;
     return [
       ...base,
-      e.lexical ? `#${e.lexical.rank} bm25 ${e.lexical.score.toFixed(2)} match ${(e.lexical.matched * 100).toFixed(0)}%` : "-",
+      e.lexical ? lexicalCell(e.lexical) : "-",
       e.vector ? `#${e.vector.rank} cos ${e.vector.similarity.toFixed(3)}${e.vector.weight ? "" : " (w 0)"}` : "-",
-      e.changedFiles ? `#${e.changedFiles.rank} touch ${e.changedFiles.touch}` : "-",
+      e.changedFiles ? `${e.changedFiles.touch} (+${e.changedFiles.strength})` : "-",
       r.path,
     ];
   });
   io.out(table(headers, rows));
   const weight = response.results.find((r) => r.explain.vector)?.explain.vector?.weight ?? 0;
-  io.out(`\nscore = weighted reciprocal-rank fusion of the lexical and changed-file ranks${weight ? ` and the vector rank (weight ${weight})` : "; the vector rank is shown for information (weight 0: the embedding model did not improve ranking in the benchmarks, see README)"}`);
+  io.out(`\nscore = weighted reciprocal-rank fusion of the lexical rank and the changed-code strength${weight ? ` and the vector rank (weight ${weight})` : "; the vector rank is shown for information (weight 0: the embedding model did not improve ranking in the benchmarks, see README)"}`);
+  printBelowFloor(io, response.belowFloor ?? []);
   return EXIT.ok;
 }
 
@@ -67,4 +74,18 @@ async function readable(kb: KnowledgeBase, query: string, results: SearchResult[
     }),
   );
   return `${blocks.join("\n\n")}\n\n(relevance: how many of the query's words the entry contains; results are ranked by the fused score, see --explain)`;
+}
+
+function lexicalCell(l: NonNullable<SearchResult["explain"]["lexical"]>): string {
+  return `#${l.rank} bm25 ${l.score.toFixed(2)} evidence ${(l.evidence ?? 0).toFixed(2)} match ${(l.matched * 100).toFixed(0)}%`;
+}
+
+/** The best candidates the relevance floor cut, and why: what a reviewer needs to see when the right entry is missing. */
+function printBelowFloor(io: Io, below: SearchResult[]): void {
+  if (!below.length) {
+    io.out("\nno other candidates: nothing else matched the query");
+    return;
+  }
+  io.out("\nbelow the relevance floor (not returned):");
+  for (const r of below) io.out(`- ${r.id} (${r.path}): ${(r.explain.cut ?? []).join("; ")}`);
 }

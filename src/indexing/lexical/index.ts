@@ -11,6 +11,7 @@ export {
 export { DEFAULT_FEEDBACK, type FeedbackParams } from "./feedback.js";
 export {
   DEFAULT_LEXICAL_PARAMS,
+  FIELD_TABLE,
   LEXICAL_FIELDS,
   resolveParams,
   type FieldParams,

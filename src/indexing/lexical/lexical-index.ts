@@ -10,7 +10,7 @@ import { isPhrase, isShingle, tokenizeRegions } from "./tokenize.js";
 /**
  * Frequencies of one term in one document as `[slot, count, slot, count, ...]`. Slots are
  * LEXICAL_FIELDS in order (the prose of each field), then the same fields for their code
- * regions: slot = field index + (code ? 6 : 0).
+ * regions: slot = field index + (code ? LEXICAL_FIELDS.length : 0).
  */
 export type FieldTf = number[];
 

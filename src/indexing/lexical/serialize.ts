@@ -9,8 +9,8 @@ import { LEXICAL_FIELDS, resolveParams, type LexicalParams, type LexicalParamsIn
 import { TOKENIZER_VERSION } from "./tokenize.js";
 
 export const LEXICAL_FORMAT = "cairn-lexical";
-/** Bumped when the JSON layout changes. */
-export const LEXICAL_FORMAT_VERSION = 2;
+/** Bumped when the JSON layout or the field table changes. */
+export const LEXICAL_FORMAT_VERSION = 3;
 
 const SLOTS = LEXICAL_FIELDS.length * 2;
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CairnError } from "../../../src/errors.js";
-import { LexicalIndex, type LexicalDoc } from "../../../src/indexing/lexical/index.js";
+import { LEXICAL_FIELDS, LexicalIndex, type LexicalDoc } from "../../../src/indexing/lexical/index.js";
 
 const doc = (id: string, fields: LexicalDoc["fields"]): LexicalDoc => ({ id, fields });
 
@@ -138,5 +138,20 @@ describe("LexicalIndex incremental updates", () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe("the field table", () => {
+  it("indexes every field it lists, the anchored-code field included, with its own weight", () => {
+    expect(LEXICAL_FIELDS).toContain("anchoredCode");
+    const index = new LexicalIndex();
+    index.add({ id: "fixable", fields: { title: "Fixable rules", anchoredCode: "if (problem.fix && !(rule.meta && rule.meta.fixable)) {" } });
+    index.add({ id: "other", fields: { title: "Rule schemas", body: "meta.schema must be an array" } });
+    expect(index.search("problem.fix && rule.meta.fixable")[0]?.id).toBe("fixable");
+    const heavier = new LexicalIndex({ fields: { anchoredCode: { weight: 1 } } });
+    heavier.add({ id: "fixable", fields: { anchoredCode: "rule.meta.fixable" } });
+    const light = new LexicalIndex();
+    light.add({ id: "fixable", fields: { anchoredCode: "rule.meta.fixable" } });
+    expect(heavier.search("rule.meta.fixable")[0]!.score).toBeGreaterThan(light.search("rule.meta.fixable")[0]!.score);
   });
 });
