@@ -1,4 +1,4 @@
-/** MCP tools for single entries and PR review: get_entry, history, confirm, new_entry, diff. One KnowledgeBase call each. */
+/** MCP tools for single entries and PR review: get_entry, history, confirm, new_entry, diff, verify. One KnowledgeBase call each. */
 import { z } from "zod";
 import { renderDiffMarkdown } from "../diff/index.js";
 import { slugify } from "../entry/render.js";
@@ -80,4 +80,20 @@ const diff = defineTool({
 });
 
 /** The entry and review tools, in the order clients list them (after the review-loop tools). */
-export const ENTRY_TOOLS: readonly ToolDefinition[] = [getEntry, history, confirm, newEntry, diff];
+const verify = defineTool({
+  name: "verify",
+  title: "Run verification steps",
+  description:
+    "Run the mechanical verify steps of entries (a pattern in backticks plus a path or glob: searched in-process over the repository's tracked files, never a shell) and record one verification result per entry (passed / failed / not-mechanical). A failed step usually means the pattern is gone (fixed): the entry is flagged for human review.",
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  inputSchema: z.object({
+    ids: z.array(entryId).optional().describe("entry ids to verify (default: every active entry)"),
+    dryRun: z.boolean().optional().describe("run the steps without recording results (default false)"),
+  }),
+  run: async (kb, args) => {
+    const report = await kb.verify({ ids: clean(args.ids), ...(args.dryRun ? { dryRun: true } : {}) });
+    return "kind" in report ? report : { kind: "verified", ...report };
+  },
+});
+
+export const ENTRY_TOOLS: readonly ToolDefinition[] = [getEntry, history, confirm, newEntry, diff, verify];

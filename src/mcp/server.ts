@@ -24,12 +24,12 @@ export type ServeOptions = {
 export const INSTRUCTIONS = `cairn keeps this project's code-review knowledge: short entries (a finding, evidence anchors into the code, verify steps) that later reviews re-discover or let decay into an archive.
 
 The loop for one review run (use the same run id in every call of that review):
-1. inject — before the review, once per agent: inject {run, agent, keywords, summary, changedFiles}. Put the returned markdown into that agent's prompt. At most 5 entries per agent per run; the injection is recorded.
+1. inject — before the review, once per agent: inject {run, agent, keywords, summary, changedFiles, diff}. Put the returned markdown into that agent's prompt. At most 5 entries per agent per run; the injection is recorded.
 2. review — the agents treat the entries as leads to verify in the code, not as facts.
 3. record — after the review: record_findings {run, findings: [{agent, text, entry?}]}. Set entry to an entry's id when a finding restates it. A re-discovery by an agent that was not shown the entry confirms it; one that was shown it (primed) does not. Entries that stop being re-discovered decay.
 4. compound — compound {run, findings: [{text, agents, evidence, verify, durable}]} turns findings that 2+ agents flagged independently into new entries.
 
-Also: search and get_entry to look entries up; status and history for decay counters and events; check to validate entries; new_entry and confirm for deliberate edits; diff for a pull request's knowledge changes.`;
+Also: search and get_entry to look entries up; status and history for decay counters and events; check to validate entries; new_entry and confirm for deliberate edits; diff for a pull request's knowledge changes; verify to run entries' mechanical verify steps (in-process pattern search, results recorded).`;
 
 /** An MCP server exposing the tools in TOOLS for `kb` (connect it to any transport). */
 export function createServer(kb: KnowledgeBase, options: { log?: (message: string) => void } = {}): McpServer {

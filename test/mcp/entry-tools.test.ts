@@ -126,4 +126,20 @@ describe("MCP: instructions and the entry tools", () => {
     const duplicates = (await call(client, "check", { anchors: false, duplicates: true })).json;
     expect(duplicates.errors).toBe(0);
   });
+
+  it("verify runs mechanical verify steps in-process and records the results; dryRun records nothing", async () => {
+    const r = await repo();
+    await r.write("knowledge/fetch-grep.md", entryText({ finding: "Upstream fetches are not cancelled on timeout.", verify: "grep for `fetch(` in src/*.ts" }));
+    await r.write("knowledge/gone-grep.md", entryText({ finding: "A removed helper is still called.", verify: "grep for `legacyHelper(` in src/*.ts" }));
+    r.commit("verify steps");
+    const client = await connect(r.dir);
+    const dry = (await call(client, "verify", { ids: ["fetch-grep", "gone-grep"], dryRun: true })).json;
+    expect(dry).toMatchObject({ kind: "verified", passed: 1, failed: 1, dryRun: true });
+    const ledger = () => readFile(path.join(r.dir, "knowledge/.ledger", `${new Date().toISOString().slice(0, 7)}.jsonl`), "utf8").catch(() => "");
+    expect(await ledger()).not.toMatch(/"verified"/);
+    const real = (await call(client, "verify", { ids: ["fetch-grep", "gone-grep"] })).json;
+    expect(real.entries.map((e: { id: string; result: string }) => `${e.id}:${e.result}`).sort()).toEqual(["fetch-grep:passed", "gone-grep:failed"]);
+    expect((await ledger()).match(/"type":"verified"/g)).toHaveLength(2);
+    expect((await call(client, "verify", { ids: ["fetch-grp"] })).json).toMatchObject({ kind: "not-found", suggestions: ["fetch-grep"] });
+  });
 });
