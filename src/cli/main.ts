@@ -203,7 +203,7 @@ export function buildProgram(): Command {
 
   program
     .command("mcp")
-    .description("run the MCP server on stdio, or with --http on Streamable HTTP (tools: search, inject, record_findings, compound, status, check, get_entry, history, confirm, new_entry, diff)")
+    .description("run the MCP server on stdio, or with --http on Streamable HTTP (tools: search, inject, record_findings, compound, status, check, get_entry, history, confirm, new_entry, diff, verify)")
     .option("--http <port>", "serve Streamable HTTP at http://HOST:PORT/mcp (GET /health too) instead of stdio; 0 picks a free port", port)
     .option("--host <host>", "interface for --http (default 127.0.0.1; anything else serves without authentication)")
     .action((opts: { http?: number; host?: string }) =>

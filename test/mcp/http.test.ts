@@ -53,7 +53,7 @@ describe("cairn mcp --http (Streamable HTTP)", () => {
     const first = await connectHttp(server.url, "orchestrator-a");
     const second = await connectHttp(server.url, "orchestrator-b");
     const { tools } = await first.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["search", "inject", "record_findings", "compound", "status", "check", "get_entry", "history", "confirm", "new_entry", "diff"]);
+    expect(tools.map((t) => t.name)).toEqual(["search", "inject", "record_findings", "compound", "status", "check", "get_entry", "history", "confirm", "new_entry", "diff", "verify"]);
     expect(first.getInstructions()).toMatch(/1\. inject/);
 
     const injected = (await call(first, "inject", { run: "pr-1", agent: "security", keywords: ["auth", "middleware", "cancellation"] })).json;

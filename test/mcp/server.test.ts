@@ -47,7 +47,7 @@ describe("cairn mcp", () => {
     expect(client.getServerVersion()).toMatchObject({ name: "cairn", version: VERSION });
 
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["search", "inject", "record_findings", "compound", "status", "check", "get_entry", "history", "confirm", "new_entry", "diff"]);
+    expect(tools.map((t) => t.name)).toEqual(["search", "inject", "record_findings", "compound", "status", "check", "get_entry", "history", "confirm", "new_entry", "diff", "verify"]);
     for (const tool of tools) {
       expect(tool.description, tool.name).toMatch(/\w/);
       expect(tool.inputSchema.type).toBe("object");
