@@ -2,6 +2,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { validateRuleSettings, type RuleSetting } from "./check/rules/registry.js";
 import { CairnError } from "./errors.js";
 
 export const CONFIG_FILE = "cairn.config.json";
@@ -33,6 +34,8 @@ export const configSchema = z
     matchThreshold: z.number().min(0).max(1).optional(),
     duplicateThreshold: z.number().min(0).max(1).optional(),
     embedder: embedderSchema.optional(),
+    maxInjectTokens: z.number().int().min(1).max(1_000_000).optional(),
+    rules: z.record(z.string(), z.string()).optional(),
     sanitize: z
       .object({
         allowHosts: z.array(z.string().min(1)).optional(),
@@ -65,6 +68,10 @@ export type CairnConfig = {
   allowHosts: string[];
   /** Regular expressions (case-insensitive) for organisation or customer names. Default none. */
   denyPatterns: string[];
+  /** Token budget of one inject call's Knowledge Context (o200k_base tokens). Default 4000. */
+  maxInjectTokens: number;
+  /** Rule severities by rule id: "error" | "warning" | "off" (README "Rules"). Default {} (each rule's own severity). */
+  rules: Record<string, RuleSetting>;
 };
 
 export const DEFAULT_CONFIG: CairnConfig = {
@@ -77,6 +84,8 @@ export const DEFAULT_CONFIG: CairnConfig = {
   embedder: { provider: "use-lite" },
   allowHosts: [],
   denyPatterns: [],
+  maxInjectTokens: 4000,
+  rules: {},
 };
 
 /** Validate a parsed config object; returns the resolved config or problems with their JSON paths. */
@@ -109,6 +118,8 @@ export function resolveConfig(raw: unknown, source = CONFIG_FILE): CairnConfig {
     embedder: value.embedder ?? DEFAULT_CONFIG.embedder,
     allowHosts: value.sanitize?.allowHosts ?? DEFAULT_CONFIG.allowHosts,
     denyPatterns: value.sanitize?.denyPatterns ?? DEFAULT_CONFIG.denyPatterns,
+    maxInjectTokens: value.maxInjectTokens ?? DEFAULT_CONFIG.maxInjectTokens,
+    rules: value.rules ? validateRuleSettings(value.rules, source) : DEFAULT_CONFIG.rules,
   };
 }
 

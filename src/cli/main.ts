@@ -117,6 +117,7 @@ export function buildProgram(): Command {
     .option("--summary-file <file>", "read the summary from a file ('-' for stdin)")
     .option("--changed-files <path...>", "changed files: entries anchored on them are boosted")
     .option("--limit <n>", "lower the cap for this call (cannot raise maxPerAgent)", positiveInt)
+    .option("--max-tokens <n>", "token budget of the Knowledge Context (o200k_base tokens; default maxInjectTokens, 4000)", positiveInt)
     .addOption(new Option("--format <format>", "output format").choices(["markdown", "json"]).default("markdown"))
     .option("--include-disputed", "also inject disputed entries")
     .option("--include-superseded", "also inject superseded entries")

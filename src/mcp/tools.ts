@@ -73,6 +73,7 @@ const inject = defineTool({
     summary: z.string().optional().describe("summary of the document or change under review"),
     changedFiles: paths.optional().describe("changed file paths: entries anchored on them are boosted"),
     limit: z.number().int().positive().optional().describe("lower the cap for this call (cannot raise maxPerAgent)"),
+    maxTokens: z.number().int().positive().optional().describe("token budget of the Knowledge Context in o200k_base tokens (default maxInjectTokens, 4000)"),
     dryRun: dryRun.describe("show the context without recording the injection (default false)"),
   }),
   run: async (kb, args) =>
@@ -83,6 +84,7 @@ const inject = defineTool({
       ...(args.summary !== undefined ? { summary: args.summary } : {}),
       changedFiles: clean(args.changedFiles),
       ...(args.limit !== undefined ? { limit: args.limit } : {}),
+      ...(args.maxTokens !== undefined ? { maxTokens: args.maxTokens } : {}),
       ...(args.dryRun ? { dryRun: true } : {}),
     }),
 });

@@ -1,15 +1,18 @@
-/** `inject`: pick at most maxPerAgent relevant entries per agent per run, explain them, record the injection. */
+/** `inject`: pick at most maxPerAgent relevant entries per agent per run, gate them, fit them to a token budget, record the injection. */
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
-import { anchorResolverFor, type AnchorResolver } from "../check/anchors.js";
+import { createLinter, type Linter } from "../check/engine.js";
+import { describeBlocking, gateVerdict, type GateVerdict } from "../check/gate.js";
 import { refsOf } from "../check/references.js";
 import type { Entry } from "../entry/types.js";
-import type { EntryLedgerView, LedgerEvent } from "../ledger/index.js";
+import type { LedgerEvent } from "../ledger/index.js";
 import { injectionsForRun, projectLedger } from "../ledger/index.js";
 import { readEntryFile } from "../store/files.js";
 import type { Layout } from "../store/layout.js";
-import { estimateTokens, renderContextMarkdown, type ContextEntry } from "./context.js";
-import type { SearchOptions, SearchResponse } from "./search.js";
+import { fitToBudget } from "./budget.js";
+import { oneLine, type ContextEntry } from "./context.js";
+import type { SearchOptions, SearchResponse, SearchResult } from "./search.js";
+import { TOKENIZER } from "./tokens.js";
 
 export type InjectInput = {
   /** Run id chosen by the orchestrator (e.g. the PR number and attempt). */
@@ -24,6 +27,8 @@ export type InjectInput = {
   changedFiles?: string[];
   /** Lower the cap for this call (never raises it above maxPerAgent). Default maxPerAgent. */
   limit?: number;
+  /** Token budget of this call's Knowledge Context (o200k_base tokens). Default config `maxInjectTokens` (4000). */
+  maxTokens?: number;
   /** Also inject `disputed` / `superseded` entries. Default false. */
   includeStatuses?: Array<"disputed" | "superseded">;
   /** Compute the context without recording an `injected` event. Default false. */
@@ -34,6 +39,13 @@ export type InjectResult = {
   run: string;
   agent: string;
   entries: ContextEntry[];
+  /** Tokens of `markdown`, counted with `tokenizer`. */
+  tokens: number;
+  /** The tokenizer that counted `tokens`: `o200k_base` (gpt-tokenizer). */
+  tokenizer: string;
+  /** The budget this call was held to. */
+  maxTokens: number;
+  /** Same as `tokens` (kept for callers of earlier versions, where it was characters / 4). */
   estimatedTokens: number;
   /** Slots left for this agent in this run after this call. */
   remaining: number;
@@ -54,17 +66,17 @@ export async function inject(deps: InjectDeps, input: InjectInput): Promise<Inje
   try {
     return await injectOrThrow(deps, input);
   } catch (error) {
-    return {
-      run: input.run,
-      agent: input.agent,
-      entries: [],
-      estimatedTokens: 0,
-      remaining: 0,
-      markdown: "",
-      warnings: [`knowledge system unavailable (${(error as Error).message}); continuing without knowledge context`],
-    };
+    return { ...emptyResult(deps, input, 0), warnings: [`knowledge system unavailable (${(error as Error).message}); continuing without knowledge context`] };
   }
 }
+
+function emptyResult(deps: InjectDeps, input: InjectInput, remaining: number): InjectResult {
+  const maxTokens = input.maxTokens ?? deps.config.maxInjectTokens;
+  return { run: input.run, agent: input.agent, entries: [], tokens: 0, tokenizer: TOKENIZER, maxTokens, estimatedTokens: 0, remaining, markdown: "", warnings: [] };
+}
+
+/** How many candidates beyond the free slots to ask search for, so withheld or oversized entries do not waste slots. */
+const LOOKAHEAD = 8;
 
 async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<InjectResult> {
   const { config } = deps;
@@ -78,15 +90,7 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
   const events = await deps.events();
   const already = injectionsForRun(events, input.run, input.agent);
   const slots = Math.max(0, Math.min(limit, cap - already.length));
-  const empty = (extra: string[] = []): InjectResult => ({
-    run: input.run,
-    agent: input.agent,
-    entries: [],
-    estimatedTokens: 0,
-    remaining: Math.max(0, cap - already.length),
-    markdown: "",
-    warnings: [...warnings, ...extra],
-  });
+  const empty = (extra: string[] = []): InjectResult => ({ ...emptyResult(deps, input, Math.max(0, cap - already.length)), warnings: [...warnings, ...extra] });
   if (slots === 0) {
     return empty([limit === 0 ? "limit 0: nothing injected" : `agent "${input.agent}" already received ${already.length} entries in run "${input.run}" (cap ${cap}); nothing more is injected`]);
   }
@@ -97,47 +101,114 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
 
   const excluded = ["disputed", "superseded"].filter((s) => !(input.includeStatuses ?? []).includes(s as "disputed"));
   const skip = new Set(already);
-  let response: SearchResponse;
-  try {
-    const options = { limit: slots + skip.size, agent: input.agent, changedFiles, excludeStatuses: excluded };
-    const keywords = (input.keywords ?? []).join("\n").trim();
+  const keywords = (input.keywords ?? []).join("\n").trim();
+  const search = async (want: number): Promise<SearchResponse> => {
+    const options = { limit: want, agent: input.agent, changedFiles, excludeStatuses: excluded };
     // A PR summary is long and mostly off-topic for one agent: on its own query, the agent's domain
     // keywords would be outweighed by it. Entries relevant to either query qualify; the lists are fused.
-    response = keywords && input.summary?.trim()
+    return keywords && input.summary?.trim()
       ? mergeResponses(await Promise.all([deps.search(query, options), deps.search(keywords, options)]))
-      : await deps.search(query, options);
-  } catch (error) {
-    // The knowledge system never blocks a review: no context, one warning.
-    return empty([`knowledge search unavailable (${(error as Error).message}); continuing without knowledge context`]);
-  }
-  warnings.push(...response.warnings);
-  const picked = response.results.filter((r) => !skip.has(r.id)).slice(0, slots);
+      : deps.search(query, options);
+  };
+  const candidates = candidateQueue(search, slots + skip.size + LOOKAHEAD, skip, warnings);
 
-  const entries: Entry[] = [];
-  for (const hit of picked) {
-    const abs = path.join(deps.layout.root, hit.path);
-    const read = await readEntryFile(deps.layout, { abs, rel: hit.path, state: hit.state });
-    if (read.entry) entries.push(read.entry);
-  }
-  const views = projectLedger(events, entries.map((e) => ({ id: e.id, lastConfirmed: str(e.frontmatter.lastConfirmed) })));
+  const linter = await createLinter(deps.layout, config);
   // Entries given to this agent by earlier calls of the run are in its prompt too: contradictions with them count.
   const earlier = await readEarlier(deps.layout, already);
-  const resolver = anchorResolverFor(deps.layout);
-  const context = await Promise.all(
-    entries.map((entry) => toContext(deps, entry, entries, earlier, views.get(entry.id), picked.find((p) => p.id === entry.id)?.score ?? 0, resolver)),
-  );
-  const markdown = renderContextMarkdown(context);
+  const maxTokens = input.maxTokens ?? config.maxInjectTokens;
+  const chosen: Candidate[] = [];
+  let budget = await fitToBudget([], maxTokens);
+  try {
+    while (chosen.length < slots) {
+      const batch = await candidates.next(slots - chosen.length + 2);
+      if (!batch.length) break;
+      const admitted = await gateCandidates(deps.layout, linter, batch, warnings);
+      const views = projectLedger(events, admitted.map((c) => ({ id: c.entry.id, lastConfirmed: str(c.entry.frontmatter.lastConfirmed) })));
+      for (const candidate of admitted) {
+        if (chosen.length >= slots) break;
+        candidate.context = toContext(deps.config, candidate, views.get(candidate.entry.id)?.unconfirmedRuns ?? 0);
+        const tried = await fitToBudget(withContradictions([...chosen, candidate], earlier), maxTokens);
+        if (!tried.fits) {
+          warnings.push(`skipped ${candidate.entry.id}: it would take the Knowledge Context to ${tried.tokens} tokens, over the ${maxTokens}-token budget (--max-tokens / maxInjectTokens); smaller entries further down may still fit`);
+          continue;
+        }
+        chosen.push(candidate);
+        budget = tried;
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof SearchUnavailable)) throw error;
+    if (!chosen.length) return empty([`knowledge search unavailable (${(error.cause as Error).message}); continuing without knowledge context`]);
+    warnings.push(`knowledge search unavailable (${(error.cause as Error).message}); injecting what was found before it failed`);
+  }
+
+  const context = budget.entries;
   // An injection that cannot be recorded must not be handed out: a later finding would pass for independent.
   if (context.length && !input.dryRun) await deps.append([{ type: "injected", run: input.run, agent: input.agent, entries: context.map((c) => c.id) }]);
   return {
     run: input.run,
     agent: input.agent,
     entries: context,
-    estimatedTokens: estimateTokens(markdown),
+    tokens: budget.tokens,
+    tokenizer: TOKENIZER,
+    maxTokens,
+    estimatedTokens: budget.tokens,
     remaining: Math.max(0, cap - already.length - context.length),
-    markdown,
+    markdown: budget.markdown,
     warnings,
   };
+}
+
+type Candidate = { hit: SearchResult; entry: Entry; verdict: GateVerdict; context?: ContextEntry };
+
+class SearchUnavailable extends Error {}
+
+/** Search results in rank order, fetched again with a larger limit when the gate or the budget used them up. */
+function candidateQueue(search: (limit: number) => Promise<SearchResponse>, first: number, skip: ReadonlySet<string>, warnings: string[]) {
+  const seen = new Set<string>();
+  let want = first;
+  let pending: SearchResult[] = [];
+  let exhausted = false;
+  const refill = async (): Promise<void> => {
+    let response: SearchResponse;
+    try {
+      response = await search(want);
+    } catch (error) {
+      throw new SearchUnavailable("search failed", { cause: error });
+    }
+    for (const w of response.warnings) if (!warnings.includes(w)) warnings.push(w);
+    pending = response.results.filter((r) => !skip.has(r.id) && !seen.has(r.id));
+    exhausted = response.results.length < want;
+    want *= 2;
+  };
+  return {
+    async next(count: number): Promise<SearchResult[]> {
+      if (!pending.length && !exhausted) await refill();
+      const out = pending.splice(0, count);
+      for (const r of out) seen.add(r.id);
+      return out;
+    },
+  };
+}
+
+/**
+ * The gate: each candidate is read and run through every rule (config severities and inline
+ * disables applied); an error from a rule that guards injection withholds it, with a warning naming
+ * the entry and the rules. Anchor problems do not withhold: they travel with the entry as drift warnings.
+ */
+async function gateCandidates(layout: Layout, linter: Linter, batch: SearchResult[], warnings: string[]): Promise<Candidate[]> {
+  const checked = await Promise.all(
+    batch.map(async (hit) => {
+      const { read, diagnostics } = await linter.lintFile({ abs: path.join(layout.root, hit.path), rel: hit.path, state: hit.state });
+      return { hit, entry: read.entry, verdict: gateVerdict(diagnostics, read.entry !== undefined) };
+    }),
+  );
+  const admitted: Candidate[] = [];
+  for (const c of checked) {
+    if (c.verdict.injectable && c.entry) admitted.push({ hit: c.hit, entry: c.entry, verdict: c.verdict });
+    else warnings.push(`withheld ${c.hit.id}: ${describeBlocking(c.verdict.blocking)} — it is not injected until \`cairn check ${c.hit.path}\` passes`);
+  }
+  return admitted;
 }
 
 /** Earlier-injected entries by id: `knowledge/<id>.md` when it holds that id (ids are file names unless set in the frontmatter). */
@@ -167,56 +238,54 @@ function mergeResponses(responses: SearchResponse[]): SearchResponse {
   return { results, warnings: [...new Set(responses.flatMap((r) => r.warnings))], mode: responses.some((r) => r.mode === "hybrid") ? "hybrid" : "lexical" };
 }
 
-async function toContext(
-  deps: InjectDeps,
-  entry: Entry,
-  injected: Entry[],
-  earlier: Map<string, Entry | undefined>,
-  view: EntryLedgerView | undefined,
-  score: number,
-  resolver: AnchorResolver,
-): Promise<ContextEntry> {
+/** The entry as the agent sees it, with its own warnings (drift, disputed, near decay); contradictions are added per selection. */
+function toContext(config: CairnConfig, candidate: Candidate, unconfirmedRuns: number): ContextEntry {
+  const { entry, verdict, hit } = candidate;
   const fm = entry.frontmatter;
   const warnings: string[] = [];
-  for (const anchor of entry.evidence.anchors) {
-    const problems = await resolver.resolve(anchor, entry.path);
-    if (problems.length) warnings.push(`anchor drift: ${anchor.raw.split("\n")[0]} — ${problems[0]!.message.replace(/^evidence anchor `[^`]*`: /, "")}`);
+  for (const d of verdict.drift) {
+    const anchor = entry.evidence.anchors.find((a) => a.line === d.line && a.column === d.column);
+    warnings.push(`anchor drift: ${oneLine(anchor?.raw.split("\n")[0] ?? `line ${d.line}`)} — ${d.message.replace(/^evidence anchor `[^`]*`: /, "")}`);
   }
   const status = typeof fm.status === "string" ? fm.status : "observed";
   if (status === "disputed") warnings.push("disputed: another review or a human questioned this entry");
-  const others = [...injected.filter((e) => e.id !== entry.id), ...[...earlier.values()].filter((e): e is Entry => e !== undefined)];
-  const otherIds = new Set([...others.map((e) => e.id), ...earlier.keys()]);
-  const contradicted = [
-    ...refsOf(entry, "contradicts").filter((id) => otherIds.has(id)),
-    ...others.filter((e) => refsOf(e, "contradicts").includes(entry.id)).map((e) => e.id),
-  ];
-  for (const id of new Set(contradicted)) warnings.push(`contradicts injected entry ${id}`);
-  const runs = view?.unconfirmedRuns ?? 0;
-  if (runs >= Math.ceil(deps.config.decayAfterRuns * deps.config.nearDecayRatio)) {
-    warnings.push(`near decay: injected in ${runs}/${deps.config.decayAfterRuns} runs without an independent confirmation`);
+  if (unconfirmedRuns >= Math.ceil(config.decayAfterRuns * config.nearDecayRatio)) {
+    warnings.push(`near decay: injected in ${unconfirmedRuns}/${config.decayAfterRuns} runs without an independent confirmation`);
   }
   return {
     id: entry.id,
-    ...(typeof fm.title === "string" ? { title: fm.title } : {}),
-    finding: entry.finding.text.replace(/\s*\n\s*/g, " ").trim(),
-    evidence: entry.evidence.anchors.length ? entry.evidence.anchors.map(anchorText) : [entry.evidence.text],
-    verify: entry.verify.steps,
+    ...(typeof fm.title === "string" ? { title: oneLine(fm.title) } : {}),
+    finding: oneLine(entry.finding.text),
+    evidence: entry.evidence.anchors.length ? entry.evidence.anchors.map(anchorText) : [oneLine(entry.evidence.text)],
+    verify: entry.verify.steps.map(oneLine),
     lastConfirmed: str(fm.lastConfirmed) ?? null,
     provenance: str(fm.provenance) ?? null,
     status,
-    score,
+    score: hit.score,
     warnings,
   };
+}
+
+/** The chosen entries' contexts with "contradicts injected entry" warnings against each other and earlier calls of the run. */
+function withContradictions(chosen: Candidate[], earlier: Map<string, Entry | undefined>): ContextEntry[] {
+  const entries = chosen.map((c) => c.entry);
+  const earlierEntries = [...earlier.values()].filter((e): e is Entry => e !== undefined);
+  return chosen.map(({ entry, context }) => {
+    const others = [...entries.filter((e) => e.id !== entry.id), ...earlierEntries];
+    const otherIds = new Set([...others.map((e) => e.id), ...earlier.keys()]);
+    const contradicted = new Set([
+      ...refsOf(entry, "contradicts").filter((id) => otherIds.has(id)),
+      ...others.filter((e) => refsOf(e, "contradicts").includes(entry.id)).map((e) => e.id),
+    ]);
+    const base = context!;
+    return contradicted.size ? { ...base, warnings: [...base.warnings, ...[...contradicted].map((id) => `contradicts injected entry ${id}`)] } : base;
+  });
 }
 
 /** An anchor as the agent reads it: the anchor and its note (a prose anchor's note already holds the anchor). */
 function anchorText(anchor: Entry["evidence"]["anchors"][number]): string {
   const note = anchor.note?.trim();
   return oneLine(!note ? anchor.raw : note.includes(anchor.raw.trim()) ? note : `${anchor.raw} — ${note}`);
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ").trim();
 }
 
 function str(value: unknown): string | undefined {

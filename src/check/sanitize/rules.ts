@@ -52,12 +52,12 @@ export const SANITIZE_RULES: readonly SanitizeRule[] = [
   { id: "absolute-path", severity: "error", description: "Absolute file-system path (`/home/…`, `/Users/…`, `/etc/…`, `C:\\…`, `~/…`)" },
   { id: "path-outside-repo", severity: "error", description: "Relative path whose `..` segments leave the repository" },
   { id: "deny-pattern", severity: "error", description: "Text matching one of `sanitize.denyPatterns` (organisation or customer names)" },
-  { id: "prompt-injection", severity: "warning", description: "Text that instructs the agent (\"ignore previous instructions\", role tags …)" },
+  { id: "prompt-injection", severity: "error", description: "Text that instructs the agent (\"ignore previous instructions\", role tags, fake system headings …)" },
 ];
 
 const SEVERITY = new Map<SanitizeRuleId, Severity>(SANITIZE_RULES.map((rule) => [rule.id, rule.severity]));
 
-/** Severity of a sanitization rule: `warning` for prompt-injection, `error` for all others. */
+/** Default severity of a sanitization rule (all are errors; config `rules` may change them). */
 export function severityOf(rule: SanitizeRuleId): Severity {
   return SEVERITY.get(rule) ?? "error";
 }

@@ -12,6 +12,7 @@ type Opts = {
   summaryFile?: string;
   changedFiles?: string[];
   limit?: number;
+  maxTokens?: number;
   format: "markdown" | "json";
   dryRun?: boolean;
   includeDisputed?: boolean;
@@ -35,6 +36,7 @@ export async function inject(kb: KnowledgeBase, io: Io, opts: Opts): Promise<num
     ...(summary !== undefined ? { summary } : {}),
     changedFiles: list(opts.changedFiles),
     ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
+    ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
     includeStatuses: [...(opts.includeDisputed ? ["disputed" as const] : []), ...(opts.includeSuperseded ? ["superseded" as const] : [])],
     ...(opts.dryRun ? { dryRun: true } : {}),
   });
@@ -44,7 +46,7 @@ export async function inject(kb: KnowledgeBase, io: Io, opts: Opts): Promise<num
     json(io, rest);
   } else if (result.markdown) {
     io.out(result.markdown);
-    io.err(`(${result.entries.length} entr${result.entries.length === 1 ? "y" : "ies"}, ~${result.estimatedTokens} tokens; ${result.remaining} slot(s) left for ${result.agent} in run ${result.run}${opts.dryRun ? "; dry run: not recorded" : ""})`);
+    io.err(`(${result.entries.length} entr${result.entries.length === 1 ? "y" : "ies"}, ${result.tokens} tokens (${result.tokenizer}) of ${result.maxTokens}; ${result.remaining} slot(s) left for ${result.agent} in run ${result.run}${opts.dryRun ? "; dry run: not recorded" : ""})`);
   } else {
     io.err("(no knowledge above the relevance floor for this agent; nothing injected)");
   }
