@@ -102,8 +102,8 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
   const excluded = ["disputed", "superseded"].filter((s) => !(input.includeStatuses ?? []).includes(s as "disputed"));
   const skip = new Set(already);
   const keywords = (input.keywords ?? []).join("\n").trim();
-  const search = async (want: number): Promise<SearchResponse> => {
-    const options = { limit: want, agent: input.agent, changedFiles, excludeStatuses: excluded };
+  const search = async (want: number, withheld: readonly string[]): Promise<SearchResponse> => {
+    const options = { limit: want, agent: input.agent, changedFiles, excludeStatuses: excluded, excludeIds: withheld };
     // A PR summary is long and mostly off-topic for one agent: on its own query, the agent's domain
     // keywords would be outweighed by it. Entries relevant to either query qualify; the lists are fused.
     return keywords && input.summary?.trim()
@@ -123,6 +123,8 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
       const batch = await candidates.next(slots - chosen.length + 2);
       if (!batch.length) break;
       const admitted = await gateCandidates(deps.layout, linter, batch, warnings);
+      // A withheld entry must not set the relevance floor for the others (a keyword-stuffed broken entry would hide them all).
+      if (admitted.length < batch.length) candidates.withhold(batch.filter((hit) => !admitted.some((c) => c.hit.id === hit.id)).map((hit) => hit.id));
       const views = projectLedger(events, admitted.map((c) => ({ id: c.entry.id, lastConfirmed: str(c.entry.frontmatter.lastConfirmed) })));
       for (const candidate of admitted) {
         if (chosen.length >= slots) break;
@@ -163,30 +165,44 @@ type Candidate = { hit: SearchResult; entry: Entry; verdict: GateVerdict; contex
 
 class SearchUnavailable extends Error {}
 
-/** Search results in rank order, fetched again with a larger limit when the gate or the budget used them up. */
-function candidateQueue(search: (limit: number) => Promise<SearchResponse>, first: number, skip: ReadonlySet<string>, warnings: string[]) {
+/**
+ * Search results in rank order, fetched again with a larger limit when the gate or the budget used
+ * them up, and searched again without the withheld entries once the gate withholds some.
+ */
+function candidateQueue(search: (limit: number, withheld: readonly string[]) => Promise<SearchResponse>, first: number, skip: ReadonlySet<string>, warnings: string[]) {
   const seen = new Set<string>();
+  const withheld: string[] = [];
   let want = first;
   let pending: SearchResult[] = [];
   let exhausted = false;
+  let stale = true;
   const refill = async (): Promise<void> => {
     let response: SearchResponse;
     try {
-      response = await search(want);
+      response = await search(want, withheld);
     } catch (error) {
       throw new SearchUnavailable("search failed", { cause: error });
     }
     for (const w of response.warnings) if (!warnings.includes(w)) warnings.push(w);
     pending = response.results.filter((r) => !skip.has(r.id) && !seen.has(r.id));
     exhausted = response.results.length < want;
-    want *= 2;
+    stale = false;
   };
   return {
     async next(count: number): Promise<SearchResult[]> {
-      if (!pending.length && !exhausted) await refill();
+      if (stale) await refill();
+      else if (!pending.length && !exhausted) {
+        want *= 2;
+        await refill();
+      }
       const out = pending.splice(0, count);
       for (const r of out) seen.add(r.id);
       return out;
+    },
+    /** Leave these out of every later search, so they no longer count for the relevance floor. */
+    withhold(ids: string[]): void {
+      withheld.push(...ids);
+      stale = true;
     },
   };
 }

@@ -6,7 +6,7 @@ export const fileRules: RuleModule = {
   rules: [
     ...rulesOf("file", { gate: true, fatal: true }, [
       ["file-too-large", "error", "file over 1 MB: not parsed"],
-      ["file-empty", "error", "empty file"],
+      ["file-empty", "error", "an empty file"],
       ["file-binary", "error", "file with NUL bytes (binary)"],
       ["encoding-invalid", "error", "file that is not valid UTF-8"],
       ["file-unreadable", "error", "file that cannot be read"],
