@@ -13,6 +13,7 @@ const alone = (body: string, flags = "g") => new RegExp(String.raw`(?<![\w-])(?:
 export const PROVIDER_SPECS: readonly TokenSpec[] = [
   { rule: "secret-openai-key", what: "an OpenAI API key", pattern: alone(String.raw`sk-(?:proj|svcacct|admin)-([A-Za-z0-9_-]{40,250})|sk-([A-Za-z0-9]{48})`), prefixLength: (m) => /^sk-(?:proj|svcacct|admin)-/.exec(m)?.[0].length ?? 3 },
   { rule: "secret-anthropic-key", what: "an Anthropic API key", pattern: alone(String.raw`sk-ant-(?:api|admin|sid)\d\d-([A-Za-z0-9_-]{80,120})`), prefixLength: (m) => m.indexOf("-", 3) + 1 },
+  { rule: "secret-sendgrid-key", what: "a SendGrid API key", pattern: alone(String.raw`SG\.([\w-]{22}\.[\w-]{43})`), prefixLength: at(3) },
   { rule: "secret-twilio-key", what: "a Twilio API key", pattern: alone(String.raw`SK([0-9a-fA-F]{32})`), prefixLength: at(2), accept: (m) => /[a-f]/i.test(m[1] ?? "") && /\d/.test(m[1] ?? "") },
   { rule: "secret-mailgun-key", what: "a Mailgun API key", pattern: alone(String.raw`key-([0-9a-z]{32})|([0-9a-f]{32})-[0-9a-f]{8}-[0-9a-f]{8}`), prefixLength: (m) => (m.startsWith("key-") ? 4 : 0) },
   { rule: "secret-mailchimp-key", what: "a Mailchimp API key", pattern: alone(String.raw`([0-9a-f]{32})-us\d{1,2}`), prefixLength: at(0) },

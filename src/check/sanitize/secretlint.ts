@@ -97,7 +97,8 @@ export function detectWithSecretlint(text: string): Finding[] {
     const token = text.slice(start, end);
     const mapped = hit.mapped.rule === "secret-slack-token" && token.startsWith("http") ? SLACK_WEBHOOK : hit.mapped;
     const prefix = mapped.rule === "secret-private-key" ? "" : mapped === SLACK_WEBHOOK ? token.slice(0, token.indexOf(".com/") + 5) : publicPrefix(token);
-    if (isFiller(token.slice(prefix.length))) continue;
+    const firstSeparator = token.slice(0, 10).search(/[-_.]/);
+    if (isFiller(token.slice(prefix.length)) || (firstSeparator > 0 && isFiller(token.slice(firstSeparator + 1)))) continue;
     const shown = mapped.rule === "secret-private-key" ? "-----BEGIN … PRIVATE KEY-----" : redacted(prefix);
     found.push({
       start,
