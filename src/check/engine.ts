@@ -15,6 +15,9 @@ import type { EntryTarget, LintOptions, RuleHooks, RuleSetting } from "./rules/t
 
 export type { LintOptions } from "./rules/types.js";
 
+/** Problems listed per rule and file; the rest are counted in one line. */
+const MAX_PER_RULE = 60;
+
 export type Linter = {
   /** Raw diagnostics of the per-entry rules for one file (no policy yet); remembers the file's inline directives. */
   entryDiagnostics(target: EntryTarget): Promise<Diagnostic[]>;
@@ -63,11 +66,18 @@ export async function createLinter(layout: Layout, config: CairnConfig, options:
       for (const file of new Set(files)) out.push(...directiveProblems(file, directives.get(file) ?? []));
       const raw = [...diagnostics, ...out];
       const final: Diagnostic[] = [];
+      const counts = new Map<string, number>();
       for (const d of raw) {
         const meta = ruleMeta(d.rule);
         const severity = settings[d.rule] ?? meta?.severity ?? d.severity;
         if (severity === "off") continue;
         if ((meta?.inline ?? true) && disabledIn(directives.get(d.file), d.rule)) continue;
+        // One hostile file must not flood the output: the first MAX_PER_RULE problems of a rule, then a count.
+        const key = `${d.file}\0${d.rule}`;
+        const count = (counts.get(key) ?? 0) + 1;
+        counts.set(key, count);
+        if (count === MAX_PER_RULE + 1) final.push({ ...d, severity, message: `… more ${d.rule} problems in this file (the first ${MAX_PER_RULE} are listed)` });
+        if (count > MAX_PER_RULE) continue;
         final.push(severity === d.severity ? d : { ...d, severity });
       }
       return final;
