@@ -152,7 +152,11 @@ export class KnowledgeBase {
     const out: Diagnostic[] = [];
     for (const rel of files) {
       const file = entryFileFor(this.layout, rel);
-      if (file) out.push(...(await linter.lintFile(file, this.today())).diagnostics);
+      if (!file) continue;
+      const { read, diagnostics } = await linter.lintFile(file, this.today());
+      // Renamed or deleted since the refresh indexed it (an editor's save in progress): the next refresh sees where it went.
+      if (!read.bytes && diagnostics.every((d) => d.rule === "file-unreadable")) continue;
+      out.push(...diagnostics);
     }
     return out;
   }
