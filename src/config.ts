@@ -2,6 +2,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { validateRuleSettings, type RuleSetting } from "./check/rules/registry.js";
 import { CairnError } from "./errors.js";
 import { didYouMean } from "./text/suggest.js";
 import { assertContained } from "./store/contain.js";
@@ -43,6 +44,8 @@ export const configSchema = z
         { error: 'expected a map of agent name → {"domains": [...]}, e.g. {"fd-performance": {"domains": ["performance"]}}' },
       )
       .optional(),
+    maxInjectTokens: z.number().int().min(1).max(1_000_000).optional(),
+    rules: z.record(z.string(), z.string()).optional(),
     sanitize: z
       .object({
         allowHosts: z.array(z.string().min(1)).optional(),
@@ -85,6 +88,10 @@ export type CairnConfig = {
   repos: Record<string, string>;
   /** Declared agents by name or glob (`fd-*`) with their domains, for entries' `agents:` scopes. Default none. */
   agents: Record<string, AgentDeclaration>;
+  /** Token budget of one inject call's Knowledge Context (o200k_base tokens). Default 4000. */
+  maxInjectTokens: number;
+  /** Rule severities by rule id: "error" | "warning" | "off" (README "Rules"). Default {} (each rule's own severity). */
+  rules: Record<string, RuleSetting>;
 };
 
 export const DEFAULT_CONFIG: CairnConfig = {
@@ -99,6 +106,8 @@ export const DEFAULT_CONFIG: CairnConfig = {
   denyPatterns: [],
   repos: {},
   agents: {},
+  maxInjectTokens: 4000,
+  rules: {},
 };
 
 /** Validate a parsed config object; returns the resolved config or problems with their JSON paths. */
@@ -131,6 +140,8 @@ export function resolveConfig(raw: unknown, source = CONFIG_FILE): CairnConfig {
     denyPatterns: value.sanitize?.denyPatterns ?? DEFAULT_CONFIG.denyPatterns,
     repos: value.repos ?? DEFAULT_CONFIG.repos,
     agents: value.agents ?? DEFAULT_CONFIG.agents,
+    maxInjectTokens: value.maxInjectTokens ?? DEFAULT_CONFIG.maxInjectTokens,
+    rules: value.rules ? validateRuleSettings(value.rules, source) : DEFAULT_CONFIG.rules,
   };
 }
 

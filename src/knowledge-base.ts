@@ -1,6 +1,9 @@
 /** The open knowledge base: one typed object the CLI and the MCP server call into. */
 import { loadConfig, type CairnConfig } from "./config.js";
-import { runCheck, type CheckOptions, type CheckReport } from "./check/run.js";
+import { lintKnowledge, runCheck, type CheckOptions, type CheckReport } from "./check/run.js";
+import type { GateVerdict } from "./check/gate.js";
+import type { Diagnostic } from "./entry/diagnostic.js";
+import { entryFileFor } from "./store/files.js";
 import { todayUtc } from "./entry/parse.js";
 import { frontmatterJsonSchema } from "./entry/schema.js";
 import { CairnError } from "./errors.js";
@@ -110,19 +113,16 @@ export class KnowledgeBase {
   }
 
   /** Run every check rule (see README "Checks"); `duplicates` adds the near-duplicate rule, which uses the search index. */
-  async check(options: Omit<CheckOptions, "today" | "extraRules"> & { duplicates?: boolean } = {}): Promise<CheckReport> {
+  async check(options: Omit<CheckOptions, "today"> & { duplicates?: boolean } = {}): Promise<CheckReport> {
     const { duplicates, ...rest } = options;
     await checkUserPaths(this.layout, rest.paths ?? []);
-    const extraRules: CheckOptions["extraRules"] = duplicates
-      ? [
-          async (loaded) => {
-            const { findNearDuplicates } = await import("./check/duplicates.js");
-            const { index } = await this.searchIndex();
-            return findNearDuplicates(index, loaded, this.config.duplicateThreshold);
-          },
-        ]
-      : [];
-    return runCheck(this.layout, this.config, { today: this.today(), ...rest, extraRules });
+    return runCheck(this.layout, this.config, { today: this.today(), ...rest, ...(duplicates ? { nearDuplicates: (loaded: LoadedKnowledge) => this.#nearDuplicates(loaded) } : {}) });
+  }
+
+  async #nearDuplicates(loaded: LoadedKnowledge) {
+    const { findNearDuplicates } = await import("./check/duplicates.js");
+    const { index } = await this.searchIndex();
+    return findNearDuplicates(index, loaded, this.config.duplicateThreshold);
   }
 
   /** Write a new, valid entry; refuses without evidence or verify steps, on a clash, or on sanitization errors. */
@@ -136,15 +136,46 @@ export class KnowledgeBase {
 
   /** Every active (and with `all`, archived) entry with decay counter, confirmations and warnings. */
   async status(options: { all?: boolean } = {}): Promise<StatusReport> {
-    const loaded = await this.load();
+    // The same rules as `check` (the one engine): status shows what check and the inject gate see.
+    const { loaded, diagnostics } = await lintKnowledge(this.layout, this.config, { today: this.today() });
     const { warnings, events } = await this.ledger.read();
     const views = await this.ledger.project(loaded.entries.map((e) => ({ id: e.id, lastConfirmed: stringOr(e.frontmatter.lastConfirmed) })));
     const { liveWarnings } = await import("./anchors/live.js");
-    const live = await liveWarnings(this.layout, this.config, loaded.entries.filter((e) => options.all || e.state === "active"), events);
     return {
-      entries: buildStatus(loaded.entries, loaded.diagnostics, views, this.config, options, live),
-      warnings: warnings.map((w) => `${w.file}:${w.line}: ${w.message}`),
+      entries: buildStatus(loaded.entries, diagnostics, views, this.config, options, liveWarnings(loaded.entries, diagnostics, events)),
+      warnings: [...unreadableEntries(loaded, diagnostics), ...warnings.map((w) => `${w.file}:${w.line}: ${w.message}`)],
     };
+  }
+
+  /** The inject gate's verdict for each entry file (`search --explain`): would it be injected, and if not, which rules withhold it. */
+  async gate(files: ReadonlyArray<{ path: string }>): Promise<Map<string, GateVerdict>> {
+    const { createLinter } = await import("./check/engine.js");
+    const { gateVerdict } = await import("./check/gate.js");
+    const linter = await createLinter(this.layout, this.config);
+    const out = new Map<string, GateVerdict>();
+    for (const { path: rel } of files) {
+      const file = entryFileFor(this.layout, rel);
+      if (!file) continue;
+      const { read, diagnostics } = await linter.lintFile(file, this.today());
+      out.set(rel, gateVerdict(diagnostics, read.entry !== undefined));
+    }
+    return out;
+  }
+
+  /** Final diagnostics (every rule, config severities, inline disables) of some entry files, e.g. the ones a watcher saw change. */
+  async #lintFiles(files: string[]): Promise<Diagnostic[]> {
+    const { createLinter } = await import("./check/engine.js");
+    const linter = await createLinter(this.layout, this.config);
+    const out: Diagnostic[] = [];
+    for (const rel of files) {
+      const file = entryFileFor(this.layout, rel);
+      if (!file) continue;
+      const { read, diagnostics } = await linter.lintFile(file, this.today());
+      // Renamed or deleted since the refresh indexed it (an editor's save in progress): the next refresh sees where it went.
+      if (!read.bytes && diagnostics.every((d) => d.rule === "file-unreadable")) continue;
+      out.push(...diagnostics);
+    }
+    return out;
   }
 
   /** Mark an entry independently confirmed today (a one/two-line diff). */
@@ -204,6 +235,7 @@ export class KnowledgeBase {
     const { watchIndex } = await import("./indexing/watch.js");
     const index = await this.#openIndex();
     const handle = await watchIndex(index, {
+      lint: (files) => this.#lintFiles(files),
       ...options,
       onEvent: (event) => {
         // The watcher refreshes the shared in-memory index, so searches here need no refresh of their own.
@@ -495,4 +527,12 @@ export async function openKnowledgeBase(options: OpenOptions = {}): Promise<Know
 
 function stringOr(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
+}
+
+/** Files that hold no readable entry (status has no row for them): one warning each, naming the first problem. */
+function unreadableEntries(loaded: LoadedKnowledge, diagnostics: Diagnostic[]): string[] {
+  const parsed = new Set(loaded.entries.map((e) => e.path));
+  const first = new Map<string, Diagnostic>();
+  for (const d of diagnostics) if (d.severity === "error" && !parsed.has(d.file) && !first.has(d.file)) first.set(d.file, d);
+  return [...first.values()].map((d) => `${d.file} is not a readable entry: ${d.rule} at line ${d.line} (run cairn check ${d.file}); it is never injected`);
 }

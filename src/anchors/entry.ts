@@ -1,4 +1,5 @@
 /** An entry's anchors as a whole: where each points now (for retrieval), drift warnings (for agents and status), fingerprints (for confirmations). */
+import type { Diagnostic } from "../entry/diagnostic.js";
 import type { AnchorResolver } from "../check/anchors.js";
 import type { Entry } from "../entry/types.js";
 import type { AnchorFingerprint } from "../ledger/events.js";
@@ -13,6 +14,12 @@ export async function resolveEntryAnchors(resolver: AnchorResolver, entry: Entry
 }
 
 /** One line per anchor problem, as an agent or `status` reads it: `anchor drift: src/a.ts:52-61 — the cited lines moved to 92-101`. */
+/** An anchor diagnostic as a warning line for agents and `status` ("anchor drift: src/x.ts:52-61 — the cited lines moved to 92-101"). */
+export function anchorWarning(d: Pick<Diagnostic, "rule" | "message" | "short">): string {
+  const label = d.rule === "anchor-external" ? "anchor not checked" : "anchor drift";
+  return `${label}: ${d.short ?? d.message.replace(/^evidence anchor /, "")}`;
+}
+
 export function anchorWarnings(resolved: readonly ResolvedAnchor[]): string[] {
   const out: string[] = [];
   for (const r of resolved) {

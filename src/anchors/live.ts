@@ -1,21 +1,27 @@
 /** Warnings that come from the code and the ledger rather than the entry text: anchor drift and failed verifications (for `status`). */
 import path from "node:path";
-import { anchorResolverFor } from "../check/anchors.js";
-import type { CairnConfig } from "../config.js";
+import type { Diagnostic } from "../entry/diagnostic.js";
 import type { Entry } from "../entry/types.js";
 import type { LedgerEvent } from "../ledger/events.js";
 import type { Layout } from "../store/layout.js";
 import { verificationStates, verificationWarning } from "../verify/records.js";
-import { latestFingerprints } from "./fingerprint.js";
-import { anchorWarnings, resolveEntryAnchors } from "./entry.js";
+import { anchorWarning } from "./entry.js";
 
-/** Per entry id: drift warnings of its anchors and a failed-verification warning. */
-export async function liveWarnings(layout: Layout, config: Pick<CairnConfig, "repos">, entries: readonly Entry[], events: readonly LedgerEvent[]): Promise<Map<string, string[]>> {
-  const resolver = anchorResolverFor(layout, { repos: config.repos, fingerprints: async () => latestFingerprints(events) });
+/**
+ * Per entry id: its anchor warnings (drift, rename, changed lines, ambiguous or external anchors) and
+ * a failed-verification warning, for `status`. The anchor warnings are the lint's own diagnostics
+ * (rule severities and inline disables applied), so anchors are resolved once, by the one engine.
+ */
+export function liveWarnings(entries: readonly Entry[], diagnostics: readonly Diagnostic[], events: readonly LedgerEvent[]): Map<string, string[]> {
+  const byFile = new Map<string, string[]>();
+  for (const d of diagnostics) {
+    if (d.severity !== "warning" || !d.rule.startsWith("anchor-")) continue;
+    byFile.set(d.file, [...(byFile.get(d.file) ?? []), anchorWarning(d)]);
+  }
   const states = verificationStates(events);
   const out = new Map<string, string[]>();
   for (const entry of entries) {
-    const warnings = anchorWarnings(await resolveEntryAnchors(resolver, entry));
+    const warnings = [...new Set(byFile.get(entry.path) ?? [])];
     const failed = verificationWarning(entry, states.get(entry.id));
     if (failed) warnings.push(failed);
     if (warnings.length) out.set(entry.id, warnings);

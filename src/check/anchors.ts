@@ -57,5 +57,6 @@ export function createAnchorResolver(root: string, options: AnchorResolverOption
 export function toDiagnostics(resolved: ResolvedAnchor, file: string): Diagnostic[] {
   const { anchor } = resolved;
   const at = { line: anchor.line, column: anchor.column };
-  return resolved.problems.map((p) => diagnostic(file, p.rule, p.severity, `evidence anchor \`${anchor.raw}\`: ${p.message}`, at));
+  const raw = anchor.raw.split("\n")[0];
+  return resolved.problems.map((p) => ({ ...diagnostic(file, p.rule, p.severity, `evidence anchor \`${anchor.raw}\`: ${p.message}`, at), short: `${raw} — ${p.short}` }));
 }

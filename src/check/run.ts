@@ -1,13 +1,11 @@
-/** `cairn check`: every rule over every (or the given) entry file. */
+/** `cairn check`: every rule over every (or the given) entry file, through the one rule engine. */
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
 import { sortDiagnostics, type Diagnostic } from "../entry/diagnostic.js";
 import { entryFileFor, listEntryFiles, type EntryFile } from "../store/files.js";
 import { relativePath, type Layout } from "../store/layout.js";
 import { loadKnowledge, type LoadedKnowledge } from "../store/load.js";
-import { anchorResolverFor } from "./anchors.js";
-import { checkReferences } from "./references.js";
-import { createSanitizer } from "./sanitize/index.js";
+import { createLinter, targetOf, type LintOptions } from "./engine.js";
 
 export type CheckOptions = {
   /** Files or directories to report on (repo-relative or absolute). Default: the whole knowledge dir. */
@@ -16,43 +14,49 @@ export type CheckOptions = {
   anchors?: boolean;
   /** Today's date YYYY-MM-DD (UTC). Default: now. */
   today?: string;
-  /** Extra diagnostics over the loaded entries (e.g. near-duplicates from the search index). */
-  extraRules?: Array<(loaded: LoadedKnowledge) => Promise<Diagnostic[]>>;
 };
 
 export type CheckReport = { diagnostics: Diagnostic[]; errors: number; warnings: number; files: number };
 
-export async function runCheck(layout: Layout, config: CairnConfig, options: CheckOptions = {}): Promise<CheckReport> {
+export type KnowledgeLint = {
+  loaded: LoadedKnowledge;
+  /** Final diagnostics (config severities and inline disables applied), sorted; only of the reported files. */
+  diagnostics: Diagnostic[];
+  /** Number of files reported on. */
+  files: number;
+};
+
+/** Load every entry and run every rule; `paths` narrows what is reported (references still see every entry). */
+export async function lintKnowledge(layout: Layout, config: CairnConfig, options: CheckOptions & Pick<LintOptions, "nearDuplicates"> = {}): Promise<KnowledgeLint> {
   const all = await listEntryFiles(layout);
   const wanted = options.paths?.length ? selectFiles(layout, all, options.paths) : undefined;
-  const sanitize = createSanitizer({ allowHosts: config.allowHosts, denyPatterns: config.denyPatterns });
-  const resolver = options.anchors === false ? undefined : anchorResolverFor(layout, { repos: config.repos });
+  const linter = await createLinter(layout, config, {
+    ...(options.anchors === false ? { anchors: false } : {}),
+    ...(options.nearDuplicates ? { nearDuplicates: options.nearDuplicates } : {}),
+  });
   const report = wanted ? new Set(wanted.map((f) => f.rel)) : undefined;
   const files = wanted ? mergeFiles(all, wanted) : all;
-
   const loaded = await loadKnowledge(layout, {
     files,
     ...(options.today ? { today: options.today } : {}),
-    visit: async (file, result) => {
-      if (report && !report.has(file.rel)) return [];
-      const extra: Diagnostic[] = [];
-      if (result.bytes && !result.diagnostics.some((d) => d.rule === "file-binary" || d.rule === "encoding-invalid")) {
-        extra.push(...sanitize(Buffer.from(result.bytes).toString("utf8"), file.rel));
-      }
-      if (resolver && result.entry) {
-        for (const anchor of result.entry.evidence.anchors) extra.push(...(await resolver.resolve(anchor, file.rel, result.entry)));
-      }
-      return extra;
-    },
+    visit: (file, result) => (report && !report.has(file.rel) ? [] : linter.entryDiagnostics(targetOf(file, result))),
   });
-  const diagnostics = [...loaded.diagnostics, ...checkReferences(loaded.entries, loaded.byId)];
-  for (const rule of options.extraRules ?? []) diagnostics.push(...(await rule(loaded)));
-  const shown = sortDiagnostics(report ? diagnostics.filter((d) => report.has(d.file)) : diagnostics);
+  const raw = [...loaded.diagnostics, ...(await linter.knowledgeDiagnostics(loaded))];
+  const final = linter.finalize(raw, files.map((f) => f.rel));
   return {
-    diagnostics: shown,
-    errors: shown.filter((d) => d.severity === "error").length,
-    warnings: shown.filter((d) => d.severity === "warning").length,
+    loaded,
+    diagnostics: sortDiagnostics(report ? final.filter((d) => report.has(d.file)) : final),
     files: report ? report.size : files.length,
+  };
+}
+
+export async function runCheck(layout: Layout, config: CairnConfig, options: CheckOptions & Pick<LintOptions, "nearDuplicates"> = {}): Promise<CheckReport> {
+  const { diagnostics, files } = await lintKnowledge(layout, config, options);
+  return {
+    diagnostics,
+    errors: diagnostics.filter((d) => d.severity === "error").length,
+    warnings: diagnostics.filter((d) => d.severity === "warning").length,
+    files,
   };
 }
 

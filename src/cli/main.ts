@@ -152,6 +152,7 @@ export function buildProgram(): Command {
     .option("--diff <file>", "the change as a unified diff ('-' for stdin): changed lines and symbols are strong evidence, its code joins the query")
     .option("--explain", "also list (on stderr, or in JSON) the best candidates not injected and why")
     .option("--limit <n>", "lower the cap for this call (cannot raise maxPerAgent)", positiveInt)
+    .option("--max-tokens <n>", "token budget of the Knowledge Context (o200k_base tokens; default maxInjectTokens, 4000)", positiveInt)
     .addOption(new Option("--format <format>", "output format").choices(["markdown", "json"]).default("markdown"))
     .option("--include-disputed", "also inject disputed entries")
     .option("--include-superseded", "also inject superseded entries")

@@ -13,6 +13,8 @@ export type Diagnostic = {
   severity: Severity;
   /** What is wrong and what was expected. */
   message: string;
+  /** A one-line form for agents and status rows, when the rule has one (anchor drift: `src/x.ts:52-61 — the cited lines moved to 92-101`). */
+  short?: string;
 };
 
 export function diagnostic(

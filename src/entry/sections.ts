@@ -1,8 +1,5 @@
 /** Split an entry body into finding, fix, evidence and verify sections (paragraph style or headed sections). */
-import type { Heading, Root, RootContent } from "mdast";
-import { toString } from "mdast-util-to-string";
-import remarkParse from "remark-parse";
-import { unified } from "unified";
+import { scanBlocks } from "./blocks.js";
 
 export type SectionKind = "finding" | "fix" | "evidence" | "verify";
 
@@ -35,56 +32,35 @@ const HEADING_KIND: Array<[RegExp, SectionKind]> = [
 /** `Evidence:`, `Verify:` and `Fix:` paragraphs (a `Fix:` is part of the entry, shown to agents, but not the finding). */
 const LABEL_RE = /^(\s*(?:\*\*|__)?(evidence|verify|verification|fix)(?:\*\*|__)?\s*:(?:\*\*|__)?[ \t]*)(.*)$/i;
 
-const parser = unified().use(remarkParse);
-
 type Marker = { kind: SectionKind; line: number; contentLine: number; contentColumn: number; firstText: string; headed: boolean; depth: number };
 
 /**
  * Parse the body. `lines` are the body's lines without line terminators; `firstLine` is the file line of lines[0].
- * remark supplies headings and code blocks (so a `Verify:` inside a fence is not a marker).
+ * The block scanner (blocks.ts) supplies headings and code blocks (so a `Verify:` inside a fence is not a marker).
  */
-/**
- * Lines that could start a heading, a code block or HTML in CommonMark. A body without any (most
- * entries: paragraphs and simple lists) has none of those nodes, so remark's parse can be skipped.
- */
-const BLOCK_SYNTAX = /^(?: {0,3}(?:#|`{3}|~{3}|<|=+[ \t]*$|-+[ \t]*$)| {4}|\t)/m;
-
-export function splitBody(body: string, lines: string[], firstLine: number): BodyParts {
-  const tree = (BLOCK_SYNTAX.test(body) ? parser.parse(body) : { type: "root", children: [] }) as Root;
-  const inCode = new Set<number>();
-  const headings: Array<{ node: Heading; start: number; end: number }> = [];
-  const visit = (nodes: RootContent[]): void => {
-    for (const node of nodes) {
-      const start = node.position?.start.line;
-      const end = node.position?.end.line;
-      if (start === undefined || end === undefined) continue;
-      if (node.type === "code" || node.type === "html") for (let l = start; l <= end; l++) inCode.add(l);
-      else if (node.type === "heading") headings.push({ node, start, end });
-      else if ("children" in node && node.type !== "paragraph") visit(node.children as RootContent[]);
-    }
-  };
-  visit(tree.children);
+export function splitBody(_body: string, lines: string[], firstLine: number): BodyParts {
+  const { headings, codeLines: inCode } = scanBlocks(lines);
 
   const markers: Marker[] = [];
   let title: string | undefined;
-  const headingAt = new Map<number, { node: Heading; end: number }>();
-  for (const h of headings) headingAt.set(h.start, { node: h.node, end: h.end });
+  const headingAt = new Map<number, (typeof headings)[number]>();
+  for (const h of headings) headingAt.set(h.start, h);
 
   for (let i = 0; i < lines.length; i++) {
     const bodyLine = i + 1;
     if (inCode.has(bodyLine)) continue;
     const heading = headingAt.get(bodyLine);
     if (heading) {
-      const text = toString(heading.node).trim();
+      const text = heading.text;
       const kind = HEADING_KIND.find(([re]) => re.test(text))?.[1];
       if (kind) {
-        markers.push({ kind, line: bodyLine, contentLine: heading.end + 1, contentColumn: 1, firstText: "", headed: true, depth: heading.node.depth });
-      } else if (heading.node.depth === 1 && markers.length === 0 && title === undefined && !hasContentBefore(lines, i)) {
+        markers.push({ kind, line: bodyLine, contentLine: heading.end + 1, contentColumn: 1, firstText: "", headed: true, depth: heading.depth });
+      } else if (heading.depth === 1 && markers.length === 0 && title === undefined && !hasContentBefore(lines, i)) {
         title = text;
         markers.push({ kind: "finding", line: bodyLine, contentLine: heading.end + 1, contentColumn: 1, firstText: "", headed: true, depth: 1 });
       } else {
         // An unrelated heading ends a headed section of the same or deeper level.
-        markers.push({ kind: "finding", line: bodyLine, contentLine: -1, contentColumn: 1, firstText: "", headed: true, depth: heading.node.depth });
+        markers.push({ kind: "finding", line: bodyLine, contentLine: -1, contentColumn: 1, firstText: "", headed: true, depth: heading.depth });
       }
       i = heading.end - 1;
       continue;

@@ -18,6 +18,12 @@ export type WatchOptions = {
   debounceMs?: number;
   /** Called for every watcher event. Default: none. */
   onEvent?: (event: WatchEvent) => void;
+  /**
+   * Run the rules over changed files (repo-relative paths) and return their diagnostics: files with
+   * errors are reported as `invalid`, not `updated` (they are indexed, but the inject gate withholds them).
+   * Default: only files that fail to parse are reported.
+   */
+  lint?: (files: string[]) => Promise<Diagnostic[]>;
 };
 
 export type WatchHandle = {
@@ -47,11 +53,13 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
     const pending = waiters;
     waiters = [];
     try {
-      const report = await index.refresh();
+      const refreshed = await index.refresh();
+      const { report, problems } = await withRuleProblems(index, refreshed, options.lint);
       // Searchable now (in memory); the save below only makes it visible to other processes.
       // A broken file is re-read on every refresh until fixed: report each problem once, not every time.
-      const current = new Set(report.errors.map((d) => `${d.file}:${d.line}:${d.column}:${d.rule}:${d.message}`));
-      const fresh = report.errors.filter((d) => !reported.has(`${d.file}:${d.line}:${d.column}:${d.rule}:${d.message}`));
+      const key = (d: Diagnostic): string => `${d.file}:${d.line}:${d.column}:${d.rule}:${d.message}`;
+      const current = new Set(problems.map(key));
+      const fresh = problems.filter((d) => !reported.has(key(d)));
       reported = current;
       if (fresh.length) emit({ type: "invalid", diagnostics: fresh });
       const changed = report.added.length + report.updated.length + report.removed.length + report.moved.length;
@@ -97,5 +105,24 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
       await refresh();
       await release();
     },
+  };
+}
+
+/**
+ * Parse failures, plus rule errors of the files this refresh (re)indexed: a file with an error is
+ * reported as invalid with its diagnostics and left out of the `updated` lists.
+ */
+async function withRuleProblems(index: SearchIndex, report: SyncReport, lint: WatchOptions["lint"]): Promise<{ report: SyncReport; problems: Diagnostic[] }> {
+  if (!lint) return { report, problems: report.errors };
+  const changedIds = [...report.added, ...report.updated, ...report.moved];
+  const files = changedIds.map((id) => index.meta(id)?.path).filter((p): p is string => p !== undefined);
+  if (!files.length) return { report, problems: report.errors };
+  const diagnostics = await lint(files);
+  const broken = new Set(diagnostics.filter((d) => d.severity === "error").map((d) => d.file));
+  if (!broken.size) return { report, problems: report.errors };
+  const ok = (id: string): boolean => !broken.has(index.meta(id)?.path ?? "");
+  return {
+    report: { ...report, added: report.added.filter(ok), updated: report.updated.filter(ok), moved: report.moved.filter(ok) },
+    problems: [...report.errors, ...diagnostics.filter((d) => broken.has(d.file))],
   };
 }

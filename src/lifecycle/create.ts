@@ -2,8 +2,7 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
-import { anchorResolverFor } from "../check/anchors.js";
-import { createSanitizer } from "../check/sanitize/index.js";
+import { createLinter, targetOf } from "../check/engine.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { ID_RE, parseEntry, todayUtc } from "../entry/parse.js";
 import { renderEntry, type NewEntryParts } from "../entry/render.js";
@@ -58,13 +57,12 @@ export async function planNewEntry(layout: Layout, config: CairnConfig, input: N
   const text = renderEntry(parts);
   const abs = path.join(layout.knowledge, `${slug}.md`);
   const rel = relativePath(layout, abs);
-  const sanitize = createSanitizer({ allowHosts: config.allowHosts, denyPatterns: config.denyPatterns });
-  const parsed = parseEntry(Buffer.from(text, "utf8"), { file: rel, today });
-  const problems = [...parsed.diagnostics, ...sanitize(text, rel)];
-  if (parsed.entry) {
-    const resolver = anchorResolverFor(layout, { repos: config.repos });
-    for (const anchor of parsed.entry.evidence.anchors) problems.push(...(await resolver.resolve(anchor, rel)));
-  }
+  // The same rules, severities and gate as `check` and `inject`: what `new` writes is what inject would hand out.
+  const linter = await createLinter(layout, config);
+  const bytes = Buffer.from(text, "utf8");
+  const read = { ...parseEntry(bytes, { file: rel, today }), bytes };
+  const raw = [...read.diagnostics, ...(await linter.entryDiagnostics(targetOf({ abs, rel, state: "active" }, read)))];
+  const problems = linter.finalize(raw, [rel]);
   const errors = problems.filter((d) => d.severity === "error");
   if (errors.length) return { ok: false, problems: errors };
   const existing = await listEntryFiles(layout);

@@ -1,4 +1,5 @@
 /** `cairn status`: every entry with its decay counter, confirmations and warnings (pure over loaded data). */
+import { describeBlocking, gateVerdict } from "../check/gate.js";
 import type { CairnConfig } from "../config.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import type { Entry, EntryState } from "../entry/types.js";
@@ -42,7 +43,9 @@ export function buildStatus(
     const unconfirmedRuns = entry.state === "active" ? (view?.unconfirmedRuns ?? 0) : 0;
     const warnings: string[] = [];
     const problems = byFile.get(entry.path) ?? [];
-    const errors = problems.filter((d) => d.severity === "error");
+    const { blocking } = gateVerdict(problems, true);
+    if (blocking.length) warnings.push(`withheld from inject: ${describeBlocking(blocking, 2)} (run cairn check)`);
+    const errors = problems.filter((d) => d.severity === "error" && !blocking.includes(d));
     if (errors.length) warnings.push(`${errors.length} check error(s): ${errors[0]!.rule} at line ${errors[0]!.line}${errors.length > 1 ? ", …" : ""} (run cairn check)`);
     const status = typeof fm.status === "string" ? fm.status : "observed";
     if (status === "disputed") warnings.push("disputed");

@@ -51,6 +51,7 @@ const inject = defineTool({
     limit: z.number().int().positive().optional().describe("lower the cap for this call (cannot raise maxPerAgent)"),
     includeDisputed: z.boolean().optional().describe("also inject entries whose status is disputed (default false)"),
     includeSuperseded: z.boolean().optional().describe("also inject entries whose status is superseded (default false)"),
+    maxTokens: z.number().int().positive().optional().describe("token budget of the Knowledge Context in o200k_base tokens (default maxInjectTokens, 4000)"),
     dryRun: dryRun.describe("show the context without recording the injection (default false)"),
   }),
   run: async (kb, args) =>
@@ -64,6 +65,7 @@ const inject = defineTool({
       ...(args.explain ? { explain: true } : {}),
       ...(args.limit !== undefined ? { limit: args.limit } : {}),
       includeStatuses: [...(args.includeDisputed ? ["disputed" as const] : []), ...(args.includeSuperseded ? ["superseded" as const] : [])],
+      ...(args.maxTokens !== undefined ? { maxTokens: args.maxTokens } : {}),
       ...(args.dryRun ? { dryRun: true } : {}),
     }),
 });

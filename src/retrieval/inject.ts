@@ -1,20 +1,22 @@
-/** `inject`: pick at most maxPerAgent relevant entries per agent per run, explain them, record the injection. */
+/** `inject`: pick at most maxPerAgent relevant entries per agent per run, gate them, fit them to a token budget, record the injection. */
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
-import { anchorWarnings, resolveEntryAnchors } from "../anchors/entry.js";
-import { latestFingerprints } from "../anchors/fingerprint.js";
-import { anchorResolverFor, type AnchorResolver } from "../check/anchors.js";
-import { verificationStates, verificationWarning, type VerificationState } from "../verify/records.js";
+import { anchorWarning } from "../anchors/entry.js";
+import { createLinter, type Linter } from "../check/engine.js";
+import { describeBlocking, gateVerdict, type GateVerdict } from "../check/gate.js";
 import { refsOf } from "../check/references.js";
 import type { Entry } from "../entry/types.js";
-import type { EntryLedgerView, LedgerEvent } from "../ledger/index.js";
+import type { LedgerEvent } from "../ledger/index.js";
 import { injectionsForRun, projectLedger } from "../ledger/index.js";
 import { readEntryFile } from "../store/files.js";
 import type { Layout } from "../store/layout.js";
+import { verificationStates, verificationWarning, type VerificationState } from "../verify/records.js";
 import { unknownAgentWarning } from "./agents.js";
-import { estimateTokens, renderContextMarkdown, type ContextEntry } from "./context.js";
+import { fitToBudget } from "./budget.js";
+import { oneLine, type ContextEntry } from "./context.js";
 import { parseDiffEvidence, type DiffEvidence } from "./diff.js";
 import type { SearchOptions, SearchResponse, SearchResult } from "./search.js";
+import { TOKENIZER } from "./tokens.js";
 
 export type InjectInput = {
   /** Run id chosen by the orchestrator (e.g. the PR number and attempt). */
@@ -37,6 +39,8 @@ export type InjectInput = {
   explain?: boolean;
   /** Lower the cap for this call (never raises it above maxPerAgent). Default maxPerAgent. */
   limit?: number;
+  /** Token budget of this call's Knowledge Context (o200k_base tokens). Default config `maxInjectTokens` (4000). */
+  maxTokens?: number;
   /** Also inject `disputed` / `superseded` entries. Default false. */
   includeStatuses?: Array<"disputed" | "superseded">;
   /** Compute the context without recording an `injected` event. Default false. */
@@ -47,12 +51,19 @@ export type InjectResult = {
   run: string;
   agent: string;
   entries: ContextEntry[];
+  /** Tokens of `markdown`, counted with `tokenizer`. */
+  tokens: number;
+  /** The tokenizer that counted `tokens`: `o200k_base` (gpt-tokenizer). */
+  tokenizer: string;
+  /** The budget this call was held to. */
+  maxTokens: number;
+  /** Same as `tokens` (kept for callers of earlier versions, where it was characters / 4). */
   estimatedTokens: number;
   /** Slots left for this agent in this run after this call. */
   remaining: number;
   markdown: string;
   warnings: string[];
-  /** With `explain`: the best candidates that were not injected and why (below the floor, or past the cap). */
+  /** With `explain`: the best candidates that were not injected and why (below the floor, past the cap, withheld). */
   belowFloor?: Array<{ id: string; path: string; score: number; reasons: string[] }>;
 };
 
@@ -71,17 +82,17 @@ export async function inject(deps: InjectDeps, input: InjectInput): Promise<Inje
   try {
     return await injectOrThrow(deps, input);
   } catch (error) {
-    return {
-      run: input.run,
-      agent: input.agent,
-      entries: [],
-      estimatedTokens: 0,
-      remaining: 0,
-      markdown: "",
-      warnings: [`knowledge system unavailable (${(error as Error).message}); continuing without knowledge context`],
-    };
+    return { ...emptyResult(deps, input, 0), warnings: [`knowledge system unavailable (${(error as Error).message}); continuing without knowledge context`] };
   }
 }
+
+function emptyResult(deps: InjectDeps, input: InjectInput, remaining: number): InjectResult {
+  const maxTokens = input.maxTokens ?? deps.config.maxInjectTokens;
+  return { run: input.run, agent: input.agent, entries: [], tokens: 0, tokenizer: TOKENIZER, maxTokens, estimatedTokens: 0, remaining, markdown: "", warnings: [] };
+}
+
+/** How many candidates beyond the free slots to ask search for, so withheld or oversized entries do not waste slots. */
+const LOOKAHEAD = 8;
 
 async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<InjectResult> {
   const { config } = deps;
@@ -95,15 +106,7 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
   const events = await deps.events();
   const already = injectionsForRun(events, input.run, input.agent);
   const slots = Math.max(0, Math.min(limit, cap - already.length));
-  const empty = (extra: string[] = []): InjectResult => ({
-    run: input.run,
-    agent: input.agent,
-    entries: [],
-    estimatedTokens: 0,
-    remaining: Math.max(0, cap - already.length),
-    markdown: "",
-    warnings: [...warnings, ...extra],
-  });
+  const empty = (extra: string[] = []): InjectResult => ({ ...emptyResult(deps, input, Math.max(0, cap - already.length)), warnings: [...warnings, ...extra] });
   if (slots === 0) {
     return empty([limit === 0 ? "limit 0: nothing injected" : `agent "${input.agent}" already received ${already.length} entries in run "${input.run}" (cap ${cap}); nothing more is injected`]);
   }
@@ -121,60 +124,79 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
 
   const excluded = ["disputed", "superseded"].filter((s) => !(input.includeStatuses ?? []).includes(s as "disputed"));
   const skip = new Set(already);
-  let response: SearchResponse;
-  try {
+  let lastResponse: SearchResponse | undefined;
+  const search = async (want: number, withheld: readonly string[]): Promise<SearchResponse> => {
     const options: SearchOptions = {
-      limit: slots + skip.size,
+      limit: want,
       agent: input.agent,
       changedFiles,
       ...(diff?.files.length ? { changedHunks: diff.files } : {}),
       excludeStatuses: excluded,
+      excludeIds: withheld,
       ...(input.explain ? { explain: true } : {}),
     };
     // The agent's keywords alone rank the entries the review itself supports (the full query's, above
     // the floor) toward the agent's domain; they qualify no entry on their own, or every review would
     // hand each agent the same entries about its domain (bench/retrieval-floor.ts: inject-style queries).
-    response = queries.keywords
+    lastResponse = queries.keywords
       ? focusResponses(...(await Promise.all([deps.search(queries.full, options), deps.search(queries.keywords, options)])))
       : await deps.search(queries.full, options);
-  } catch (error) {
-    // The knowledge system never blocks a review: no context, one warning.
-    return empty([`knowledge search unavailable (${(error as Error).message}); continuing without knowledge context`]);
-  }
-  warnings.push(...response.warnings);
-  const ranked = response.results.filter((r) => !skip.has(r.id));
-  const picked = ranked.slice(0, slots);
+    return lastResponse;
+  };
+  const candidates = candidateQueue(search, slots + skip.size + LOOKAHEAD, skip, warnings);
 
-  const entries: Entry[] = [];
-  for (const hit of picked) {
-    const abs = path.join(deps.layout.root, hit.path);
-    const read = await readEntryFile(deps.layout, { abs, rel: hit.path, state: hit.state });
-    if (read.entry) entries.push(read.entry);
-  }
-  const views = projectLedger(events, entries.map((e) => ({ id: e.id, lastConfirmed: str(e.frontmatter.lastConfirmed) })));
+  const linter = await createLinter(deps.layout, config);
+  const verifications = verificationStates(events);
   // Entries given to this agent by earlier calls of the run are in its prompt too: contradictions with them count.
   const earlier = await readEarlier(deps.layout, already);
-  const resolver = anchorResolverFor(deps.layout, { repos: deps.config.repos, fingerprints: async () => latestFingerprints(events) });
-  const verifications = verificationStates(events);
-  const context = await Promise.all(
-    entries.map((entry) => toContext(deps, entry, entries, earlier, views.get(entry.id), picked.find((p) => p.id === entry.id)?.score ?? 0, resolver, verifications.get(entry.id))),
-  );
-  const markdown = renderContextMarkdown(context);
+  const maxTokens = input.maxTokens ?? config.maxInjectTokens;
+  const chosen: Candidate[] = [];
+  let budget = await fitToBudget([], maxTokens);
+  try {
+    while (chosen.length < slots) {
+      const batch = await candidates.next(slots - chosen.length + 2);
+      if (!batch.length) break;
+      const admitted = await gateCandidates(deps.layout, linter, batch, warnings);
+      // A withheld entry must not set the relevance floor for the others (a keyword-stuffed broken entry would hide them all).
+      if (admitted.length < batch.length) candidates.withhold(batch.filter((hit) => !admitted.some((c) => c.hit.id === hit.id)).map((hit) => hit.id));
+      const views = projectLedger(events, admitted.map((c) => ({ id: c.entry.id, lastConfirmed: str(c.entry.frontmatter.lastConfirmed) })));
+      for (const candidate of admitted) {
+        if (chosen.length >= slots) break;
+        candidate.context = toContext(deps.config, candidate, views.get(candidate.entry.id)?.unconfirmedRuns ?? 0, verifications.get(candidate.entry.id));
+        const tried = await fitToBudget(withContradictions([...chosen, candidate], earlier), maxTokens);
+        if (!tried.fits) {
+          warnings.push(`skipped ${candidate.entry.id}: it would take the Knowledge Context to ${tried.tokens} tokens, over the ${maxTokens}-token budget (--max-tokens / maxInjectTokens); smaller entries further down may still fit`);
+          continue;
+        }
+        chosen.push(candidate);
+        budget = tried;
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof SearchUnavailable)) throw error;
+    if (!chosen.length) return empty([`knowledge search unavailable (${(error.cause as Error).message}); continuing without knowledge context`]);
+    warnings.push(`knowledge search unavailable (${(error.cause as Error).message}); injecting what was found before it failed`);
+  }
+
+  const context = budget.entries;
   // An injection that cannot be recorded must not be handed out: a later finding would pass for independent.
   if (context.length && !input.dryRun) await deps.append([{ type: "injected", run: input.run, agent: input.agent, entries: context.map((c) => c.id) }]);
   return {
     run: input.run,
     agent: input.agent,
     entries: context,
-    estimatedTokens: estimateTokens(markdown),
+    tokens: budget.tokens,
+    tokenizer: TOKENIZER,
+    maxTokens,
+    estimatedTokens: budget.tokens,
     remaining: Math.max(0, cap - already.length - context.length),
-    markdown,
+    markdown: budget.markdown,
     warnings,
-    ...(input.explain ? { belowFloor: notInjected(ranked.slice(slots), response.belowFloor ?? [], slots) } : {}),
+    ...(input.explain ? { belowFloor: notInjected(candidates.unused(), lastResponse?.belowFloor ?? [], slots) } : {}),
   };
 }
 
-/** Candidates that were not injected: above the floor but past the cap first, then the best below the floor. */
+/** Candidates that were not injected: above the floor but past the slots first, then the best below the floor. */
 function notInjected(pastCap: SearchResult[], below: SearchResult[], slots: number): NonNullable<InjectResult["belowFloor"]> {
   return [
     ...pastCap.map((r) => ({ id: r.id, path: r.path, score: r.score, reasons: [`above the floor, but past the ${slots} slot(s) left for this agent in this run`] })),
@@ -191,6 +213,76 @@ export function injectQueries(input: Pick<InjectInput, "keywords" | "summary" | 
   const full = [...(input.keywords ?? []), input.summary ?? "", ...paths.map((f) => f.replace(/[/._-]+/g, " ")), diff?.queryText ?? ""].join("\n").trim();
   const keywords = (input.keywords ?? []).join("\n").trim();
   return keywords && (input.summary?.trim() || diff?.queryText.trim()) ? { full, keywords } : { full };
+}
+
+type Candidate = { hit: SearchResult; entry: Entry; verdict: GateVerdict; drift: string[]; context?: ContextEntry };
+
+class SearchUnavailable extends Error {}
+
+/**
+ * Search results in rank order, fetched again with a larger limit when the gate or the budget used
+ * them up, and searched again without the withheld entries once the gate withholds some.
+ */
+function candidateQueue(search: (limit: number, withheld: readonly string[]) => Promise<SearchResponse>, first: number, skip: ReadonlySet<string>, warnings: string[]) {
+  const seen = new Set<string>();
+  const withheld: string[] = [];
+  let want = first;
+  let pending: SearchResult[] = [];
+  let exhausted = false;
+  let stale = true;
+  const refill = async (): Promise<void> => {
+    let response: SearchResponse;
+    try {
+      response = await search(want, withheld);
+    } catch (error) {
+      throw new SearchUnavailable("search failed", { cause: error });
+    }
+    for (const w of response.warnings) if (!warnings.includes(w)) warnings.push(w);
+    pending = response.results.filter((r) => !skip.has(r.id) && !seen.has(r.id));
+    exhausted = response.results.length < want;
+    stale = false;
+  };
+  return {
+    async next(count: number): Promise<SearchResult[]> {
+      if (stale) await refill();
+      else if (!pending.length && !exhausted) {
+        want *= 2;
+        await refill();
+      }
+      const out = pending.splice(0, count);
+      for (const r of out) seen.add(r.id);
+      return out;
+    },
+    /** Candidates fetched but never taken (above the floor, past the slots). */
+    unused(): SearchResult[] {
+      return [...pending];
+    },
+    /** Leave these out of every later search, so they no longer count for the relevance floor. */
+    withhold(ids: string[]): void {
+      withheld.push(...ids);
+      stale = true;
+    },
+  };
+}
+
+/**
+ * The gate: each candidate is read and run through every rule (config severities and inline
+ * disables applied); an error from a rule that guards injection withholds it, with a warning naming
+ * the entry and the rules. Anchor problems do not withhold: they travel with the entry as drift warnings.
+ */
+async function gateCandidates(layout: Layout, linter: Linter, batch: SearchResult[], warnings: string[]): Promise<Candidate[]> {
+  const checked = await Promise.all(
+    batch.map(async (hit) => {
+      const { read, diagnostics } = await linter.lintFile({ abs: path.join(layout.root, hit.path), rel: hit.path, state: hit.state });
+      return { hit, entry: read.entry, verdict: gateVerdict(diagnostics, read.entry !== undefined) };
+    }),
+  );
+  const admitted: Candidate[] = [];
+  for (const c of checked) {
+    if (c.verdict.injectable && c.entry) admitted.push({ hit: c.hit, entry: c.entry, verdict: c.verdict, drift: [...new Set(c.verdict.drift.map((d) => oneLine(anchorWarning(d))))] });
+    else warnings.push(`withheld ${c.hit.id}: ${describeBlocking(c.verdict.blocking)} — it is not injected until \`cairn check ${c.hit.path}\` passes`);
+  }
+  return admitted;
 }
 
 /** Earlier-injected entries by id: `knowledge/<id>.md` when it holds that id (ids are file names unless set in the frontmatter). */
@@ -246,47 +338,48 @@ export function focusResponses(full: SearchResponse, keywords: SearchResponse): 
   };
 }
 
-async function toContext(
-  deps: InjectDeps,
-  entry: Entry,
-  injected: Entry[],
-  earlier: Map<string, Entry | undefined>,
-  view: EntryLedgerView | undefined,
-  score: number,
-  resolver: AnchorResolver,
-  verification: VerificationState | undefined,
-): Promise<ContextEntry> {
+/** The entry as the agent sees it, with its own warnings (drift, disputed, near decay); contradictions are added per selection. */
+function toContext(config: CairnConfig, candidate: Candidate, unconfirmedRuns: number, verification: VerificationState | undefined): ContextEntry {
+  const { entry, hit } = candidate;
   const fm = entry.frontmatter;
   // Drift travels with the entry ("the cited lines moved to 92-101"); it never filters it out.
-  const warnings: string[] = anchorWarnings(await resolveEntryAnchors(resolver, entry));
+  const warnings: string[] = [...candidate.drift];
   const failed = verificationWarning(entry, verification);
-  if (failed) warnings.push(failed);
+  if (failed) warnings.push(oneLine(failed));
   const status = typeof fm.status === "string" ? fm.status : "observed";
   if (status === "disputed") warnings.push("disputed: another review or a human questioned this entry");
-  const others = [...injected.filter((e) => e.id !== entry.id), ...[...earlier.values()].filter((e): e is Entry => e !== undefined)];
-  const otherIds = new Set([...others.map((e) => e.id), ...earlier.keys()]);
-  const contradicted = [
-    ...refsOf(entry, "contradicts").filter((id) => otherIds.has(id)),
-    ...others.filter((e) => refsOf(e, "contradicts").includes(entry.id)).map((e) => e.id),
-  ];
-  for (const id of new Set(contradicted)) warnings.push(`contradicts injected entry ${id}`);
-  const runs = view?.unconfirmedRuns ?? 0;
-  if (runs >= Math.ceil(deps.config.decayAfterRuns * deps.config.nearDecayRatio)) {
-    warnings.push(`near decay: injected in ${runs}/${deps.config.decayAfterRuns} runs without an independent confirmation`);
+  if (unconfirmedRuns >= Math.ceil(config.decayAfterRuns * config.nearDecayRatio)) {
+    warnings.push(`near decay: injected in ${unconfirmedRuns}/${config.decayAfterRuns} runs without an independent confirmation`);
   }
   return {
     id: entry.id,
-    ...(typeof fm.title === "string" ? { title: fm.title } : {}),
-    finding: entry.finding.text.replace(/\s*\n\s*/g, " ").trim(),
-    ...(entry.fix ? { fix: entry.fix.text } : {}),
-    evidence: entry.evidence.anchors.length ? distinct(entry.evidence.anchors.map(anchorText)) : [entry.evidence.text],
-    verify: entry.verify.steps,
+    ...(typeof fm.title === "string" ? { title: oneLine(fm.title) } : {}),
+    finding: oneLine(entry.finding.text),
+    ...(entry.fix ? { fix: oneLine(entry.fix.text) } : {}),
+    evidence: entry.evidence.anchors.length ? distinct(entry.evidence.anchors.map(anchorText)) : [oneLine(entry.evidence.text)],
+    verify: entry.verify.steps.map(oneLine),
     lastConfirmed: str(fm.lastConfirmed) ?? null,
     provenance: str(fm.provenance) ?? null,
     status,
-    score,
+    score: hit.score,
     warnings,
   };
+}
+
+/** The chosen entries' contexts with "contradicts injected entry" warnings against each other and earlier calls of the run. */
+function withContradictions(chosen: Candidate[], earlier: Map<string, Entry | undefined>): ContextEntry[] {
+  const entries = chosen.map((c) => c.entry);
+  const earlierEntries = [...earlier.values()].filter((e): e is Entry => e !== undefined);
+  return chosen.map(({ entry, context }) => {
+    const others = [...entries.filter((e) => e.id !== entry.id), ...earlierEntries];
+    const otherIds = new Set([...others.map((e) => e.id), ...earlier.keys()]);
+    const contradicted = new Set([
+      ...refsOf(entry, "contradicts").filter((id) => otherIds.has(id)),
+      ...others.filter((e) => refsOf(e, "contradicts").includes(entry.id)).map((e) => e.id),
+    ]);
+    const base = context!;
+    return contradicted.size ? { ...base, warnings: [...base.warnings, ...[...contradicted].map((id) => `contradicts injected entry ${id}`)] } : base;
+  });
 }
 
 /** An anchor as the agent reads it: the anchor and its note (a prose anchor's note already holds the anchor). */
@@ -295,16 +388,12 @@ function anchorText(anchor: Entry["evidence"]["anchors"][number]): string {
   return oneLine(!note ? anchor.raw : note.includes(anchor.raw.trim()) ? note : `${anchor.raw} — ${note}`);
 }
 
+function str(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
 /** Anchors found in one prose paragraph share its text: show it once (drop lines another line already contains). */
 function distinct(lines: string[]): string[] {
   const unique = [...new Set(lines)];
   return unique.filter((line, i) => !unique.some((other, j) => j !== i && other.length > line.length && other.includes(line)));
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ").trim();
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
 }

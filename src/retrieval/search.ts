@@ -13,6 +13,8 @@ export type SearchOptions = {
   includeArchived?: boolean;
   /** Statuses excluded unless listed here. Default: `disputed` and `superseded` are included in search (flagged), excluded by inject. */
   excludeStatuses?: string[];
+  /** Entries never returned and not counted for the relevance floor (e.g. the ones the inject gate withheld). Default none. */
+  excludeIds?: readonly string[];
   /** Only entries meant for this agent: by name, glob or declared domain (entries without `agents:` match every agent). Default: no agent filter. */
   agent?: string;
   /** Changed file paths: entries whose anchors touch them are boosted. Default none. */
@@ -71,9 +73,10 @@ export async function hybridSearch(index: SearchIndex, query: string, options: S
   const limit = options.limit ?? 10;
   const excluded = new Set(options.excludeStatuses ?? []);
   const meantFor = options.agent ? agentFilter(options.agent, declared) : undefined;
+  const excludedIds = new Set(options.excludeIds ?? []);
   const filter = (id: string): boolean => {
     const meta = index.meta(id);
-    if (!meta) return false;
+    if (!meta || excludedIds.has(id)) return false;
     if (meta.state === "archived" && !options.includeArchived) return false;
     if (excluded.has(meta.status)) return false;
     if (meantFor && !meantFor(meta.agents)) return false;

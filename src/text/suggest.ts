@@ -20,8 +20,9 @@ export function editDistance(a: string, b: string): number {
  * edit distance of max(2, a third of the word's length), or containing / contained in the word.
  */
 export function closest(word: string, candidates: Iterable<string>, max = 3): string[] {
-  const needle = word.toLowerCase();
-  const limit = Math.max(2, Math.floor(word.length / 3));
+  // Bounded: a hostile 1 MB "id" must not cost a quadratic edit distance.
+  const needle = word.toLowerCase().slice(0, 200);
+  const limit = Math.max(2, Math.floor(needle.length / 3));
   return [...new Set(candidates)]
     .map((candidate) => ({ candidate, lower: candidate.toLowerCase() }))
     .map(({ candidate, lower }) => ({ candidate, lower, d: editDistance(needle, lower) }))

@@ -99,6 +99,7 @@ describe("createAnchorResolver", () => {
         rule: "anchor-unresolved",
         severity: "error",
         message: expect.stringContaining("src/nope.ts matches no file under the repository root; expected a repo-relative path such as src/x.ts"),
+        short: "src/nope.ts:3 — src/nope.ts does not exist",
       },
     ]);
   });

@@ -88,7 +88,7 @@ describe("cairn mcp", () => {
     const client = await connect(root);
     const args = { run: "pr-7", agent: "security", keywords: ["auth", "middleware"], summary: "auth middleware upstream handler" };
     const first = (await call(client, "inject", { ...args, limit: 3 })).json;
-    expect(Object.keys(first).sort()).toEqual(["agent", "entries", "estimatedTokens", "markdown", "remaining", "run", "warnings"]);
+    expect(Object.keys(first).sort()).toEqual(["agent", "entries", "estimatedTokens", "markdown", "maxTokens", "remaining", "run", "tokenizer", "tokens", "warnings"]);
     expect(first.entries).toHaveLength(3);
     expect(first.remaining).toBe(2);
     expect(first.markdown).toContain(first.entries[0].id);

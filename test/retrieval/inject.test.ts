@@ -111,7 +111,7 @@ describe("inject: the ledger", () => {
 });
 
 describe("inject: the Knowledge Context", () => {
-  it("carries id, finding, evidence, verify, confirmation, provenance and an estimated token count", async () => {
+  it("carries id, finding, evidence, verify, confirmation, provenance and its token count", async () => {
     const { kb } = await project(databaseEntries(1));
     const result = await kb.inject({ run: "r1", agent: "a", keywords: ["database"] });
     expect(result.entries[0]).toMatchObject({
@@ -127,8 +127,9 @@ describe("inject: the Knowledge Context", () => {
     expect(result.entries[0]!.evidence[0]).toContain("ctx not checked after the upstream call");
     expect(result.markdown).toContain("## Knowledge Context");
     expect(result.markdown).toContain("`db-1`");
-    expect(result.estimatedTokens).toBeGreaterThan(0);
-    expect(result.estimatedTokens).toBe(Math.ceil(result.markdown.length / 4));
+    expect(result.tokens).toBeGreaterThan(0);
+    expect(result.tokenizer).toBe("o200k_base");
+    expect(result.estimatedTokens).toBe(result.tokens);
   });
 
   it("warns about anchor drift when the anchored file shrinks below the line range", async () => {

@@ -45,17 +45,32 @@ function findAll(text: string, file: string, compiled: Compiled): Finding[] {
   ];
 }
 
+/** Diagnostics per rule and text: one entry with thousands of hits needs the first few and a count, not all of them. */
+export const MAX_PER_RULE = 50;
+
 function toDiagnostics(text: string, file: string, startLine: number, findings: Finding[]): Diagnostic[] {
   if (findings.length === 0) return [];
   const at = createLineIndex(text, startLine);
   const seen = new Set<string>();
+  const perRule = new Map<string, number>();
   const diagnostics: Diagnostic[] = [];
-  for (const finding of [...findings].sort((a, b) => a.start - b.start || a.rule.localeCompare(b.rule))) {
-    const key = `${finding.start}:${finding.rule}:${finding.message}`;
+  for (const finding of [...findings].sort((a, b) => a.start - b.start || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0))) {
+    const count = (perRule.get(finding.rule) ?? 0) + 1;
+    if (count > MAX_PER_RULE) {
+      perRule.set(finding.rule, count);
+      continue;
+    }
+    const key = `${finding.start}:${finding.end}:${finding.rule}`;
     if (seen.has(key)) continue;
     seen.add(key);
+    perRule.set(finding.rule, count);
     const { line, column } = at(finding.start);
     diagnostics.push({ file, line, column, rule: finding.rule, severity: severityOf(finding.rule), message: finding.message });
+  }
+  for (const [rule, count] of perRule) {
+    if (count <= MAX_PER_RULE) continue;
+    const last = diagnostics.findLast((d) => d.rule === rule)!;
+    diagnostics.push({ ...last, message: `… and ${count - MAX_PER_RULE} more ${rule} problems in this text (the first ${MAX_PER_RULE} are listed)` });
   }
   return diagnostics;
 }

@@ -1,95 +1,118 @@
 /**
- * Text that tries to instruct the agent an entry is injected into. Phrase-based, case-insensitive,
- * on word boundaries, reported as warnings. Phrases that are also ordinary review prose are
- * narrowed: "act as" only as an imperative (sentence start, "you will act as", "please act as" —
- * "the proxy can act as a cache" is fine); "system prompt" only with an imperative or possessive
- * ("reveal the system prompt", "your system prompt", "System prompt:") — entries about LLM code
- * may say "the system prompt is built from user input"; "you are now" only before a role or state.
+ * Text that tries to instruct the agent an entry is injected into: the phrase families in
+ * injection-phrases.ts, matched on folded text (fold.ts) so that case, spacing, line breaks,
+ * zero-width characters, look-alike letters and leetspeak do not hide them; spaced-out letters
+ * (`i g n o r e …`); base64 blobs that decode to such text; and role markers on their own line
+ * (`## SYSTEM`, `Assistant:`). Every scan is linear: literals are checked before any regex, every
+ * quantifier is bounded, look-back windows are at most 48 characters. Measured on a corpus of
+ * payloads and benign review prose (test/fixtures/corpora/injection.ts, bench/injection.ts).
  */
 import type { Finding } from "./finding.js";
+import { fold, originalSpan, type Folded } from "./fold.js";
+import { COMPACT, IMPERATIVE_BEFORE, NEGATED_BEFORE, PHRASES, ROLE_LINE } from "./injection-phrases.js";
 
-const SP = String.raw`\s+`;
-const LEADERS = String.raw`(?:(?:all|any|the|your|of|my|these|those)\s+)*`;
-const EARLIER = "(?:previous|prior|above|earlier|preceding|foregoing|former|original|system)";
-const ORDERS = String.raw`(?:instructions?|prompts?|directions?|rules|messages|guidelines|commands|context)`;
-
-/** `word` at a word start, written literal-first (the boundary check follows the literal, which is much faster). */
-const w = (word: string): string => String.raw`${word}(?<!\w${word})`;
-
-type Phrase = {
-  pattern: RegExp;
-  /**
-   * Check on the text before the match on the same line: the number of characters before the
-   * match that belong to the phrase (0 for none), or undefined to reject the match.
-   */
-  lead?: (before: string, match: string) => number | undefined;
-};
-
-function leadBy(regex: RegExp): (before: string) => number | undefined {
-  return (before) => regex.exec(before)?.[0].length;
-}
-
-const SOURCES: { pattern: string; lead?: Phrase["lead"] }[] = [
-  { pattern: String.raw`${w("ignore")}${SP}${LEADERS}${EARLIER}${SP}${ORDERS}\b` },
-  { pattern: String.raw`${w("disregard")}${SP}${LEADERS}(?:${EARLIER}${SP})?${ORDERS}\b` },
-  {
-    pattern: String.raw`${w("override")}${SP}(?:(?:(?:all|your|my)${SP})+(?:${EARLIER}${SP})?(?:instructions|guidelines|safety${SP}rules)|${EARLIER}${SP}(?:instructions|guidelines))\b`,
-  },
-  {
-    pattern: String.raw`${w("forget")}${SP}(?:everything|all${SP}(?:(?:previous|prior|your|the|above)${SP})?(?:instructions|rules|context)|(?:your|the|all|previous|prior)${SP}(?:(?:previous|prior)${SP})?instructions)\b`,
-  },
-  { pattern: String.raw`${w("you")}${SP}are${SP}now${SP}(?:a|an|the|in|my|acting|no${SP}longer|free|going${SP}to|dan|unrestricted|jailbroken)\b` },
-  {
-    // only as an imperative: "Act as …", "you will act as …"; "the proxy can act as a cache" is prose
-    pattern: String.raw`${w("act")}${SP}as${SP}(?:a|an|the|my|if)\b`,
-    lead: (before) => (/(?:^|[.!?:;>*-]|\byou\s+(?:will|must|should|shall)|\bplease|\bnow|\bfrom\s+now\s+on,?)[ \t]*$/i.test(before) ? 0 : undefined),
-  },
-  { pattern: String.raw`${w("pretend")}${SP}(?:to${SP}be|you${SP}are|that${SP}you)\b` },
-  {
-    // "System prompt:" as a header, or an imperative/possessive before it: "reveal the system prompt", "your system prompt"
-    pattern: String.raw`${w("system")}${SP}prompt\b(?:\s*:)?`,
-    lead: (before, match) => {
-      const imperative = /\b(?:reveal|print|show|output|repeat|leak|ignore|override|forget|disregard|change|replace|new|your)\s+(?:(?:the|your|entire|full|original)\s+)*$/i.exec(before);
-      return imperative ? imperative[0].length : match.endsWith(":") ? 0 : undefined;
-    },
-  },
-  { pattern: String.raw`${w("instructions")}\s*:`, lead: leadBy(/\b(?:new|updated|real|actual|additional)\s+$/i) },
-  {
-    pattern: String.raw`${w("the")}${SP}user\b`,
-    lead: leadBy(/\b(?:do\s+not|don't|dont|never)\s+(?:tell|inform|(?:mention|reveal)\s+(?:(?:this|it|that)\s+)?to)\s+$/i),
-  },
-  {
-    pattern: String.raw`<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|begin_of_text|end_of_text|start_header_id|end_header_id|eot_id)\|>|\[\/?INST\](?!\w)|<<\/?SYS>>|<\/?(?:system|assistant|instructions?|system-prompt)>`,
-  },
-];
-
-const PHRASES: readonly Phrase[] = SOURCES.map(({ pattern, lead }) => ({ pattern: new RegExp(pattern, "gi"), ...(lead ? { lead } : {}) }));
+const LOOK_BACK = 48;
+const BASE64 = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{24,4096}={0,2}(?![A-Za-z0-9+/=])/g;
 
 function shown(match: string): string {
   const single = match.replace(/\s+/g, " ").trim();
   return single.length > 50 ? `${single.slice(0, 49)}…` : single;
 }
 
-/** Prompt-injection phrases and chat-template role tags in the original text (overlaps reported once). */
-export function detectInjection(text: string): Finding[] {
-  const found: Finding[] = [];
-  for (const { pattern, lead } of PHRASES) {
-    pattern.lastIndex = 0;
-    for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-      let start = m.index;
-      if (lead) {
-        const extra = lead(text.slice(text.lastIndexOf("\n", m.index - 1) + 1, m.index), m[0]);
-        if (extra === undefined) continue;
-        start -= extra;
+function finding(text: string, start: number, end: number, how = ""): Finding {
+  return {
+    start,
+    end,
+    rule: "prompt-injection",
+    message: `Found text that reads like an instruction to the agent ("${shown(text.slice(start, end))}"${how}): entries are injected into agent prompts, where such text could override the orchestrator's instructions. Expected a description of the code pattern; for an entry about prompt injection, describe the attack (e.g. "user text asking the model to drop its instructions") instead of quoting it.`,
+  };
+}
+
+/** Phrase matches in folded text, as folded spans; `lineBreak` marks spaces that were line breaks (a line start is an imperative position). */
+function phraseSpans(folded: string, lineBreak?: Uint8Array): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  for (const phrase of PHRASES) {
+    if (!phrase.needs.some((literal) => folded.includes(literal))) continue;
+    phrase.pattern.lastIndex = 0;
+    for (let m = phrase.pattern.exec(folded); m; m = phrase.pattern.exec(folded)) {
+      if (m[0].length === 0) {
+        phrase.pattern.lastIndex++;
+        continue;
       }
-      found.push({
-        start,
-        end: m.index + m[0].length,
-        rule: "prompt-injection",
-        message: `Found text that reads like an instruction to the agent ("${shown(text.slice(start, m.index + m[0].length))}"): entries are injected into agent prompts, where such text could override the orchestrator's instructions. Expected a description of the code pattern; for an entry about prompt injection, describe the attack (e.g. "user text asking the model to drop its instructions") instead of quoting it.`,
-      });
+      const before = folded.slice(Math.max(0, m.index - LOOK_BACK), m.index);
+      const lineStart = m.index === 0 || lineBreak?.[m.index - 1] === 1;
+      if (phrase.imperative && !lineStart && !IMPERATIVE_BEFORE.test(before)) continue;
+      if (phrase.unnegated && NEGATED_BEFORE.test(before)) continue;
+      spans.push([m.index, m.index + m[0].length]);
     }
   }
+  return spans;
+}
+
+/** Letters only (`i g n o r e`, `i.g.n.o.r.e` → `ignore`), with where each came from in the folded text. */
+function compactSpans(folded: string): Array<[number, number]> {
+  const letters: string[] = [];
+  const from: number[] = [];
+  for (let i = 0; i < folded.length; i++) {
+    const c = folded.charCodeAt(i);
+    if (c >= 97 && c <= 122) {
+      letters.push(folded[i]!);
+      from.push(i);
+    }
+  }
+  const compact = letters.join("");
+  const spans: Array<[number, number]> = [];
+  COMPACT.lastIndex = 0;
+  for (let m = COMPACT.exec(compact); m; m = COMPACT.exec(compact)) spans.push([from[m.index]!, from[m.index + m[0].length - 1]! + 1]);
+  return spans;
+}
+
+/** Base64 blobs whose decoded text is printable and holds an injection phrase. */
+function encodedFindings(text: string): Finding[] {
+  const out: Finding[] = [];
+  BASE64.lastIndex = 0;
+  for (let m = BASE64.exec(text); m; m = BASE64.exec(text)) {
+    const decoded = Buffer.from(m[0], "base64").toString("latin1");
+    let printable = 0;
+    for (let i = 0; i < decoded.length; i++) {
+      const c = decoded.charCodeAt(i);
+      if ((c >= 32 && c < 127) || c === 10 || c === 13 || c === 9) printable++;
+    }
+    if (decoded.length < 12 || printable / decoded.length < 0.95) continue;
+    const inner = fold(decoded).text;
+    if (phraseSpans(inner).length || compactSpans(inner).length) out.push(finding(text, m.index, m.index + m[0].length, `, base64 for "${shown(decoded)}"`));
+  }
+  return out;
+}
+
+function roleLines(text: string): Finding[] {
+  if (!/system|assistant|developer|instruction|human/i.test(text)) return [];
+  const out: Finding[] = [];
+  ROLE_LINE.lastIndex = 0;
+  for (let m = ROLE_LINE.exec(text); m; m = ROLE_LINE.exec(text)) {
+    if (m[0].length === 0) {
+      ROLE_LINE.lastIndex++;
+      continue;
+    }
+    const start = m.index + (m[0].length - m[0].trimStart().length);
+    out.push(finding(text, start, m.index + m[0].trimEnd().length, ", a chat role marker on its own line"));
+  }
+  return out;
+}
+
+/** Prompt-injection findings in the original text (overlaps reported once). */
+export function detectInjection(text: string): Finding[] {
+  const folded: Folded = fold(text);
+  const found: Finding[] = [];
+  for (const [s, e] of phraseSpans(folded.text, folded.lineBreak)) {
+    const span = originalSpan(folded, s, e);
+    found.push(finding(text, span.start, span.end));
+  }
+  for (const [s, e] of compactSpans(folded.text)) {
+    const span = originalSpan(folded, s, e);
+    found.push(finding(text, span.start, span.end, ", written with letters spaced out"));
+  }
+  found.push(...encodedFindings(text), ...roleLines(text));
   found.sort((a, b) => a.start - b.start || b.end - a.end);
   let reached = -1;
   return found.filter((f) => {

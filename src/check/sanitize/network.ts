@@ -33,8 +33,9 @@ const FILE_EXTENSION_TLDS = new Set(["js", "ts", "md", "py", "rb", "rs", "go", "
 const COMMON_TLD_FIRST = new Set(["com", "org", "net", "io", "edu", "gov", "dev", "app", "co", "uk", "de"]);
 
 function lineBefore(text: string, offset: number): string {
-  const start = Math.max(text.lastIndexOf("\n", offset - 1) + 1, offset - 200);
-  return text.slice(start, offset);
+  // At most 200 characters back: a search for the line start must not scan a whole 1 MB line per match.
+  const window = text.slice(Math.max(0, offset - 200), offset);
+  return window.slice(window.lastIndexOf("\n") + 1);
 }
 
 function inInlineCode(before: string): boolean {

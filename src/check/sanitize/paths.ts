@@ -82,7 +82,9 @@ function isGenericWindowsPath(path: string): boolean {
 }
 
 function lineBefore(text: string, offset: number): string {
-  return text.slice(Math.max(text.lastIndexOf("\n", offset - 1) + 1, offset - 200), offset);
+  // At most 200 characters back: a search for the line start must not scan a whole 1 MB line per match.
+  const window = text.slice(Math.max(0, offset - 200), offset);
+  return window.slice(window.lastIndexOf("\n") + 1);
 }
 
 /** Depth of the folder holding `file` (`knowledge/a.md` → 1); labels such as `<finding>` → 0. */

@@ -38,6 +38,7 @@ export function isPlaceholder(value: string, quoted: boolean): boolean {
   const lower = v.toLowerCase();
   if (GENERIC_WORDS.has(lower)) return true;
   if (/^(?:your|my|some|the)[\s_-]?[a-z]/i.test(v) && !/\d/.test(v)) return true;
+  if (/(?:^|[-_.])(?:your|my)[-_][a-z]/i.test(v) && !/\d{3}/.test(v)) return true; // xoxb-your-bot-token
   if (!quoted && /^[!&*@%$<{\[:]/.test(v)) return true; // YAML tags/anchors/aliases, symbols, templates
   if (!quoted && /^[A-Z]\w*[[<]/.test(v)) return true; // type annotations: Optional[str], Option<String>
   if (!quoted && CODE_REFERENCE.test(v) && !/\d{3}/.test(v) && (/[.(\[]|::|->/.test(v) || /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v))) return true;
@@ -62,7 +63,7 @@ export function looksSecret(value: string): boolean {
 
 /** True for the body of a known-prefix token that is obviously a documentation sample. */
 export function isFiller(body: string): boolean {
-  if (FILLER.test(body)) return true;
+  if (FILLER.test(body) || /^(?:your|my|the|some)[-_]?[a-z]+(?:[-_][a-z]+)*$/i.test(body)) return true;
   const alnum = body.replace(/[^A-Za-z0-9]/g, "");
   return new Set(alnum).size <= 2;
 }

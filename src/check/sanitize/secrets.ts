@@ -1,18 +1,22 @@
 /**
- * Secrets with a recognisable shape: provider tokens with fixed prefixes, PEM private keys,
- * JWTs, Azure keys and signatures, literal `Authorization` credentials. Each finding masks its
- * span so that later rules (generic assignments, hosts, paths) do not report it again.
+ * Secrets with a recognisable shape. First secretlint's maintained preset (secretlint.ts), then
+ * cairn's own rules for what it does not cover: provider tokens with fixed prefixes (here and in
+ * providers.ts), PEM and PuTTY private keys, JWTs, Azure keys and signatures, literal
+ * `Authorization` credentials, passwords on command lines, and generic assignments. Each finding
+ * masks its span so that later rules (generic assignments, hosts, paths) do not report it again.
  * Documentation samples (`…EXAMPLE`, runs of `x` or `0`) are skipped — see placeholder.ts.
  */
 import { type Finding, maskSpans, redacted } from "./finding.js";
-import { isFiller } from "./placeholder.js";
+import { isFiller, isPlaceholder } from "./placeholder.js";
+import { PROVIDER_SPECS } from "./providers.js";
 import type { SanitizeRuleId } from "./rules.js";
 import { detectAssignments } from "./assignments.js";
+import { detectWithSecretlint } from "./secretlint.js";
 
 export const WHY_SECRET = "entries are committed to git and injected into agent prompts, so a real credential would leak";
 export const INSTEAD_SECRET = "replace it with a placeholder such as <token> or describe the pattern generally";
 
-type TokenSpec = {
+export type TokenSpec = {
   rule: SanitizeRuleId;
   /** Global regular expression; the first defined group, when present, is the secret material to test for filler. */
   pattern: RegExp;
@@ -127,6 +131,47 @@ function detectPrivateKeys(text: string): Finding[] {
   return found;
 }
 
+const PUTTY = /PuTTY-User-Key-File-\d: *[\w-]{1,40}/g;
+const PUTTY_PRIVATE = /Private-Lines: *\d{1,3}\r?\n[A-Za-z0-9+/=]{16}/;
+
+/** PuTTY `.ppk` key files: the header, then (within the file's usual length) `Private-Lines:` and key material. */
+function detectPutty(text: string): Finding[] {
+  if (!text.includes("PuTTY-User-Key-File-")) return [];
+  const found: Finding[] = [];
+  PUTTY.lastIndex = 0;
+  for (let m = PUTTY.exec(text); m; m = PUTTY.exec(text)) {
+    const window = text.slice(m.index, m.index + 4096);
+    const priv = PUTTY_PRIVATE.exec(window);
+    if (!priv) continue;
+    const end = m.index + priv.index + priv[0].length;
+    found.push({ start: m.index, end, rule: "secret-putty-key", message: `Found a PuTTY private key file (PuTTY-User-Key-File-… with Private-Lines): ${WHY_SECRET}. Expected: remove the key; ${INSTEAD_SECRET} (e.g. "a private key committed next to the code").` });
+    PUTTY.lastIndex = end;
+  }
+  return found;
+}
+
+/** Passwords given on a command line: `mysql -u root -pS3cret`, `sshpass -p 'x'`, `redis-cli -a x` (the command, then the flag within the line). */
+const CLI_PASSWORD = /\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]{0,160}? -p(?![\s-])((?:'[^'\n]{1,128}'|"[^"\n]{1,128}"|[^\s'"]{1,128}))|\bsshpass\b[^\n]{0,40}? -p ?((?:'[^'\n]{1,128}'|"[^"\n]{1,128}"|[^\s'"-][^\s'"]{0,127}))|\bredis-cli\b[^\n]{0,160}? -a ((?:'[^'\n]{1,128}'|"[^"\n]{1,128}"|[^\s'"-][^\s'"]{0,127}))/g;
+
+function detectCliPasswords(text: string): Finding[] {
+  if (!/mysql|mariadb|sshpass|redis-cli/.test(text)) return [];
+  const found: Finding[] = [];
+  CLI_PASSWORD.lastIndex = 0;
+  for (let m = CLI_PASSWORD.exec(text); m; m = CLI_PASSWORD.exec(text)) {
+    const raw = m[1] ?? m[2] ?? m[3] ?? "";
+    const value = raw.replace(/^['"]|['"]$/g, "");
+    if (value.length < 4 || isPlaceholder(value, /^['"]/.test(raw)) || /^\$/.test(value)) continue;
+    const start = m.index + m[0].length - raw.length;
+    found.push({
+      start,
+      end: m.index + m[0].length,
+      rule: "secret-cli-password",
+      message: `Found a password on a command line (${m[0].split(/\s/)[0]} … value redacted): ${WHY_SECRET}. Expected: ${INSTEAD_SECRET}, e.g. \`mysql -p\` (prompts) or an option file / environment variable.`,
+    });
+  }
+  return found;
+}
+
 function detectTokens(text: string, spec: TokenSpec): Finding[] {
   const found: Finding[] = [];
   spec.pattern.lastIndex = 0;
@@ -158,8 +203,12 @@ export function detectSecrets(text: string): { findings: Finding[]; masked: stri
     findings.push(...found);
     masked = maskSpans(masked, found);
   };
+  take(detectWithSecretlint(masked));
   take(detectPrivateKeys(masked));
+  take(detectPutty(masked));
   for (const spec of TOKEN_SPECS) take(detectTokens(masked, spec));
+  for (const spec of PROVIDER_SPECS) take(detectTokens(masked, spec));
+  take(detectCliPasswords(masked));
   take(detectAssignments(masked));
   return { findings, masked };
 }

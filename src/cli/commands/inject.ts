@@ -14,6 +14,7 @@ type Opts = {
   diff?: string;
   explain?: boolean;
   limit?: number;
+  maxTokens?: number;
   format: "markdown" | "json";
   dryRun?: boolean;
   includeDisputed?: boolean;
@@ -48,6 +49,7 @@ export async function inject(kb: KnowledgeBase, io: Io, opts: Opts): Promise<num
     ...(diff !== undefined ? { diff } : {}),
     ...(opts.explain ? { explain: true } : {}),
     ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
+    ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
     includeStatuses: [...(opts.includeDisputed ? ["disputed" as const] : []), ...(opts.includeSuperseded ? ["superseded" as const] : [])],
     ...(opts.dryRun ? { dryRun: true } : {}),
   });
@@ -57,7 +59,7 @@ export async function inject(kb: KnowledgeBase, io: Io, opts: Opts): Promise<num
     json(io, rest);
   } else if (result.markdown) {
     io.out(result.markdown);
-    io.err(`(${result.entries.length} entr${result.entries.length === 1 ? "y" : "ies"}, ~${result.estimatedTokens} tokens; ${result.remaining} slot(s) left for ${result.agent} in run ${result.run}${opts.dryRun ? "; dry run: not recorded" : ""})`);
+    io.err(`(${result.entries.length} entr${result.entries.length === 1 ? "y" : "ies"}, ${result.tokens} tokens (${result.tokenizer}) of ${result.maxTokens}; ${result.remaining} slot(s) left for ${result.agent} in run ${result.run}${opts.dryRun ? "; dry run: not recorded" : ""})`);
   } else {
     // A warning (unknown agent, cap reached, search unavailable…) is the reason; without one, the floor is.
     io.err(result.warnings.length ? "(nothing injected for this agent: see the warning above)" : "(no knowledge above the relevance floor for this agent; nothing injected)");

@@ -1,4 +1,6 @@
 import path from "node:path";
+import { describeBlocking } from "../../check/gate.js";
+import type { Diagnostic } from "../../entry/diagnostic.js";
 import type { KnowledgeBase } from "../../knowledge-base.js";
 import type { SearchResult } from "../../retrieval/search.js";
 import { readEntryFile } from "../../store/files.js";
@@ -16,9 +18,17 @@ export async function search(kb: KnowledgeBase, io: Io, query: string, opts: Opt
     ...(opts.changedFiles?.length ? { changedFiles: opts.changedFiles } : {}),
     ...(opts.explain ? { withVectors: true, explain: true } : {}),
   });
+  // --explain also says whether inject would hand the entry out (the gate runs every rule on it).
+  const gate = opts.explain ? await kb.gate(response.results) : undefined;
+  const gateOf = (p: string) => {
+    const verdict = gate?.get(p);
+    if (!verdict) return undefined;
+    const brief = (d: Diagnostic) => ({ rule: d.rule, line: d.line, message: d.message });
+    return { injectable: verdict.injectable, withheldBy: verdict.blocking.map(brief), drift: verdict.drift.map(brief) };
+  };
   if (opts.json) {
     json(io, {
-      results: response.results.map(({ explain, ...r }) => (opts.explain ? { ...r, explain } : r)),
+      results: response.results.map(({ explain, ...r }) => (opts.explain ? { ...r, explain: { ...explain, gate: gateOf(r.path) } } : r)),
       warnings: response.warnings,
       mode: response.mode,
       ...(opts.explain ? { belowFloor: response.belowFloor ?? [] } : {}),
@@ -35,7 +45,7 @@ export async function search(kb: KnowledgeBase, io: Io, query: string, opts: Opt
     io.out(await readable(kb, query, response.results));
     return EXIT.ok;
   }
-  const headers = ["#", "id", "score", "lexical", "vector", "changed", "path"];
+  const headers = ["#", "id", "score", "lexical", "vector", "changed", "inject gate", "path"];
   const rows = response.results.map((r, i) => {
     const base = [String(i + 1), r.id + (r.state === "archived" ? " (archived)" : ""), r.score.toFixed(4)];
     const e = r.explain;
@@ -44,6 +54,7 @@ export async function search(kb: KnowledgeBase, io: Io, query: string, opts: Opt
       e.lexical ? lexicalCell(e.lexical) : "-",
       e.vector ? `#${e.vector.rank} cos ${e.vector.similarity.toFixed(3)}${e.vector.weight ? "" : " (w 0)"}` : "-",
       e.changedFiles ? `${e.changedFiles.touch} (+${e.changedFiles.strength})` : "-",
+      gateCell(gateOf(r.path)),
       r.path,
     ];
   });
@@ -88,4 +99,10 @@ function printBelowFloor(io: Io, below: SearchResult[]): void {
   }
   io.out("\nbelow the relevance floor (not returned):");
   for (const r of below) io.out(`- ${r.id} (${r.path}): ${(r.explain.cut ?? []).join("; ")}`);
+}
+
+function gateCell(gate: { injectable: boolean; withheldBy: Array<{ rule: string; line: number }>; drift: unknown[] } | undefined): string {
+  if (!gate) return "-";
+  if (!gate.injectable) return `withheld: ${describeBlocking(gate.withheldBy, 2)}`;
+  return gate.drift.length ? `ok (${gate.drift.length} anchor warning${gate.drift.length === 1 ? "" : "s"})` : "ok";
 }

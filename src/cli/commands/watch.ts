@@ -21,7 +21,7 @@ export async function watch(kb: KnowledgeBase, io: Io, opts: { debounce?: number
           break;
         }
         case "invalid":
-          io.err(formatDiagnostics(event.diagnostics, "human", { errors: event.diagnostics.length, warnings: 0 }).split("\n").slice(0, -1).join("\n") + "\n(keeping the last good version of these files in the index)");
+          io.err(formatDiagnostics(event.diagnostics, "human", { errors: event.diagnostics.length, warnings: 0 }).split("\n").slice(0, -1).join("\n") + "\n(files with errors are withheld from inject until fixed; a file that does not parse keeps its last good version in the index)");
           break;
         case "error":
           io.err(`${stamp()} error: ${event.message}`);

@@ -6,12 +6,12 @@ import { fake, noise } from "./helpers.js";
 const RULE_IDS = new Set(SANITIZE_RULES.map((r) => r.id));
 
 describe("SANITIZE_RULES", () => {
-  it("lists unique kebab-case ids with a description; only prompt-injection is a warning", () => {
+  it("lists unique kebab-case ids with a description; every sanitization rule is an error by default", () => {
     expect(RULE_IDS.size).toBe(SANITIZE_RULES.length);
     for (const rule of SANITIZE_RULES) {
       expect(rule.id).toMatch(/^[a-z]+(?:-[a-z0-9]+)*$/);
       expect(rule.description.length).toBeGreaterThan(10);
-      expect(rule.severity).toBe(rule.id === "prompt-injection" ? "warning" : "error");
+      expect(rule.severity).toBe("error");
     }
   });
 });
@@ -42,7 +42,7 @@ describe("sanitizeText", () => {
       "7:5 deny-pattern error",
       "7:32 host-not-allowed error",
       "7:40 deny-pattern error",
-      "8:1 prompt-injection warning",
+      "8:1 prompt-injection error",
       "10:41 path-outside-repo error",
       "10:44 deny-pattern error",
       "11:21 ip-address error",

@@ -1,0 +1,8 @@
+/** Ids unique across knowledge/ and knowledge/archive/, reported by the loader (src/store/load.ts). */
+import { type RuleModule, rulesOf } from "./types.js";
+
+export const idRules: RuleModule = {
+  name: "ids",
+  // A duplicate id breaks every lookup by id, whichever file wins: never switched off inside an entry.
+  rules: rulesOf("ids", { gate: false, inline: false }, [["id-duplicate", "error", "two entries with the same id"]]),
+};

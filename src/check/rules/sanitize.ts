@@ -1,0 +1,27 @@
+/**
+ * Sanitization (secrets, network identifiers, paths, deny patterns) and prompt injection over the
+ * whole entry text, in one pass: the sanitizer masks what an earlier family reported so each piece of
+ * text is reported once, by the most specific rule (see src/check/sanitize/index.ts).
+ */
+import { SANITIZE_RULES, type SanitizeRule } from "../sanitize/rules.js";
+import type { RuleCategory, RuleMeta, RuleModule } from "./types.js";
+
+function categoryOf(rule: SanitizeRule): RuleCategory {
+  if (rule.id === "prompt-injection") return "injection";
+  if (rule.id.startsWith("secret-") || rule.id === "url-credentials") return "secrets";
+  if (rule.id === "absolute-path" || rule.id === "path-outside-repo") return "paths";
+  if (rule.id === "deny-pattern") return "deny";
+  return "network";
+}
+
+export const sanitizeRules: RuleModule = {
+  name: "sanitize",
+  rules: SANITIZE_RULES.map(
+    (rule): RuleMeta => ({ id: rule.id, category: categoryOf(rule), severity: rule.severity, description: rule.description, gate: true, inline: false }),
+  ),
+  async create({ config }) {
+    const { createSanitizer } = await import("../sanitize/index.js");
+    const sanitize = createSanitizer({ allowHosts: config.allowHosts, denyPatterns: config.denyPatterns });
+    return { entry: ({ file, text }) => (text === undefined ? [] : sanitize(text, file)) };
+  },
+};
