@@ -1,10 +1,10 @@
 /** The open knowledge base: one typed object the CLI and the MCP server call into. */
-import { loadConfig, type CairnConfig } from "./config.js";
+import { applyConfigOverride, loadConfig, type CairnConfig } from "./config.js";
 import { runCheck, type CheckOptions, type CheckReport } from "./check/run.js";
 import { todayUtc } from "./entry/parse.js";
 import { frontmatterJsonSchema } from "./entry/schema.js";
 import { CairnError } from "./errors.js";
-import { openLedger, type Ledger, type NewEvent } from "./ledger/index.js";
+import { openLedger, projectLedger, type Ledger, type NewEvent } from "./ledger/index.js";
 import { planNewEntry, writeNewEntry, type NewEntryInput } from "./lifecycle/create.js";
 import { archiveEntry, confirmEntry, lookup, restoreEntry, retractEntry, type ManualResult } from "./lifecycle/manual.js";
 import { buildStatus, type StatusReport } from "./lifecycle/status.js";
@@ -16,15 +16,34 @@ import type { Embedder } from "./indexing/embedder.js";
 import type { SearchOptions, SearchResponse } from "./retrieval/search.js";
 import type { KnowledgeDiff } from "./diff/index.js";
 import type { InjectInput, InjectResult } from "./retrieval/inject.js";
-import type { Finding, Confirmation, Unmatched } from "./lifecycle/record.js";
+import type { Finding, Confirmation, Unmatched, AlreadyRecorded } from "./lifecycle/record.js";
 import type { CompoundFinding } from "./lifecycle/compound.js";
 import type { DecayCandidate } from "./lifecycle/decay.js";
 import type { History } from "./lifecycle/history.js";
 import type { EntryStatus } from "./entry/types.js";
 
-export type RecordResult = { run: string; confirmations: Confirmation[]; unmatched: Unmatched[]; archived: string[]; dryRun: boolean };
-export type DecayResult = { archived: DecayCandidate[]; dryRun: boolean };
-export type CompoundResult = { run: string; created: string[]; restored: string[]; skipped: Array<{ text: string; reason: string }>; dryRun: boolean };
+export type RecordResult = {
+  run: string;
+  confirmations: Confirmation[];
+  unmatched: Unmatched[];
+  /** Findings this (run, agent) had already recorded (a retry or a duplicate): not counted again. */
+  alreadyRecorded: AlreadyRecorded[];
+  /** Archived entries an independent finding restored (the pattern recurred). */
+  restored: string[];
+  archived: string[];
+  /** Provenance warnings (a run or agent with no recorded injection) and entries that moved while recording. */
+  warnings: string[];
+  dryRun: boolean;
+};
+export type DecayResult = { archived: DecayCandidate[]; warnings: string[]; dryRun: boolean };
+export type CompoundResult = { run: string; created: string[]; restored: string[]; skipped: Array<{ text: string; reason: string }>; warnings: string[]; dryRun: boolean };
+/** Options of `recordFindings` and `compound`. */
+export type ReviewOptions = {
+  /** Compute the result without writing files or ledger events. Default false. */
+  dryRun?: boolean;
+  /** Refuse (CairnError INVALID) instead of warning when the run or an agent has no recorded injection. Default false. */
+  strict?: boolean;
+};
 
 export type IndexSummary = SyncReport & {
   /** Entries in the index after the run. */
@@ -38,8 +57,12 @@ export type IndexSummary = SyncReport & {
 export type OpenOptions = {
   /** Project root. Default: the nearest ancestor of the working directory holding `knowledge/` or `cairn.config.json`, else the working directory. */
   root?: string;
-  /** Configuration overrides applied on top of `cairn.config.json`. Default none. */
+  /** Configuration overrides applied on top of `cairn.config.json`, validated like the file (bad values throw CairnError CONFIG). Default none. */
   config?: Partial<CairnConfig>;
+  /** Who acts, recorded on every ledger event this knowledge base writes. Default: `$CAIRN_ACTOR`, else `git config user.name`, else the OS user. */
+  actor?: string;
+  /** Where runs happen, recorded on run events (two branches' `pr-1` are two runs). Default: `<branch>@<clone id>` read from git; none outside git. */
+  origin?: string;
   /** Clock for dates and ledger times (tests, simulations). Default `() => new Date()`. */
   now?: () => Date;
   /** Use this embedder instead of the configured one (null = lexical only). Default: from config. */
@@ -63,17 +86,44 @@ export class KnowledgeBase {
 
   readonly #refreshIntervalMs: number;
 
-  constructor(layout: Layout, config: CairnConfig, now: () => Date, embedder?: Embedder | null, refreshIntervalMs = 2000) {
+  #actor: Promise<string> | undefined;
+  readonly #origin: string | undefined;
+
+  constructor(layout: Layout, config: CairnConfig, now: () => Date, embedder?: Embedder | null, refreshIntervalMs = 2000, who: { actor?: string; origin?: string } = {}) {
     this.layout = layout;
     this.config = config;
     this.ledger = openLedger(layout.ledger);
     this.#now = now;
     this.#embedder = embedder;
     this.#refreshIntervalMs = refreshIntervalMs;
+    if (who.actor !== undefined) this.#actor = Promise.resolve(who.actor);
+    this.#origin = who.origin;
   }
 
-  /** Append ledger events stamped with this knowledge base's clock. */
-  readonly append = (events: NewEvent[]) => this.ledger.append(events.map((e) => ({ time: this.#now(), ...e }) as NewEvent));
+  /** Append ledger events stamped with this knowledge base's clock and actor. */
+  readonly append = async (events: NewEvent[]) => {
+    if (!events.length) return [];
+    const actor = await this.actor();
+    return this.ledger.append(events.map((e) => ({ time: this.#now(), actor, ...e }) as NewEvent));
+  };
+
+  /** Who acts: the name recorded on every ledger event (see OpenOptions.actor). */
+  actor(): Promise<string> {
+    this.#actor ??= import("./lifecycle/actor.js").then(({ detectActor }) => detectActor(this.layout.root));
+    return this.#actor;
+  }
+
+  /** Name the actor of every later change (the MCP server sets its client's name). */
+  useActor(name: string): void {
+    this.#actor = Promise.resolve(name);
+  }
+
+  /** Where runs happen now: the `origin` option, else `<branch>@<clone id>` from git (read each time: the branch may change). */
+  async origin(): Promise<string | undefined> {
+    if (this.#origin !== undefined) return this.#origin;
+    const { detectOrigin } = await import("./lifecycle/origin.js");
+    return detectOrigin(this.layout.root);
+  }
 
   /** The current time by this knowledge base's clock. */
   now(): Date {
@@ -115,18 +165,16 @@ export class KnowledgeBase {
     const plan = await planNewEntry(this.layout, this.config, { ...input, today: this.today() });
     if (!plan.ok) return { kind: "refused", problems: plan.problems };
     await writeNewEntry(plan);
+    await this.append([{ type: "created", entry: plan.id }]);
     return { kind: "created", id: plan.id, path: plan.rel, warnings: plan.warnings };
   }
 
   /** Every active (and with `all`, archived) entry with decay counter, confirmations and warnings. */
   async status(options: { all?: boolean } = {}): Promise<StatusReport> {
     const loaded = await this.load();
-    const { warnings } = await this.ledger.read();
-    const views = await this.ledger.project(loaded.entries.map((e) => ({ id: e.id, lastConfirmed: stringOr(e.frontmatter.lastConfirmed) })));
-    return {
-      entries: buildStatus(loaded.entries, loaded.diagnostics, views, this.config, options),
-      warnings: warnings.map((w) => `${w.file}:${w.line}: ${w.message}`),
-    };
+    const { events, warnings } = await this.ledger.read();
+    const views = projectLedger(events, confirmationInfo(loaded.entries), { today: this.today() });
+    return buildStatus({ entries: loaded.entries, diagnostics: loaded.diagnostics, views, events, config: this.config, ledgerWarnings: warnings.map((w) => `${w.file}:${w.line}: ${w.message}`) }, options);
   }
 
   /** Mark an entry independently confirmed today (a one/two-line diff). */
@@ -212,6 +260,8 @@ export class KnowledgeBase {
    * above the relevance floor; records an `injected` event unless dryRun. Never throws for search failures.
    */
   async inject(input: InjectInput): Promise<InjectResult> {
+    const { injectInputSchema, parseInput } = await import("./lifecycle/inputs.js");
+    parseInput(injectInputSchema, input, "inject: the input", '{ run: "pr-123", agent: "security", keywords?: ["auth"], summary?: "…" }');
     const { inject } = await import("./retrieval/inject.js");
     const { acquireIndexLock } = await import("./indexing/lock.js");
     // Serialise read-check-append so concurrent calls for one agent and run cannot exceed the cap.
@@ -233,6 +283,9 @@ export class KnowledgeBase {
           events: async () => (await this.ledger.read()).events,
           search: (query, options) => this.search(query, options),
           append: this.append,
+          origin: () => this.origin(),
+          today: this.today(),
+          now: () => this.#now(),
         },
         input,
       );
@@ -242,75 +295,144 @@ export class KnowledgeBase {
     }
   }
 
-  /** Record a run's findings: independent re-discoveries refresh entries, primed ones only add events; then decay runs. */
-  async recordFindings(run: string, findings: Finding[], options: { dryRun?: boolean } = {}): Promise<RecordResult> {
-    const { planRecord, applyRecord } = await import("./lifecycle/record.js");
-    const { bestMatch } = await import("./lifecycle/match.js");
-    const loaded = await this.load();
-    const events = (await this.ledger.read()).events;
-    const plan = await planRecord(run, findings, loaded.byId, events, (finding) =>
-      bestMatch((q, o) => this.search(q, o), [finding.text, ...[finding.evidence ?? []].flat()].join("\n"), { threshold: this.config.matchThreshold }),
-    );
-    if (!options.dryRun) {
-      await applyRecord(this.layout, run, plan, this.today(), this.append);
-      this.invalidate();
-    }
-    // A dry run has not written its confirmations, so tell decay which entries the plan confirms.
-    // Entries as loaded above are good enough for decay: the confirmations just written are ledger events, which reset counters.
-    const decay = await this.#decay(loaded, { dryRun: options.dryRun ?? false, run, confirmed: new Set(plan.edits.map((e) => e.id)) });
-    return { run, confirmations: plan.confirmations, unmatched: plan.unmatched, archived: decay.archived.map((d) => d.id), dryRun: options.dryRun ?? false };
+  /**
+   * Record a run's findings: independent re-discoveries refresh entries (or restore archived ones), primed ones only
+   * add events; a finding already recorded for (run, agent) is not counted again; then decay runs.
+   */
+  async recordFindings(run: string, findings: Finding[], options: ReviewOptions = {}): Promise<RecordResult> {
+    const { parseRecordInput } = await import("./lifecycle/inputs.js");
+    const input = parseRecordInput(run, findings);
+    const dryRun = options.dryRun ?? false;
+    return this.#lifecycleLocked(!dryRun, async () => {
+      const { planRecord } = await import("./lifecycle/record.js");
+      const { applyRecord } = await import("./lifecycle/record-apply.js");
+      const { scoreCandidates } = await import("./lifecycle/match.js");
+      const { provenanceWarnings } = await import("./lifecycle/provenance.js");
+      const loaded = await this.load();
+      const events = (await this.ledger.read()).events;
+      const ref = { run: input.run, ...optionalOrigin(await this.origin()) };
+      const warnings = provenanceWarnings(events, ref, input.findings.map((f) => f.agent));
+      if (options.strict && warnings.length) throw new CairnError("INVALID", `recordFindings refused (strict): ${warnings.join("; ")}. Nothing was recorded.`);
+      const search = (q: string, o: SearchOptions) => this.search(q, o);
+      const plan = await planRecord(
+        {
+          run: ref,
+          byId: loaded.byId,
+          events,
+          threshold: this.config.matchThreshold,
+          score: (finding, ids) => scoreCandidates(search, [finding.text, ...[finding.evidence ?? []].flat()].join("\n"), { includeArchived: true, ...(ids ? { ids } : { limit: 20 }) }),
+        },
+        input.findings,
+      );
+      if (!dryRun) {
+        const reload = async (id: string) => (await this.load()).byId.get(id);
+        warnings.push(...(await applyRecord({ layout: this.layout, run: ref, today: this.today(), append: this.append, reload }, plan)));
+        this.invalidate();
+      }
+      // Entries as loaded above are good enough for decay: the confirmations just written are ledger events, which
+      // reset counters, and the lock keeps other record/compound/decay calls out. A dry run has written nothing, so
+      // decay is told which entries its plan confirms.
+      const confirmed = new Set([...plan.edits.map((e) => e.id), ...plan.restores.map((r) => r.id)]);
+      const decay = await this.#decay(loaded, { dryRun, run: input.run, confirmed });
+      return {
+        run: input.run,
+        confirmations: plan.confirmations,
+        unmatched: plan.unmatched,
+        alreadyRecorded: plan.alreadyRecorded,
+        restored: plan.restores.map((r) => r.id),
+        archived: decay.archived.map((d) => d.id),
+        warnings: [...warnings, ...decay.warnings],
+        dryRun,
+      };
+    });
   }
 
-  /** Archive every active entry injected in decayAfterRuns runs since its last confirmation. Never deletes. */
+  /** Archive every active entry past its decay limit (decayAfterRuns injected runs, or its holdout runs spent, since its last confirmation). Never deletes. */
   async decay(options: { dryRun?: boolean; run?: string } = {}): Promise<DecayResult> {
-    return this.#decay(await this.load(), options);
+    return this.#lifecycleLocked(!options.dryRun, async () => this.#decay(await this.load(), options));
   }
 
   async #decay(loaded: LoadedKnowledge, options: { dryRun?: boolean; run?: string; confirmed?: ReadonlySet<string> }): Promise<DecayResult> {
     const { planDecay } = await import("./lifecycle/decay.js");
-    const views = await this.ledger.project(loaded.entries.map((e) => ({ id: e.id, lastConfirmed: stringOr(e.frontmatter.lastConfirmed) })));
-    const plan = planDecay(loaded.entries, views, this.config.decayAfterRuns, options.confirmed ? { confirmed: options.confirmed } : {});
-    if (!options.dryRun) {
-      for (const candidate of plan) {
-        const entry = loaded.byId.get(candidate.id);
-        if (entry) await archiveEntry(this.layout, this.append, entry, candidate.reason, this.today(), options.run);
-      }
-      if (plan.length) this.invalidate();
-    }
-    return { archived: plan, dryRun: options.dryRun ?? false };
-  }
-
-  /** Turn converging findings (2+ independent agents, durable, evidence + verify, sanitized, not a duplicate) into entries. */
-  async compound(run: string, findings: CompoundFinding[], options: { dryRun?: boolean } = {}): Promise<CompoundResult> {
-    const { planCompound } = await import("./lifecycle/compound.js");
-    const { bestMatch } = await import("./lifecycle/match.js");
-    const { writeNewEntry } = await import("./lifecycle/create.js");
-    const loaded = await this.load();
-    const events = (await this.ledger.read()).events;
-    const steps = await planCompound({ layout: this.layout, config: this.config, today: this.today(), byId: loaded.byId, events }, run, findings, (text) =>
-      bestMatch((q, o) => this.search(q, o), text, { threshold: this.config.matchThreshold, includeArchived: true }),
-    );
-    const result: CompoundResult = { run, created: [], restored: [], skipped: [], dryRun: options.dryRun ?? false };
-    for (const step of steps) {
-      if (step.kind === "skip") {
-        result.skipped.push({ text: step.finding.text, reason: step.reason });
+    const views = await this.ledger.project(confirmationInfo(loaded.entries), { today: this.today() });
+    const plan = planDecay(loaded.entries, views, this.config, options.confirmed ? { confirmed: options.confirmed } : {});
+    const warnings: string[] = [];
+    const archived: DecayCandidate[] = [];
+    for (const candidate of plan) {
+      const entry = loaded.byId.get(candidate.id);
+      if (!entry) continue;
+      if (options.dryRun) {
+        archived.push(candidate);
         continue;
       }
-      const id = step.kind === "create" ? step.plan.id : step.entry.id;
-      (step.kind === "create" ? result.created : result.restored).push(id);
-      if (options.dryRun) continue;
-      if (step.kind === "create") await writeNewEntry(step.plan);
-      else await restoreEntry(this.layout, this.append, step.entry, `recurred in run ${run}: flagged independently by ${step.agents.join(", ")}`, this.today(), run);
-      await this.append([{ type: "compounded", entry: id, run, agents: step.agents }]);
+      const { archiveEntry } = await import("./lifecycle/manual.js");
+      const { stat } = await import("node:fs/promises");
+      try {
+        await archiveEntry(this.layout, this.append, entry, candidate.reason, this.today(), options.run);
+        archived.push(candidate);
+      } catch (error) {
+        // Moved by hand (or by a process that does not take the lifecycle lock) since it was loaded: nothing to archive.
+        if (await stat(`${this.layout.root}/${entry.path}`).then(() => true, () => false)) throw error;
+        warnings.push(`"${candidate.id}" moved or was removed before decay could archive it`);
+      }
     }
-    if (!options.dryRun && (result.created.length || result.restored.length)) this.invalidate();
-    return result;
+    if (archived.length && !options.dryRun) this.invalidate();
+    return { archived, warnings, dryRun: options.dryRun ?? false };
+  }
+
+  /** Turn converging findings (2+ independent agents, durable, evidence + verify, sanitized, not a duplicate) into entries; restore recurring archived ones. */
+  async compound(run: string, findings: CompoundFinding[], options: ReviewOptions = {}): Promise<CompoundResult> {
+    const { parseCompoundInput } = await import("./lifecycle/inputs.js");
+    const input = parseCompoundInput(run, findings);
+    const dryRun = options.dryRun ?? false;
+    return this.#lifecycleLocked(!dryRun, async () => {
+      const { planCompound } = await import("./lifecycle/compound.js");
+      const { scoreCandidates } = await import("./lifecycle/match.js");
+      const { writeNewEntry } = await import("./lifecycle/create.js");
+      const { findingHash, provenanceWarnings } = await import("./lifecycle/provenance.js");
+      const loaded = await this.load();
+      const events = (await this.ledger.read()).events;
+      const ref = { run: input.run, ...optionalOrigin(await this.origin()) };
+      const warnings = provenanceWarnings(events, ref, input.findings.flatMap((f) => f.agents));
+      if (options.strict && warnings.length) throw new CairnError("INVALID", `compound refused (strict): ${warnings.join("; ")}. Nothing was written.`);
+      const search = (q: string, o: SearchOptions) => this.search(q, o);
+      const steps = await planCompound(
+        {
+          layout: this.layout,
+          config: this.config,
+          today: this.today(),
+          run: ref,
+          byId: loaded.byId,
+          events,
+          score: (text, ids) => scoreCandidates(search, text, { includeArchived: true, ...(ids ? { ids } : { limit: 10 }) }),
+        },
+        input.findings,
+      );
+      const result: CompoundResult = { run: input.run, created: [], restored: [], skipped: [], warnings, dryRun };
+      for (const step of steps) {
+        if (step.kind === "skip") {
+          result.skipped.push({ text: step.finding.text, reason: step.reason });
+          continue;
+        }
+        const id = step.kind === "create" ? step.plan.id : step.entry.id;
+        (step.kind === "restore" ? result.restored : result.created).push(id);
+        if (dryRun) continue;
+        if (step.kind === "create") await writeNewEntry(step.plan);
+        if (step.kind === "restore") {
+          const { restoreEntry } = await import("./lifecycle/manual.js");
+          await restoreEntry(this.layout, this.append, step.entry, `recurred in run ${input.run}: flagged independently by ${step.agents.join(", ")}`, this.today(), input.run);
+        }
+        await this.append([{ type: "compounded", entry: id, run: input.run, ...optionalOrigin(ref.origin), agents: step.agents, findingHash: findingHash(step.finding.text) }]);
+      }
+      if (!dryRun && (result.created.length || result.restored.length)) this.invalidate();
+      return result;
+    });
   }
 
   /** Change an entry's claim status; transitions are validated (superseded is terminal, disputed → verified | superseded). */
   async setStatus(id: string, status: EntryStatus): Promise<ManualResult> {
     const { setStatus } = await import("./lifecycle/supersede.js");
-    return this.#withEntry(id, (entry) => setStatus(this.layout, entry, status));
+    return this.#withEntry(id, (entry) => setStatus(this.layout, this.append, entry, status));
   }
 
   /** Link OLD and NEW (supersededBy / supersedes) and archive OLD. */
@@ -358,6 +480,18 @@ export class KnowledgeBase {
     return opening;
   }
 
+  /** Run `action` holding the lifecycle lock (one record, compound or decay at a time, so they never act on what another just moved); `locked` false runs it directly (dry runs). */
+  async #lifecycleLocked<T>(locked: boolean, action: () => Promise<T>): Promise<T> {
+    if (!locked) return action();
+    const { acquireIndexLock } = await import("./indexing/lock.js");
+    const release = await acquireIndexLock(`${this.layout.cache}/lifecycle`, { wait: true });
+    try {
+      return await action();
+    } finally {
+      await release().catch(() => {});
+    }
+  }
+
   #embedderOverride(): { embedder?: Embedder | null } {
     return this.#embedder === undefined ? {} : { embedder: this.#embedder };
   }
@@ -379,10 +513,23 @@ export class KnowledgeBase {
 export async function openKnowledgeBase(options: OpenOptions = {}): Promise<KnowledgeBase> {
   const root = options.root ?? findRoot(process.cwd()) ?? process.cwd();
   const fileConfig = await loadConfig(root);
-  const config: CairnConfig = { ...fileConfig, ...options.config };
-  return new KnowledgeBase(layoutFor(root, config), config, options.now ?? (() => new Date()), options.embedder, options.refreshIntervalMs);
+  const config: CairnConfig = applyConfigOverride(fileConfig, options.config);
+  const who = { ...(options.actor !== undefined ? { actor: options.actor } : {}), ...(options.origin !== undefined ? { origin: options.origin } : {}) };
+  return new KnowledgeBase(layoutFor(root, config), config, options.now ?? (() => new Date()), options.embedder, options.refreshIntervalMs, who);
 }
 
 function stringOr(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
+}
+
+/** What the ledger projection needs of each entry. */
+function confirmationInfo(entries: LoadedKnowledge["entries"]): Array<{ id: string; lastConfirmed?: string }> {
+  return entries.map((e) => {
+    const lastConfirmed = stringOr(e.frontmatter.lastConfirmed);
+    return lastConfirmed === undefined ? { id: e.id } : { id: e.id, lastConfirmed };
+  });
+}
+
+function optionalOrigin(origin: string | undefined): { origin?: string } {
+  return origin === undefined ? {} : { origin };
 }

@@ -10,32 +10,55 @@ type Base = {
   eventId: string;
   /** ISO timestamp. */
   time: string;
+  /** Who made the change: `git config user.name` or the OS user (CLI), `mcp:<client name>` (MCP), the library's `actor` option. Absent on lines written before cairn recorded actors. */
+  actor?: string;
 };
 
-export type InjectedEvent = Base & { type: "injected"; run: string; agent: string; entries: string[] };
-export type ConfirmedEvent = Base & {
-  type: "confirmed";
-  run: string;
-  agent: string;
-  entry: string;
-  provenance: Provenance;
-  /** sha256 (first 16 hex) of the finding text. */
-  findingHash?: string;
-  score?: number;
-};
-export type ArchivedEvent = Base & { type: "archived"; entry: string; reason: string; run?: string };
-export type RestoredEvent = Base & { type: "restored"; entry: string; reason: string; run?: string };
-export type CompoundedEvent = Base & { type: "compounded"; entry: string; run: string; agents: string[] };
+/**
+ * Where a run happened: `<branch>@<clone id>` (see src/lifecycle/origin.ts). Two branches' or two
+ * clones' `pr-1` are two runs; absent on lines written outside git or before cairn recorded origins.
+ */
+type Origin = { origin?: string };
+
+export type InjectedEvent = Base & Origin & { type: "injected"; run: string; agent: string; entries: string[] };
+/** An entry the holdout policy withheld from an agent it would have been injected into (src/lifecycle/holdout.ts). */
+export type HeldOutEvent = Base & Origin & { type: "held-out"; run: string; agent: string; entry: string };
+export type ConfirmedEvent = Base &
+  Origin & {
+    type: "confirmed";
+    run: string;
+    agent: string;
+    entry: string;
+    provenance: Provenance;
+    /** sha256 (first 16 hex) of the finding text: with run, origin and agent, what makes `record` idempotent. */
+    findingHash?: string;
+    score?: number;
+  };
+export type ArchivedEvent = Base & Origin & { type: "archived"; entry: string; reason: string; run?: string };
+export type RestoredEvent = Base & Origin & { type: "restored"; entry: string; reason: string; run?: string; agent?: string };
+export type CompoundedEvent = Base & Origin & { type: "compounded"; entry: string; run: string; agents: string[]; findingHash?: string };
+/** An entry written by `cairn new` (compounding writes `compounded` instead). */
+export type CreatedEvent = Base & { type: "created"; entry: string };
 export type RetractedEvent = Base & { type: "retracted"; entry: string };
 export type ManualConfirmEvent = Base & { type: "manual-confirmed"; entry: string };
+/**
+ * A hand edit of `lastConfirmed` (a date, no time) first seen by cairn: written just before the
+ * injection that saw it, so runs after that instant count against the entry (README "The decay clock").
+ */
+export type HandConfirmedEvent = Base & { type: "hand-confirmed"; entry: string; date: string };
 export type SupersededEvent = Base & { type: "superseded"; entry: string; by: string };
+export type StatusSetEvent = Base & { type: "status-set"; entry: string; from: string; to: string };
 
 export type LedgerEvent =
   | InjectedEvent
+  | HeldOutEvent
   | ConfirmedEvent
   | ArchivedEvent
   | RestoredEvent
   | CompoundedEvent
+  | CreatedEvent
   | RetractedEvent
   | ManualConfirmEvent
-  | SupersededEvent;
+  | HandConfirmedEvent
+  | SupersededEvent
+  | StatusSetEvent;

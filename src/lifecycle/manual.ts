@@ -6,6 +6,7 @@ import type { Entry } from "../entry/types.js";
 import type { NewEvent } from "../ledger/index.js";
 import { editEntryFile, moveEntryFile } from "../store/mutate.js";
 import type { Layout } from "../store/layout.js";
+import { suggest } from "./suggest.js";
 
 /** Appends events to the ledger with the knowledge base's clock. */
 export type AppendEvents = (events: NewEvent[]) => Promise<unknown>;
@@ -16,13 +17,7 @@ export type Lookup = { kind: "found"; entry: Entry } | { kind: "not-found"; id: 
 export function lookup(byId: Map<string, Entry>, id: string): Lookup {
   const entry = byId.get(id);
   if (entry) return { kind: "found", entry };
-  const needle = id.toLowerCase();
-  const suggestions = [...byId.keys()]
-    .map((candidate) => ({ candidate, d: editDistance(needle, candidate.toLowerCase()) }))
-    .filter(({ candidate, d }) => d <= Math.max(2, Math.floor(id.length / 3)) || candidate.includes(needle))
-    .sort((a, b) => a.d - b.d || a.candidate.localeCompare(b.candidate))
-    .slice(0, 3)
-    .map(({ candidate }) => candidate);
+  const suggestions = suggest(id, byId.keys());
   return { kind: "not-found", id, suggestions };
 }
 
@@ -49,7 +44,7 @@ export async function retractEntry(layout: Layout, append: AppendEvents, entry: 
   return { kind: "done", id: entry.id, path: entry.path, changed: true };
 }
 
-export async function restoreEntry(layout: Layout, append: AppendEvents, entry: Entry, reason: string, today = todayUtc(), run?: string): Promise<ManualResult> {
+export async function restoreEntry(layout: Layout, append: AppendEvents, entry: Entry, reason: string, today = todayUtc(), run?: string, agent?: string): Promise<ManualResult> {
   if (entry.state !== "archived") return { kind: "refused", id: entry.id, reason: `"${entry.id}" is already active (${entry.path})` };
   const target = await moveEntryFile(path.join(layout.root, entry.path), layout.knowledge, [
     { op: "remove", key: "archived" },
@@ -57,7 +52,7 @@ export async function restoreEntry(layout: Layout, append: AppendEvents, entry: 
     { op: "set", key: "lastConfirmed", value: today },
     { op: "set", key: "provenance", value: "independent" },
   ]);
-  await append([{ type: "restored", entry: entry.id, reason, ...(run ? { run } : {}) }]);
+  await append([{ type: "restored", entry: entry.id, reason, ...(run ? { run } : {}), ...(agent ? { agent } : {}) }]);
   return { kind: "done", id: entry.id, path: path.relative(layout.root, target).split(path.sep).join("/"), changed: true };
 }
 
@@ -69,18 +64,4 @@ export async function archiveEntry(layout: Layout, append: AppendEvents, entry: 
   ]);
   await append([{ type: "archived", entry: entry.id, reason, ...(run ? { run } : {}) }]);
   return { kind: "done", id: entry.id, path: path.relative(layout.root, target).split(path.sep).join("/"), changed: true };
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length]!;
 }

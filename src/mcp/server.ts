@@ -24,6 +24,8 @@ export type ServeOptions = {
 export function createServer(kb: KnowledgeBase, options: { log?: (message: string) => void } = {}): McpServer {
   const log = options.log ?? stderrLog;
   const server = new McpServer({ name: "cairn", version: VERSION }, { capabilities: { tools: {} } });
+  // The audit trail names the MCP client (its `clientInfo.name`) as the actor of every change made through this server.
+  server.server.oninitialized = () => kb.useActor(`mcp:${server.server.getClientVersion()?.name ?? "unknown client"}`);
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,

@@ -34,6 +34,7 @@ const run = z.string().min(1, "run must be the run id chosen by the orchestrator
 const agent = z.string().min(1, "agent must be a non-empty agent name").describe("agent name, e.g. security");
 const paths = z.array(z.string().min(1));
 const dryRun = z.boolean().optional().describe("compute the result without writing files or ledger events (default false)");
+const strict = z.boolean().optional().describe("refuse instead of warning when the run or an agent has no recorded injection (default false)");
 
 const search = defineTool({
   name: "search",
@@ -97,8 +98,9 @@ const recordFindings = defineTool({
     run,
     findings: recordInputSchema.shape.findings.describe("each agent's findings; set `entry` to an entry id when the finding restates that entry"),
     dryRun,
+    strict,
   }),
-  run: async (kb, args) => kb.recordFindings(args.run, args.findings, { dryRun: args.dryRun ?? false }),
+  run: async (kb, args) => kb.recordFindings(args.run, args.findings, { dryRun: args.dryRun ?? false, strict: args.strict ?? false }),
 });
 
 const compound = defineTool({
@@ -111,8 +113,9 @@ const compound = defineTool({
     run,
     findings: z.array(compoundFindingSchema).describe("synthesized findings: `agents` lists every agent that flagged it; `durable` is true for lasting patterns, not one-off bugs"),
     dryRun,
+    strict,
   }),
-  run: async (kb, args) => kb.compound(args.run, args.findings, { dryRun: args.dryRun ?? false }),
+  run: async (kb, args) => kb.compound(args.run, args.findings, { dryRun: args.dryRun ?? false, strict: args.strict ?? false }),
 });
 
 const status = defineTool({

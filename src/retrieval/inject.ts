@@ -4,8 +4,9 @@ import type { CairnConfig } from "../config.js";
 import { anchorResolverFor, type AnchorResolver } from "../check/anchors.js";
 import { refsOf } from "../check/references.js";
 import type { Entry } from "../entry/types.js";
-import type { EntryLedgerView, LedgerEvent } from "../ledger/index.js";
-import { injectionsForRun, projectLedger } from "../ledger/index.js";
+import type { EntryLedgerView, LedgerEvent, NewEvent } from "../ledger/index.js";
+import { heldOutForRun, injectionsForRun, projectLedger, type RunRef } from "../ledger/index.js";
+import { selectWithHoldout, type Withheld } from "../lifecycle/select.js";
 import { readEntryFile } from "../store/files.js";
 import type { Layout } from "../store/layout.js";
 import { estimateTokens, renderContextMarkdown, type ContextEntry } from "./context.js";
@@ -37,6 +38,8 @@ export type InjectResult = {
   estimatedTokens: number;
   /** Slots left for this agent in this run after this call. */
   remaining: number;
+  /** Entries withheld from this agent by the holdout policy (recorded as `held-out` events unless dryRun), or skipped as past their decay limit. */
+  heldOut: Withheld[];
   markdown: string;
   warnings: string[];
 };
@@ -46,7 +49,13 @@ export type InjectDeps = {
   config: CairnConfig;
   events: () => Promise<LedgerEvent[]>;
   search: (query: string, options: SearchOptions) => Promise<SearchResponse>;
-  append: (events: Array<{ type: "injected"; run: string; agent: string; entries: string[] }>) => Promise<unknown>;
+  append: (events: NewEvent[]) => Promise<unknown>;
+  /** Where this run happens (`<branch>@<clone id>`), recorded on the events. Default: none. */
+  origin?: () => Promise<string | undefined>;
+  /** Today (UTC) for the decay clock. Default: the current date. */
+  today?: string;
+  /** The clock of the events. Default `() => new Date()`. */
+  now?: () => Date;
 };
 
 /** Never throws: when the knowledge system fails, the review goes on with an empty context and one warning. */
@@ -60,6 +69,7 @@ export async function inject(deps: InjectDeps, input: InjectInput): Promise<Inje
       entries: [],
       estimatedTokens: 0,
       remaining: 0,
+      heldOut: [],
       markdown: "",
       warnings: [`knowledge system unavailable (${(error as Error).message}); continuing without knowledge context`],
     };
@@ -76,7 +86,10 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
     limit = Math.max(0, Math.min(input.limit, cap));
   }
   const events = await deps.events();
-  const already = injectionsForRun(events, input.run, input.agent);
+  const ref: RunRef = { run: input.run, ...withOrigin(await deps.origin?.()) };
+  const already = injectionsForRun(events, ref, input.agent);
+  // Withheld from this agent earlier in the run: still withheld, not recorded twice.
+  const withheldBefore = heldOutForRun(events, ref, input.agent);
   const slots = Math.max(0, Math.min(limit, cap - already.length));
   const empty = (extra: string[] = []): InjectResult => ({
     run: input.run,
@@ -84,6 +97,7 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
     entries: [],
     estimatedTokens: 0,
     remaining: Math.max(0, cap - already.length),
+    heldOut: [],
     markdown: "",
     warnings: [...warnings, ...extra],
   });
@@ -96,10 +110,11 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
   if (!query && !changedFiles.length) return empty(["no keywords, summary or changed files given: nothing to search for"]);
 
   const excluded = ["disputed", "superseded"].filter((s) => !(input.includeStatuses ?? []).includes(s as "disputed"));
-  const skip = new Set(already);
+  const skip = new Set([...already, ...withheldBefore]);
   let response: SearchResponse;
   try {
-    const options = { limit: slots + skip.size, agent: input.agent, changedFiles, excludeStatuses: excluded };
+    // HOLDOUT_SPARE more than the slots: an entry the holdout policy withholds leaves its slot to the next one.
+    const options = { limit: slots + skip.size + HOLDOUT_SPARE, agent: input.agent, changedFiles, excludeStatuses: excluded };
     const keywords = (input.keywords ?? []).join("\n").trim();
     // A PR summary is long and mostly off-topic for one agent: on its own query, the agent's domain
     // keywords would be outweighed by it. Entries relevant to either query qualify; the lists are fused.
@@ -111,15 +126,21 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
     return empty([`knowledge search unavailable (${(error as Error).message}); continuing without knowledge context`]);
   }
   warnings.push(...response.warnings);
-  const picked = response.results.filter((r) => !skip.has(r.id)).slice(0, slots);
+  const candidates = response.results.filter((r) => !skip.has(r.id));
 
-  const entries: Entry[] = [];
-  for (const hit of picked) {
+  const read: Entry[] = [];
+  for (const hit of candidates.slice(0, slots + HOLDOUT_SPARE)) {
     const abs = path.join(deps.layout.root, hit.path);
-    const read = await readEntryFile(deps.layout, { abs, rel: hit.path, state: hit.state });
-    if (read.entry) entries.push(read.entry);
+    const result = await readEntryFile(deps.layout, { abs, rel: hit.path, state: hit.state });
+    if (result.entry) read.push(result.entry);
   }
-  const views = projectLedger(events, entries.map((e) => ({ id: e.id, lastConfirmed: str(e.frontmatter.lastConfirmed) })));
+  const today = deps.today ?? new Date().toISOString().slice(0, 10);
+  const allViews = projectLedger(events, read.map((e) => ({ id: e.id, lastConfirmed: str(e.frontmatter.lastConfirmed) })), { today });
+  // Holdout, a step of its own (src/lifecycle/select.ts): which candidates go in, which are withheld, which are past their decay limit.
+  const selection = selectWithHoldout({ candidates: read, slots, views: allViews, events, run: ref, config, today });
+  const entries = selection.inject;
+  const picked = candidates.filter((c) => entries.some((e) => e.id === c.id));
+  const views = allViews;
   // Entries given to this agent by earlier calls of the run are in its prompt too: contradictions with them count.
   const earlier = await readEarlier(deps.layout, already);
   const resolver = anchorResolverFor(deps.layout);
@@ -128,13 +149,24 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
   );
   const markdown = renderContextMarkdown(context);
   // An injection that cannot be recorded must not be handed out: a later finding would pass for independent.
-  if (context.length && !input.dryRun) await deps.append([{ type: "injected", run: input.run, agent: input.agent, entries: context.map((c) => c.id) }]);
+  // The agent's first call of a run is recorded even when empty: record can then tell "got nothing" from "never asked".
+  if (!input.dryRun && (context.length || selection.events.length || (!already.length && !withheldBefore.length))) {
+    const now = (deps.now ?? (() => new Date()))();
+    const origin = withOrigin(ref.origin);
+    await deps.append([
+      // A hand edit seen now is a confirmation just before this injection (README "The decay clock").
+      ...selection.handConfirmed.map((h) => ({ type: "hand-confirmed" as const, entry: h.entry, date: h.date, time: new Date(now.getTime() - 1) })),
+      ...selection.events.map((h) => ({ type: "held-out" as const, run: input.run, ...origin, agent: input.agent, entry: h.id, time: now })),
+      { type: "injected", run: input.run, ...origin, agent: input.agent, entries: context.map((c) => c.id), time: now },
+    ]);
+  }
   return {
     run: input.run,
     agent: input.agent,
     entries: context,
     estimatedTokens: estimateTokens(markdown),
     remaining: Math.max(0, cap - already.length - context.length),
+    heldOut: [...withheldBefore.map((id) => ({ id, reason: "withheld from this agent earlier in this run (holdout)" })), ...selection.withheld],
     markdown,
     warnings,
   };
@@ -217,6 +249,13 @@ function anchorText(anchor: Entry["evidence"]["anchors"][number]): string {
 
 function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, " ").trim();
+}
+
+/** Candidates read beyond the free slots, so that withheld entries can be replaced. */
+const HOLDOUT_SPARE = 5;
+
+function withOrigin(origin: string | undefined): { origin?: string } {
+  return origin === undefined ? {} : { origin };
 }
 
 function str(value: unknown): string | undefined {

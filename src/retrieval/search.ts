@@ -14,6 +14,8 @@ export type SearchOptions = {
   agent?: string;
   /** Changed file paths: entries whose anchors touch them are boosted. Default none. */
   changedFiles?: string[];
+  /** Only these entry ids (e.g. what one agent was shown in a run, to score a finding against each). Default: every entry. */
+  ids?: ReadonlySet<string>;
   /** Drop results below the relevance floor. Default true. */
   floor?: boolean;
   /** Fusion parameters. Default DEFAULT_FUSION. */
@@ -54,6 +56,7 @@ export async function hybridSearch(index: SearchIndex, query: string, options: S
   const filter = (id: string): boolean => {
     const meta = index.meta(id);
     if (!meta) return false;
+    if (options.ids && !options.ids.has(id)) return false;
     if (meta.state === "archived" && !options.includeArchived) return false;
     if (excluded.has(meta.status)) return false;
     if (agent && meta.agents.length && !meta.agents.some((a) => a.toLowerCase() === agent)) return false;

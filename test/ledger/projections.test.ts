@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { LedgerEvent } from "../../src/ledger/events.js";
-import { confirmationInstant, injectionsForRun, projectLedger, wasInjected } from "../../src/ledger/projections.js";
+import { confirmationInstant } from "../../src/ledger/clock.js";
+import { projectLedger } from "../../src/ledger/projections.js";
+import { injectionsForRun, wasInjected } from "../../src/ledger/runs.js";
 
 let seq = 0;
 function base(time: string) {
@@ -177,6 +179,8 @@ describe("projectLedger (lifecycle rule 3)", () => {
     expect(views.get("E")).toEqual({
       entry: "E",
       unconfirmedRuns: 3,
+      heldOutRuns: 0,
+      holdout: { withheld: 0, found: 0 },
       confirmations: { independent: 0, primed: 0 },
       lastInjected: "2026-02-03T00:00:00.000Z",
       lastInjectedRun: "r3",
@@ -185,6 +189,8 @@ describe("projectLedger (lifecycle rule 3)", () => {
     expect(views.get("F")).toEqual({
       entry: "F",
       unconfirmedRuns: 0,
+      heldOutRuns: 0,
+      holdout: { withheld: 0, found: 0 },
       lastConfirmedAt: "2026-01-01T23:59:59.999Z",
       confirmations: { independent: 0, primed: 0 },
       injectedRuns: 0,
