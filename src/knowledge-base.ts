@@ -100,11 +100,12 @@ export class KnowledgeBase {
     this.#origin = who.origin;
   }
 
-  /** Append ledger events stamped with this knowledge base's clock and actor. */
+  /** Append ledger events stamped with this knowledge base's clock, actor and origin. */
   readonly append = async (events: NewEvent[]) => {
     if (!events.length) return [];
     const actor = await this.actor();
-    return this.ledger.append(events.map((e) => ({ time: this.#now(), actor, ...e }) as NewEvent));
+    const origin = optionalOrigin(await this.origin());
+    return this.ledger.append(events.map((e) => ({ time: this.#now(), actor, ...origin, ...e }) as NewEvent));
   };
 
   /** Who acts: the name recorded on every ledger event (see OpenOptions.actor). */
@@ -255,6 +256,11 @@ export class KnowledgeBase {
     this.#indexFreshAt = 0;
   }
 
+  /** Matching for record/compound must see every file as it is now (another process may have just written one), unless a watcher keeps the index current. */
+  #refreshBeforeMatching(): void {
+    if (this.#indexFreshAt !== Number.MAX_SAFE_INTEGER) this.#indexFreshAt = 0;
+  }
+
   /**
    * Knowledge for one agent in one run: at most maxPerAgent entries across all calls for that agent and run,
    * above the relevance floor; records an `injected` event unless dryRun. Never throws for search failures.
@@ -308,6 +314,7 @@ export class KnowledgeBase {
       const { applyRecord } = await import("./lifecycle/record-apply.js");
       const { scoreCandidates } = await import("./lifecycle/match.js");
       const { provenanceWarnings } = await import("./lifecycle/provenance.js");
+      this.#refreshBeforeMatching();
       const loaded = await this.load();
       const events = (await this.ledger.read()).events;
       const ref = { run: input.run, ...optionalOrigin(await this.origin()) };
@@ -390,6 +397,7 @@ export class KnowledgeBase {
       const { scoreCandidates } = await import("./lifecycle/match.js");
       const { writeNewEntry } = await import("./lifecycle/create.js");
       const { findingHash, provenanceWarnings } = await import("./lifecycle/provenance.js");
+      this.#refreshBeforeMatching();
       const loaded = await this.load();
       const events = (await this.ledger.read()).events;
       const ref = { run: input.run, ...optionalOrigin(await this.origin()) };

@@ -1,7 +1,8 @@
 /** When two evidence anchors point at the same code: the "shared anchors" test for duplicate entries (compound, check --duplicates). */
 import type { Anchor } from "./types.js";
 
-function normalPath(path: string): string {
+/** A repo-relative path as anchors compare it: forward slashes, no leading `./`. */
+export function normalPath(path: string): string {
   return path.replace(/\\/g, "/").replace(/^\.\//, "").replace(/\/{2,}/g, "/");
 }
 

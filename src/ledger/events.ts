@@ -12,19 +12,18 @@ type Base = {
   time: string;
   /** Who made the change: `git config user.name` or the OS user (CLI), `mcp:<client name>` (MCP), the library's `actor` option. Absent on lines written before cairn recorded actors. */
   actor?: string;
+  /**
+   * Where it happened: `<branch>@<clone id>` (see src/lifecycle/origin.ts). On run events it tells runs
+   * apart: two branches' or two clones' `pr-1` are two runs. Absent outside git and on older lines.
+   */
+  origin?: string;
 };
 
-/**
- * Where a run happened: `<branch>@<clone id>` (see src/lifecycle/origin.ts). Two branches' or two
- * clones' `pr-1` are two runs; absent on lines written outside git or before cairn recorded origins.
- */
-type Origin = { origin?: string };
 
-export type InjectedEvent = Base & Origin & { type: "injected"; run: string; agent: string; entries: string[] };
+export type InjectedEvent = Base & { type: "injected"; run: string; agent: string; entries: string[] };
 /** An entry the holdout policy withheld from an agent it would have been injected into (src/lifecycle/holdout.ts). */
-export type HeldOutEvent = Base & Origin & { type: "held-out"; run: string; agent: string; entry: string };
-export type ConfirmedEvent = Base &
-  Origin & {
+export type HeldOutEvent = Base & { type: "held-out"; run: string; agent: string; entry: string };
+export type ConfirmedEvent = Base & {
     type: "confirmed";
     run: string;
     agent: string;
@@ -34,9 +33,9 @@ export type ConfirmedEvent = Base &
     findingHash?: string;
     score?: number;
   };
-export type ArchivedEvent = Base & Origin & { type: "archived"; entry: string; reason: string; run?: string };
-export type RestoredEvent = Base & Origin & { type: "restored"; entry: string; reason: string; run?: string; agent?: string };
-export type CompoundedEvent = Base & Origin & { type: "compounded"; entry: string; run: string; agents: string[]; findingHash?: string };
+export type ArchivedEvent = Base & { type: "archived"; entry: string; reason: string; run?: string };
+export type RestoredEvent = Base & { type: "restored"; entry: string; reason: string; run?: string; agent?: string };
+export type CompoundedEvent = Base & { type: "compounded"; entry: string; run: string; agents: string[]; findingHash?: string };
 /** An entry written by `cairn new` (compounding writes `compounded` instead). */
 export type CreatedEvent = Base & { type: "created"; entry: string };
 export type RetractedEvent = Base & { type: "retracted"; entry: string };

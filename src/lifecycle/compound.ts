@@ -18,7 +18,7 @@ import type { LedgerEvent, RunRef } from "../ledger/index.js";
 import { injectionsForRun, sameRun } from "../ledger/index.js";
 import type { Layout } from "../store/layout.js";
 import { planNewEntry, type NewEntryPlan } from "./create.js";
-import type { Match } from "./match.js";
+import { anchorIndex, withSharedAnchors, type Match } from "./match.js";
 import { findingHash } from "./provenance.js";
 
 const list = z.union([z.string().min(1).transform((s) => [s]), z.array(z.string())]);
@@ -62,6 +62,7 @@ export async function planCompound(ctx: CompoundContext, findings: CompoundFindi
   const done = compoundedFindings(ctx.events, ctx.run);
   const accepted: Array<{ text: string; anchors: Anchor[] }> = [];
   const threshold = ctx.config.matchThreshold;
+  const near = anchorIndex(ctx.byId.values());
   for (const finding of findings) {
     const skip = (reason: string) => steps.push({ kind: "skip", finding, reason });
     const earlier = done.get(findingHash(finding.text));
@@ -82,15 +83,16 @@ export async function planCompound(ctx: CompoundContext, findings: CompoundFindi
       continue;
     }
     const agents = uniqueAgents(finding.agents);
-    const primed = await primedAgents(ctx, finding.text, agents);
+    const anchors = parseAnchors(finding.evidence.join("\n"), 1);
+    const score = async (ids?: ReadonlySet<string>) => withSharedAnchors(await ctx.score(finding.text, ids), anchors, near(anchors), ids);
+    const primed = await primedAgents(ctx, score, agents);
     const independent = agents.filter((a) => !primed.has(a));
     if (independent.length < 2) {
       const why = [...primed].map(([agent, by]) => `${agent} had "${by.entry}" injected (similarity ${by.score})`).join("; ");
       skip(`flagged independently by ${independent.length} agent${independent.length === 1 ? "" : "s"}; compounding needs 2+${why ? ` (${why})` : ""}`);
       continue;
     }
-    const scored = await ctx.score(finding.text);
-    const anchors = parseAnchors(finding.evidence.join("\n"), 1);
+    const scored = await score();
     const active = scored.find((m) => m.state === "active" && m.score >= threshold);
     const sameText = (entry: Entry) => entry.finding.text.replace(/\s+/g, " ").trim() === finding.text.replace(/\s+/g, " ").trim();
     const dupe = active ? { entry: ctx.byId.get(active.id), why: `similarity ${active.score}` } : anchorDuplicate(ctx.byId, anchors);
@@ -163,11 +165,12 @@ function uniqueAgents(agents: readonly string[]): string[] {
 }
 
 /** Agents for which the candidate matches an entry injected into them in this run (primed), with the best such entry. */
-async function primedAgents(ctx: CompoundContext, text: string, agents: readonly string[]): Promise<Map<string, { entry: string; score: number }>> {
+async function primedAgents(ctx: CompoundContext, score: (ids: ReadonlySet<string>) => Promise<Match[]>, agents: readonly string[]): Promise<Map<string, { entry: string; score: number }>> {
   const out = new Map<string, { entry: string; score: number }>();
   for (const agent of agents) {
     const injected = new Set(injectionsForRun(ctx.events, ctx.run, agent));
-    const best = (await ctx.score(text, injected)).find((m) => m.score >= ctx.config.matchThreshold);
+    if (!injected.size) continue;
+    const best = (await score(injected)).find((m) => m.score >= ctx.config.matchThreshold);
     if (best) out.set(agent, { entry: best.id, score: best.score });
   }
   return out;

@@ -11,7 +11,8 @@ import type { Entry, Provenance } from "../entry/types.js";
 import type { LedgerEvent, RunRef } from "../ledger/index.js";
 import { injectionsForRun, sameRun } from "../ledger/index.js";
 import { refsOf } from "../check/references.js";
-import type { Match } from "./match.js";
+import { parseAnchors } from "../entry/anchors.js";
+import { anchorIndex, withSharedAnchors, type Match } from "./match.js";
 import { findingHash } from "./provenance.js";
 import { suggest } from "./suggest.js";
 
@@ -58,7 +59,7 @@ export type RecordPlan = {
   restores: Array<{ id: string; path: string; agent: string }>;
 };
 
-/** Every candidate scored against the finding (active and archived), best first; `ids` restricts the scoring to those entries. */
+/** Every candidate scored against the finding's text (active and archived), best first; `ids` restricts the scoring to those entries. Shared anchors are added by planRecord. */
 export type Scorer = (finding: Finding, ids?: ReadonlySet<string>) => Promise<Match[]>;
 
 export type RecordContext = { run: RunRef; byId: Map<string, Entry>; events: readonly LedgerEvent[]; threshold: number; score: Scorer };
@@ -66,6 +67,7 @@ export type RecordContext = { run: RunRef; byId: Map<string, Entry>; events: rea
 export async function planRecord(ctx: RecordContext, findings: Finding[]): Promise<RecordPlan> {
   const plan: RecordPlan = { confirmations: [], unmatched: [], alreadyRecorded: [], edits: [], restores: [] };
   const recorded = recordedFindings(ctx.events, ctx.run);
+  const near = anchorIndex(ctx.byId.values());
   for (const [index, finding] of findings.entries()) {
     const hash = findingHash(finding.text);
     const key = `${agentKey(finding.agent)}\u0000${hash}`;
@@ -75,8 +77,10 @@ export async function planRecord(ctx: RecordContext, findings: Finding[]): Promi
       continue;
     }
     const unmatched = (reason: string, extra: Partial<Unmatched> = {}) => plan.unmatched.push({ index, agent: finding.agent, text: finding.text, reason, ...extra });
+    const anchors = parseAnchors([finding.evidence ?? []].flat().join("\n"), 1);
+    const score = async (ids?: ReadonlySet<string>) => withSharedAnchors(await ctx.score(finding, ids), anchors, near(anchors), ids);
     const injected = new Set(injectionsForRun(ctx.events, ctx.run, finding.agent));
-    const primedBy = (await ctx.score(finding, injected)).filter((m) => m.score >= ctx.threshold).map((m) => ({ entry: m.id, score: m.score }));
+    const primedBy = injected.size ? (await score(injected)).filter((m) => m.score >= ctx.threshold).map((m) => ({ entry: m.id, score: m.score })) : [];
 
     let match: Match | undefined;
     const explicit = finding.entry !== undefined;
@@ -89,7 +93,7 @@ export async function planRecord(ctx: RecordContext, findings: Finding[]): Promi
       }
       match = { id: entry.id, score: 1, state: entry.state };
     } else {
-      const scored = await ctx.score(finding);
+      const scored = await score();
       const best = scored[0];
       if (!best || best.score < ctx.threshold) {
         unmatched("no entry above the match threshold", best ? { best: { entry: best.id, score: best.score } } : {});
