@@ -16,34 +16,13 @@ import type { Embedder } from "./indexing/embedder.js";
 import type { SearchOptions, SearchResponse } from "./retrieval/search.js";
 import type { KnowledgeDiff } from "./diff/index.js";
 import type { InjectInput, InjectResult } from "./retrieval/inject.js";
-import type { Finding, Confirmation, Unmatched, AlreadyRecorded } from "./lifecycle/record.js";
+import type { Finding } from "./lifecycle/record.js";
+import type { CompoundResult, DecayResult, RecordResult, ReviewDeps, ReviewOptions } from "./lifecycle/review.js";
 import type { CompoundFinding } from "./lifecycle/compound.js";
-import type { DecayCandidate } from "./lifecycle/decay.js";
 import type { History } from "./lifecycle/history.js";
 import type { EntryStatus } from "./entry/types.js";
 
-export type RecordResult = {
-  run: string;
-  confirmations: Confirmation[];
-  unmatched: Unmatched[];
-  /** Findings this (run, agent) had already recorded (a retry or a duplicate): not counted again. */
-  alreadyRecorded: AlreadyRecorded[];
-  /** Archived entries an independent finding restored (the pattern recurred). */
-  restored: string[];
-  archived: string[];
-  /** Provenance warnings (a run or agent with no recorded injection) and entries that moved while recording. */
-  warnings: string[];
-  dryRun: boolean;
-};
-export type DecayResult = { archived: DecayCandidate[]; warnings: string[]; dryRun: boolean };
-export type CompoundResult = { run: string; created: string[]; restored: string[]; skipped: Array<{ text: string; reason: string }>; warnings: string[]; dryRun: boolean };
-/** Options of `recordFindings` and `compound`. */
-export type ReviewOptions = {
-  /** Compute the result without writing files or ledger events. Default false. */
-  dryRun?: boolean;
-  /** Refuse (CairnError INVALID) instead of warning when the run or an agent has no recorded injection. Default false. */
-  strict?: boolean;
-};
+export type { CompoundResult, DecayResult, RecordResult, ReviewOptions } from "./lifecycle/review.js";
 
 export type IndexSummary = SyncReport & {
   /** Entries in the index after the run. */
@@ -308,133 +287,22 @@ export class KnowledgeBase {
   async recordFindings(run: string, findings: Finding[], options: ReviewOptions = {}): Promise<RecordResult> {
     const { parseRecordInput } = await import("./lifecycle/inputs.js");
     const input = parseRecordInput(run, findings);
-    const dryRun = options.dryRun ?? false;
-    return this.#lifecycleLocked(!dryRun, async () => {
-      const { planRecord } = await import("./lifecycle/record.js");
-      const { applyRecord } = await import("./lifecycle/record-apply.js");
-      const { scoreCandidates } = await import("./lifecycle/match.js");
-      const { provenanceWarnings } = await import("./lifecycle/provenance.js");
-      this.#refreshBeforeMatching();
-      const loaded = await this.load();
-      const events = (await this.ledger.read()).events;
-      const ref = { run: input.run, ...optionalOrigin(await this.origin()) };
-      const warnings = provenanceWarnings(events, ref, input.findings.map((f) => f.agent));
-      if (options.strict && warnings.length) throw new CairnError("INVALID", `recordFindings refused (strict): ${warnings.join("; ")}. Nothing was recorded.`);
-      const search = (q: string, o: SearchOptions) => this.search(q, o);
-      const plan = await planRecord(
-        {
-          run: ref,
-          byId: loaded.byId,
-          events,
-          threshold: this.config.matchThreshold,
-          score: (finding, ids) => scoreCandidates(search, [finding.text, ...[finding.evidence ?? []].flat()].join("\n"), { includeArchived: true, ...(ids ? { ids } : { limit: 20 }) }),
-        },
-        input.findings,
-      );
-      if (!dryRun) {
-        const reload = async (id: string) => (await this.load()).byId.get(id);
-        warnings.push(...(await applyRecord({ layout: this.layout, run: ref, today: this.today(), append: this.append, reload }, plan)));
-        this.invalidate();
-      }
-      // Entries as loaded above are good enough for decay: the confirmations just written are ledger events, which
-      // reset counters, and the lock keeps other record/compound/decay calls out. A dry run has written nothing, so
-      // decay is told which entries its plan confirms.
-      const confirmed = new Set([...plan.edits.map((e) => e.id), ...plan.restores.map((r) => r.id)]);
-      const decay = await this.#decay(loaded, { dryRun, run: input.run, confirmed });
-      return {
-        run: input.run,
-        confirmations: plan.confirmations,
-        unmatched: plan.unmatched,
-        alreadyRecorded: plan.alreadyRecorded,
-        restored: plan.restores.map((r) => r.id),
-        archived: decay.archived.map((d) => d.id),
-        warnings: [...warnings, ...decay.warnings],
-        dryRun,
-      };
-    });
+    const review = await import("./lifecycle/review.js");
+    return review.withLifecycleLock(this.layout, !options.dryRun, () => review.recordFindings(this.#reviewDeps(), input.run, input.findings, options));
   }
 
   /** Archive every active entry past its decay limit (decayAfterRuns injected runs, or its holdout runs spent, since its last confirmation). Never deletes. */
   async decay(options: { dryRun?: boolean; run?: string } = {}): Promise<DecayResult> {
-    return this.#lifecycleLocked(!options.dryRun, async () => this.#decay(await this.load(), options));
-  }
-
-  async #decay(loaded: LoadedKnowledge, options: { dryRun?: boolean; run?: string; confirmed?: ReadonlySet<string> }): Promise<DecayResult> {
-    const { planDecay } = await import("./lifecycle/decay.js");
-    const views = await this.ledger.project(confirmationInfo(loaded.entries), { today: this.today() });
-    const plan = planDecay(loaded.entries, views, this.config, options.confirmed ? { confirmed: options.confirmed } : {});
-    const warnings: string[] = [];
-    const archived: DecayCandidate[] = [];
-    for (const candidate of plan) {
-      const entry = loaded.byId.get(candidate.id);
-      if (!entry) continue;
-      if (options.dryRun) {
-        archived.push(candidate);
-        continue;
-      }
-      const { archiveEntry } = await import("./lifecycle/manual.js");
-      const { stat } = await import("node:fs/promises");
-      try {
-        await archiveEntry(this.layout, this.append, entry, candidate.reason, this.today(), options.run);
-        archived.push(candidate);
-      } catch (error) {
-        // Moved by hand (or by a process that does not take the lifecycle lock) since it was loaded: nothing to archive.
-        if (await stat(`${this.layout.root}/${entry.path}`).then(() => true, () => false)) throw error;
-        warnings.push(`"${candidate.id}" moved or was removed before decay could archive it`);
-      }
-    }
-    if (archived.length && !options.dryRun) this.invalidate();
-    return { archived, warnings, dryRun: options.dryRun ?? false };
+    const review = await import("./lifecycle/review.js");
+    return review.withLifecycleLock(this.layout, !options.dryRun, async () => review.decayLoaded(this.#reviewDeps(), await this.load(), options));
   }
 
   /** Turn converging findings (2+ independent agents, durable, evidence + verify, sanitized, not a duplicate) into entries; restore recurring archived ones. */
   async compound(run: string, findings: CompoundFinding[], options: ReviewOptions = {}): Promise<CompoundResult> {
     const { parseCompoundInput } = await import("./lifecycle/inputs.js");
     const input = parseCompoundInput(run, findings);
-    const dryRun = options.dryRun ?? false;
-    return this.#lifecycleLocked(!dryRun, async () => {
-      const { planCompound } = await import("./lifecycle/compound.js");
-      const { scoreCandidates } = await import("./lifecycle/match.js");
-      const { writeNewEntry } = await import("./lifecycle/create.js");
-      const { findingHash, provenanceWarnings } = await import("./lifecycle/provenance.js");
-      this.#refreshBeforeMatching();
-      const loaded = await this.load();
-      const events = (await this.ledger.read()).events;
-      const ref = { run: input.run, ...optionalOrigin(await this.origin()) };
-      const warnings = provenanceWarnings(events, ref, input.findings.flatMap((f) => f.agents));
-      if (options.strict && warnings.length) throw new CairnError("INVALID", `compound refused (strict): ${warnings.join("; ")}. Nothing was written.`);
-      const search = (q: string, o: SearchOptions) => this.search(q, o);
-      const steps = await planCompound(
-        {
-          layout: this.layout,
-          config: this.config,
-          today: this.today(),
-          run: ref,
-          byId: loaded.byId,
-          events,
-          score: (text, ids) => scoreCandidates(search, text, { includeArchived: true, ...(ids ? { ids } : { limit: 10 }) }),
-        },
-        input.findings,
-      );
-      const result: CompoundResult = { run: input.run, created: [], restored: [], skipped: [], warnings, dryRun };
-      for (const step of steps) {
-        if (step.kind === "skip") {
-          result.skipped.push({ text: step.finding.text, reason: step.reason });
-          continue;
-        }
-        const id = step.kind === "create" ? step.plan.id : step.entry.id;
-        (step.kind === "restore" ? result.restored : result.created).push(id);
-        if (dryRun) continue;
-        if (step.kind === "create") await writeNewEntry(step.plan);
-        if (step.kind === "restore") {
-          const { restoreEntry } = await import("./lifecycle/manual.js");
-          await restoreEntry(this.layout, this.append, step.entry, `recurred in run ${input.run}: flagged independently by ${step.agents.join(", ")}`, this.today(), input.run);
-        }
-        await this.append([{ type: "compounded", entry: id, run: input.run, ...optionalOrigin(ref.origin), agents: step.agents, findingHash: findingHash(step.finding.text) }]);
-      }
-      if (!dryRun && (result.created.length || result.restored.length)) this.invalidate();
-      return result;
-    });
+    const review = await import("./lifecycle/review.js");
+    return review.withLifecycleLock(this.layout, !options.dryRun, () => review.compound(this.#reviewDeps(), input.run, input.findings, options));
   }
 
   /** Change an entry's claim status; transitions are validated (superseded is terminal, disputed → verified | superseded). */
@@ -488,16 +356,19 @@ export class KnowledgeBase {
     return opening;
   }
 
-  /** Run `action` holding the lifecycle lock (one record, compound or decay at a time, so they never act on what another just moved); `locked` false runs it directly (dry runs). */
-  async #lifecycleLocked<T>(locked: boolean, action: () => Promise<T>): Promise<T> {
-    if (!locked) return action();
-    const { acquireIndexLock } = await import("./indexing/lock.js");
-    const release = await acquireIndexLock(`${this.layout.cache}/lifecycle`, { wait: true });
-    try {
-      return await action();
-    } finally {
-      await release().catch(() => {});
-    }
+  #reviewDeps(): ReviewDeps {
+    return {
+      layout: this.layout,
+      config: this.config,
+      ledger: this.ledger,
+      append: this.append,
+      today: () => this.today(),
+      origin: () => this.origin(),
+      load: () => this.load(),
+      search: (query, options) => this.search(query, options),
+      refreshBeforeMatching: () => this.#refreshBeforeMatching(),
+      invalidate: () => this.invalidate(),
+    };
   }
 
   #embedderOverride(): { embedder?: Embedder | null } {

@@ -4,11 +4,10 @@
  * the branch from HEAD, the clone id from `cairn-clone-id` in the repository's common git dir
  * (created once, random; every worktree of a clone shares it, every clone has its own).
  */
-import { randomBytes } from "node:crypto";
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { readFile, realpath, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createHash } from "node:crypto";
 
 /** The git dir (per worktree) and common dir (per clone) of the repository holding `start`, if any. */
 async function gitDirs(start: string): Promise<{ gitDir: string; commonDir: string } | undefined> {
@@ -39,22 +38,19 @@ async function branchOf(gitDir: string): Promise<string> {
   return match ? match[1]! : "detached";
 }
 
-const CLONE_FILE = "cairn-clone-id";
-
-/** This clone's id: 8 hex characters kept in the common git dir; derived from host and path when that is not writable. */
+/**
+ * This clone's id: 8 hex characters of a hash of the host name, the real path of the common git dir
+ * and its inode and creation time. Nothing is written (a worktree's git dir may lie outside the
+ * repository root); every worktree of a clone shares it, a new clone — even at the same path — gets
+ * another one, and it stays the same for the life of the clone.
+ */
 async function cloneId(commonDir: string): Promise<string> {
-  const file = path.join(commonDir, CLONE_FILE);
-  const existing = (await readFile(file, "utf8").catch(() => "")).trim();
-  if (/^[0-9a-f]{8,}$/.test(existing)) return existing;
-  const fresh = randomBytes(4).toString("hex");
-  try {
-    // Exclusive: two processes creating it at once agree on the first one's id.
-    await writeFile(file, `${fresh}\n`, { flag: "wx" });
-    return fresh;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return cloneId(commonDir);
-    return createHash("sha256").update(`${os.hostname()}\u0000${commonDir}`).digest("hex").slice(0, 8);
-  }
+  const real = await realpath(commonDir).catch(() => commonDir);
+  const info = await stat(real).catch(() => undefined);
+  return createHash("sha256")
+    .update([os.hostname(), real, info?.ino ?? "", info?.birthtimeMs ?? ""].join("\u0000"))
+    .digest("hex")
+    .slice(0, 8);
 }
 
 /** `<branch>@<clone id>` for the repository holding `root`, or undefined outside git. Never throws. */

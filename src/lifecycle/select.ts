@@ -1,7 +1,8 @@
 /**
  * The holdout step of `inject`: walk the ranked candidates and decide, for each, inject / withhold /
  * skip (holdout.ts), until the agent's free slots are filled. A withheld entry frees its slot for the
- * next candidate, so holdout never pushes an agent over the cap. Pure: the caller records the events.
+ * next candidate, so holdout never pushes an agent over the cap; candidates past the filled slots are
+ * only looked at for withholding. Pure: the caller records the events.
  */
 import type { CairnConfig } from "../config.js";
 import type { Entry } from "../entry/types.js";
@@ -39,7 +40,7 @@ export function selectWithHoldout(input: SelectInput): Selection {
   const heldInRun = new Set(heldOutForRun(input.events, input.run));
   const endOfToday = confirmationInstant(input.today);
   for (const entry of input.candidates) {
-    if (selection.inject.length >= input.slots) break;
+    const full = selection.inject.length >= input.slots;
     const view = input.views.get(entry.id);
     const decision = decideHoldout(
       {
@@ -50,6 +51,10 @@ export function selectWithHoldout(input: SelectInput): Selection {
       },
       input.config,
     );
+    // With the slots filled, the agent gets nothing more; but an entry due for holdout that is relevant here (above the
+    // floor) and not shown is still an independent test of it: record the withholding, so a crowded agent does not
+    // stretch a false positive's last chance.
+    if (full && decision.kind !== "hold-out") continue;
     if (decision.kind === "skip") {
       selection.withheld.push({ id: entry.id, reason: decision.reason });
       continue;

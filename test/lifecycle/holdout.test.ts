@@ -104,6 +104,18 @@ describe("holdout: the policy", () => {
     expect((await kb.inject({ run: "r2", agent: "a", keywords: ["database"] })).entries).toEqual([]);
   });
 
+  it("a crowded agent still tests an entry due for holdout: relevant but past the filled slots, it is withheld too", async () => {
+    const { kb, clock } = await project(databaseEntries(3), { config: { decayAfterRuns: 2 } });
+    clock.tick();
+    expect((await kb.inject({ run: "r1", agent: "a", keywords: ["database", "connections"], limit: 1 })).entries.map((e) => e.id)).toEqual(["db-1"]);
+    clock.tick();
+    // db-2 ranks first and takes the one slot; db-1, due for holdout, ranks after it.
+    const crowded = await kb.inject({ run: "r2", agent: "a", keywords: ["database", "transactions", "connections"], limit: 1 });
+    expect(crowded.entries.map((e) => e.id)).toEqual(["db-2"]);
+    expect(crowded.heldOut.map((h) => h.id)).toEqual(["db-1"]);
+    expect((await kb.status()).entries.find((e) => e.id === "db-1")).toMatchObject({ unconfirmedRuns: 1, heldOutRuns: 1 });
+  });
+
   it("decides from (run, agent, entry) and the ledger alone: the pure decision", () => {
     const config = { decayAfterRuns: 10, holdout: 0.8 as const };
     const base = { unconfirmedRuns: 0, heldOutRuns: 0, injectedThisRun: false, heldOutThisRun: false };

@@ -16,7 +16,7 @@ export type Figures = {
   fpArchiveDeviation: number[];
   /** Findings that were re-flags of a shown entry (primed by construction) and how many record counted as independent. */
   primed: { total: number; recordedIndependent: number };
-  /** Independent discoveries that record counted as primed or missed (unmatched). */
+  /** Independent discoveries of patterns that had an entry, and how many record counted as primed or missed (unmatched). */
   independent: { total: number; recordedPrimed: number; unmatched: number };
   /** Entries compounding created for a pattern that already had one, and entries it created in all. */
   duplicatesCreated: number;
@@ -77,7 +77,7 @@ export function figures(outcome: SimOutcome, events: readonly LedgerEvent[]): Fi
 
   const all = runs.flatMap((t) => t.findings);
   const primedFindings = all.filter((f) => f.truth === "primed");
-  const independentFindings = all.filter((f) => f.truth === "independent");
+  const independentFindings = all.filter((f) => f.truth === "independent" && f.hadEntry);
   const regressions = { rediscovered: 0, restoredAtFirst: 0 };
   for (const pattern of world.patterns.filter((p) => p.kind === "regression")) {
     const first = runs.find((t) => t.run >= pattern.liveFrom && t.findings.some((f) => f.pattern === pattern.id && f.truth === "independent"));

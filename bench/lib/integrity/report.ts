@@ -63,6 +63,14 @@ export function goalRows(results: readonly SimResult[], defaultHoldout: number, 
   const both = [...def, ...off];
   const primed = { bad: sum(both, (r) => r.figures.primed.recordedIndependent), total: sum(both, (r) => r.figures.primed.total) };
   rows.push({ metric: "primed re-flags recorded as independent", goal: "0", measured: `${primed.bad} of ${primed.total}`, baseline: "half of them paraphrased, a quarter with the agent's name spelled differently", pass: primed.bad === 0 });
+  const found = { missed: sum(both, (r) => r.figures.independent.unmatched), primed: sum(both, (r) => r.figures.independent.recordedPrimed), total: sum(both, (r) => r.figures.independent.total) };
+  rows.push({
+    metric: "independent re-discoveries of a pattern with an entry that record missed (unmatched) or called primed",
+    goal: "— (report)",
+    measured: `${found.missed} missed, ${found.primed} primed, of ${found.total}`,
+    baseline: "half of them paraphrased; matched by words and by the place they cite",
+    pass: null,
+  });
   const dupes = sum(both, (r) => r.figures.duplicatesCreated);
   rows.push({ metric: "duplicate entries created", goal: "0", measured: String(dupes), baseline: `${sum(both, (r) => r.figures.created)} entries compounded in all (patterns appearing mid-way)`, pass: dupes === 0 });
   const reg = { restored: sum(both, (r) => r.figures.regressions.restoredAtFirst), found: sum(both, (r) => r.figures.regressions.rediscovered) };

@@ -37,6 +37,8 @@ export type FindingTrace = {
   /** `primed`: a re-flag of an entry the agent was shown; `independent`: found without being shown it. */
   truth: "primed" | "independent";
   paraphrased: boolean;
+  /** The pattern had an entry (active or archived) when the finding was made. */
+  hadEntry: boolean;
   recorded?: { entry: string; provenance: "independent" | "primed"; state: string } | "unmatched" | "already";
 };
 
@@ -143,12 +145,13 @@ async function review(
   // What the agents report.
   const findings: FindingTrace[] = [];
   const inputs: Array<{ agent: string; text: string; evidence: string[] }> = [];
+  const withEntry = new Set(patternOf.values());
   const report = (agent: Agent, pattern: Pattern, truth: FindingTrace["truth"]) => {
     const paraphrased = draw(seed, run, agent, pattern.id, "paraphrase") < 0.5;
     const text = paraphrased ? pattern.paraphrases[Math.floor(draw(seed, run, agent, pattern.id, "which") * pattern.paraphrases.length)]! : pattern.finding;
     // Orchestrators are not careful about names: a quarter of the findings spell the agent differently.
     const spelled = draw(seed, run, agent, pattern.id, "spelling") < 0.25 ? ` ${agent[0]!.toUpperCase()}${agent.slice(1)}` : agent;
-    findings.push({ agent, pattern: pattern.id, truth, paraphrased });
+    findings.push({ agent, pattern: pattern.id, truth, paraphrased, hadEntry: withEntry.has(pattern.id) });
     inputs.push({ agent: spelled, text, evidence: [anchorOf(pattern)] });
   };
   for (const agent of AGENTS) {
