@@ -7,8 +7,10 @@
  * Each simulation is its own process; two run at once.
  *
  *   npm run bench -- integrity [--quick]      (--quick: seeds 1–2, 1 and 40 runs a day, no trade-off rows)
+ *   npx tsx bench/integrity.ts --from-results  (recompute the tables from bench/results/integrity.json, no simulation)
  */
 import { spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,7 +18,7 @@ import { DEFAULT_CONFIG } from "../src/config.js";
 import { benchArgs, log } from "./lib/args.js";
 import { goalRows, matrixTable, tradeoffTable, type SimResult } from "./lib/integrity/report.js";
 import type { SimConfig } from "./lib/integrity/sim.js";
-import { goalTable, table, writeResults } from "./lib/report.js";
+import { goalTable, RESULTS_DIR, table, writeResults } from "./lib/report.js";
 
 const { quick } = benchArgs();
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -68,9 +70,11 @@ async function runAll(list: SimConfig[]): Promise<SimResult[]> {
   return results;
 }
 
+const fromResults = process.argv.includes("--from-results");
+const previous = fromResults ? (JSON.parse(await readFile(path.join(RESULTS_DIR, "integrity.json"), "utf8")) as { results: SimResult[]; quick: boolean }) : undefined;
 const list = jobs();
-log(`${list.length} simulations of 40 runs, ${PARALLEL} at a time`);
-const results = await runAll(list);
+if (!previous) log(`${list.length} simulations of 40 runs, ${PARALLEL} at a time`);
+const results = previous ? previous.results : await runAll(list);
 const goals = goalRows(results, DEFAULT_HOLDOUT, DEFAULT_CONFIG.decayAfterRuns);
 const tradeoff = tradeoffTable(results);
 const matrix = matrixTable(results);
@@ -78,7 +82,7 @@ console.log(goalTable(goals));
 console.log(`\n${table(tradeoff)}\n\n${table(matrix)}`);
 const ms = results.map((r) => r.ms).sort((a, b) => a - b);
 await writeResults("integrity", goals, {
-  quick,
+  quick: previous ? previous.quick : quick,
   simulations: results.length,
   medianSimulationMs: ms[Math.floor(ms.length / 2)],
   tables: { tradeoff, matrix },

@@ -104,6 +104,7 @@ export function tradeoffTable(results: readonly SimResult[]): Array<Record<strin
       "single-agent true patterns archived (p 0.4)": single(0.4),
       "(p 0.2)": single(0.2),
       "false positive archived, runs after the rule": dev.length ? `${Math.min(...dev)}–${Math.max(...dev)}` : "n/a",
+      "false positives active after 20 relevant runs": `${sum(list, (r) => r.figures.falsePositives.activeAfter20)}/${sum(list, (r) => r.figures.falsePositives.eligible)}`,
       "true-pattern slots withheld": mean((r) => r.figures.trueWithheldShare),
       "false-positive slots withheld": mean((r) => r.figures.falseWithheldShare),
       simulations: String(list.length),
