@@ -70,9 +70,24 @@ export function projectLedger(events: readonly LedgerEvent[], entries: readonly 
     }
     return n;
   };
-  const seenConfirmations = new Set<string>();
-  const heldOutPairs = new Set<string>();
-  const independentPairs: Array<[number, string]> = [];
+  // (entry, run, agent) as one number, so that the sets below hold no strings (100k events, mostly confirmations).
+  const agentNumbers = new Map<string, number>();
+  const agentKeys = new Map<string, number>();
+  const agentNo = (agent: string): number => {
+    let n = agentNumbers.get(agent);
+    if (n === undefined) {
+      const key = agentKey(agent);
+      n = agentKeys.get(key) ?? agentKeys.size;
+      agentKeys.set(key, n);
+      agentNumbers.set(agent, n);
+    }
+    return n;
+  };
+  const pairCode = (e: number, run: number, agent: number): number => (run * count + e) * AGENT_SLOTS + (agent % AGENT_SLOTS);
+  /** Per finding hash, the pair (or pairs) that confirmed it: a retried or union-merged (run, agent, finding) counts once. */
+  const seenConfirmations = new Map<string, number | Set<number>>();
+  const heldOutPairs = new Set<number>();
+  const independentPairs: number[] = [];
   let pairs = 0;
   for (let i = 0; i < events.length; i++) {
     const event = events[i] as LedgerEvent;
@@ -86,19 +101,15 @@ export function projectLedger(events: readonly LedgerEvent[], entries: readonly 
     if (e === undefined) continue;
     if (event.type === "held-out") {
       runOf[i] = numberRun(event.run, event.origin);
-      heldOutPairs.add(`${e}\u0000${runKey(event.run, event.origin)}\u0000${agentKey(event.agent)}`);
+      heldOutPairs.add(pairCode(e, runOf[i] as number, agentNo(event.agent)));
       continue;
     }
     if (event.type === "confirmed") {
-      // A retried or union-merged (run, agent, finding) is one confirmation, however many lines it left.
-      if (event.findingHash !== undefined) {
-        const key = `${e}\u0000${runKey(event.run, event.origin)}\u0000${agentKey(event.agent)}\u0000${event.findingHash}`;
-        if (seenConfirmations.has(key)) continue;
-        seenConfirmations.add(key);
-      }
+      const code = pairCode(e, numberRun(event.run, event.origin), agentNo(event.agent));
+      if (event.findingHash !== undefined && repeated(seenConfirmations, event.findingHash, code)) continue;
       const counter = event.provenance === "independent" ? independent : primed;
       counter[e] = (counter[e] ?? 0) + 1;
-      if (event.provenance === "independent") independentPairs.push([e, `${runKey(event.run, event.origin)}\u0000${agentKey(event.agent)}`]);
+      if (event.provenance === "independent") independentPairs.push(code);
     }
     if (resetsCounter(event)) {
       const current = lastReset[e];
@@ -144,12 +155,16 @@ export function projectLedger(events: readonly LedgerEvent[], entries: readonly 
   }
   const { injectedRuns, unconfirmedRuns, heldOutRuns } = countDistinctRuns(pairEntry.subarray(0, n), pairRun, pairAfter, heldAfter, count, runIndex.size);
   const withheld = new Uint32Array(count);
-  for (const key of heldOutPairs) {
-    const e = Number(key.slice(0, key.indexOf("\u0000")));
+  for (const code of heldOutPairs) {
+    const e = Math.floor(code / AGENT_SLOTS) % count;
     withheld[e] = (withheld[e] ?? 0) + 1;
   }
   const found = new Uint32Array(count);
-  for (const [e, pair] of independentPairs) if (heldOutPairs.has(`${e}\u0000${pair}`)) found[e] = (found[e] ?? 0) + 1;
+  for (const code of independentPairs) {
+    if (!heldOutPairs.has(code)) continue;
+    const e = Math.floor(code / AGENT_SLOTS) % count;
+    found[e] = (found[e] ?? 0) + 1;
+  }
 
   const result = new Map<string, EntryLedgerView>();
   for (let e = 0; e < count; e++) {
@@ -171,6 +186,26 @@ export function projectLedger(events: readonly LedgerEvent[], entries: readonly 
     result.set(view.entry, view);
   }
   return result;
+}
+
+/** Agent numbers folded into a pair code. A ledger with more distinct agents than this would let two agents share codes (one could hide the other's identical finding in the same run). */
+const AGENT_SLOTS = 4096;
+
+/** True when `code` already confirmed `hash`; records it otherwise. */
+function repeated(seen: Map<string, number | Set<number>>, hash: string, code: number): boolean {
+  const known = seen.get(hash);
+  if (known === undefined) {
+    seen.set(hash, code);
+    return false;
+  }
+  if (typeof known === "number") {
+    if (known === code) return true;
+    seen.set(hash, new Set([known, code]));
+    return false;
+  }
+  if (known.has(code)) return true;
+  known.add(code);
+  return false;
 }
 
 /**
