@@ -1,9 +1,11 @@
 /**
  * Run the 30-review lifecycle simulation in a temporary git repository and print what happened.
  *
- *   npx tsx examples/simulate.ts [--keep]
+ *   npx tsx examples/simulate.ts [--keep] [--holdout RATE|off]
  *
  * --keep leaves the repository on disk (its path is printed) so you can run `git log -p` or `cairn status` in it.
+ * --holdout runs the scenario with holdout (README "Holdout"); by default it follows the spec's literal rule ("off").
+ * For the seeded simulation with hidden truth behind the README's integrity table, run `npm run bench -- integrity`.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -12,6 +14,9 @@ import { auditGitDiffs, auditInjectionCap } from "./audit.js";
 import { AGENTS, IDS, runSimulation, type RunRow } from "./scenario.js";
 
 const keep = process.argv.includes("--keep");
+const holdoutArg = process.argv[process.argv.indexOf("--holdout") + 1];
+const holdout = !process.argv.includes("--holdout") || holdoutArg === "off" ? ("off" as const) : Number(holdoutArg);
+if (holdout !== "off" && !(holdout >= 0)) throw new Error(`--holdout expects a rate such as 0.8, or off (got ${holdoutArg})`);
 const root = await mkdtemp(path.join(os.tmpdir(), "cairn-simulation-"));
 
 const header = ["run", "date", ...AGENTS.map((a) => `inj ${a}`), "indep", "primed", "archived", "restored", "created", "manual", "true", "false+", "manual#"];
@@ -38,7 +43,7 @@ const print = (row: RunRow) =>
 
 try {
   const started = performance.now();
-  const report = await runSimulation(root, { onRun: print });
+  const report = await runSimulation(root, { onRun: print, config: { holdout } });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const events = (await report.kb.ledger.read()).events;
   const cap = auditInjectionCap(events, report.kb.config.maxPerAgent);

@@ -27,34 +27,36 @@ const embedderSchema = z.discriminatedUnion("provider", [
   z.object({ provider: z.literal("none") }).strict(),
 ]);
 
+/** The checks of every key but `sanitize`, shared by the file's schema and a library override's. */
+const FIELDS = {
+  knowledgeDir: z.string().min(1),
+  decayAfterRuns: z.number().int().min(1).max(10_000),
+  maxPerAgent: z.number().int().min(1).max(100),
+  nearDecayRatio: z.number().min(0).max(1),
+  matchThreshold: z.number().min(0).max(1),
+  duplicateThreshold: z.number().min(0).max(1),
+  holdout: z.union([z.literal("off"), z.number().min(0).max(5)]),
+  embedder: embedderSchema,
+  repos: z.record(z.string().min(1), z.string().min(1)),
+  agents: z.record(
+    z.string().min(1, "agent names must be non-empty"),
+    z.object({ domains: z.array(z.string().min(1)).optional() }).strict(),
+    { error: 'expected a map of agent name → {"domains": [...]}, e.g. {"fd-performance": {"domains": ["performance"]}}' },
+  ),
+  maxInjectTokens: z.number().int().min(1).max(1_000_000),
+  rules: z.record(z.string(), z.string()),
+};
+const hostList = z.array(z.string().min(1));
+
 export const configSchema = z
   .object({
-    knowledgeDir: z.string().min(1).optional(),
-    decayAfterRuns: z.number().int().min(1).max(10_000).optional(),
-    maxPerAgent: z.number().int().min(1).max(100).optional(),
-    nearDecayRatio: z.number().min(0).max(1).optional(),
-    matchThreshold: z.number().min(0).max(1).optional(),
-    duplicateThreshold: z.number().min(0).max(1).optional(),
-    embedder: embedderSchema.optional(),
-    repos: z.record(z.string().min(1), z.string().min(1)).optional(),
-    agents: z
-      .record(
-        z.string().min(1, "agent names must be non-empty"),
-        z.object({ domains: z.array(z.string().min(1)).optional() }).strict(),
-        { error: 'expected a map of agent name → {"domains": [...]}, e.g. {"fd-performance": {"domains": ["performance"]}}' },
-      )
-      .optional(),
-    maxInjectTokens: z.number().int().min(1).max(1_000_000).optional(),
-    rules: z.record(z.string(), z.string()).optional(),
-    sanitize: z
-      .object({
-        allowHosts: z.array(z.string().min(1)).optional(),
-        denyPatterns: z.array(z.string().min(1)).optional(),
-      })
-      .strict()
-      .optional(),
+    ...z.object(FIELDS).partial().shape,
+    sanitize: z.object({ allowHosts: hostList.optional(), denyPatterns: hostList.optional() }).strict().optional(),
   })
   .strict();
+
+/** A library `config` override: the resolved shape (`allowHosts`, `denyPatterns` at the top level), every key optional. */
+const overrideSchema = z.object({ ...z.object(FIELDS).partial().shape, allowHosts: hostList.optional(), denyPatterns: hostList.optional() }).strict();
 
 export type EmbedderConfig = z.infer<typeof embedderSchema>;
 
@@ -80,6 +82,12 @@ export type CairnConfig = {
   duplicateThreshold: number;
   /** Embedding provider. Default the bundled offline `use-lite`. */
   embedder: EmbedderConfig;
+  /**
+   * Holdout (README "Holdout: fresh eyes before archiving"): an entry one injected run away from decay is withheld
+   * from the agents it would go to, in up to `ceil(holdout × decayAfterRuns)` runs, so that a re-discovery there is
+   * independent. `"off"` (or 0) is the spec's literal rule. Default 0.8 (8 runs at decayAfterRuns 10).
+   */
+  holdout: number | "off";
   /** Hosts allowed in entries (exact or `*.example.com`). Default: none besides documentation hosts. */
   allowHosts: string[];
   /** Regular expressions (case-insensitive) for organisation or customer names. Default none. */
@@ -101,6 +109,7 @@ export const DEFAULT_CONFIG: CairnConfig = {
   nearDecayRatio: 0.7,
   matchThreshold: 0.5,
   duplicateThreshold: 0.9,
+  holdout: 0.8,
   embedder: { provider: "use-lite" },
   allowHosts: [],
   denyPatterns: [],
@@ -110,48 +119,63 @@ export const DEFAULT_CONFIG: CairnConfig = {
   rules: {},
 };
 
-/** Validate a parsed config object; returns the resolved config or problems with their JSON paths. */
-export function resolveConfig(raw: unknown, source = CONFIG_FILE): CairnConfig {
-  const parsed = configSchema.safeParse(raw);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.flatMap(describeIssue).join("\n");
-    throw new CairnError("CONFIG", `${source} is invalid:\n${problems}\nSee README "Configuration" for every key and its default.`);
-  }
-  const value = parsed.data;
-  for (const [i, pattern] of (value.sanitize?.denyPatterns ?? []).entries()) {
+function problemsOf(error: z.ZodError, source: string, schema: z.ZodType): CairnError {
+  const problems = error.issues.flatMap((issue) => describeIssue(issue, schema)).join("\n");
+  return new CairnError("CONFIG", `${source} is invalid:\n${problems}\nSee README "Configuration" for every key and its default.`);
+}
+
+/** Checks beyond the schema: patterns compile, the knowledge dir stays inside the project, rule ids exist. */
+function checkResolved(config: CairnConfig, source: string, keys: { denyPatterns: string; knowledgeDir: string }): CairnConfig {
+  for (const [i, pattern] of config.denyPatterns.entries()) {
     try {
       new RegExp(pattern, "iu");
     } catch (cause) {
-      throw new CairnError("CONFIG", `${source}: sanitize.denyPatterns.${i} is not a valid regular expression: ${pattern}`, { cause });
+      throw new CairnError("CONFIG", `${source}: ${keys.denyPatterns}.${i} is not a valid regular expression: ${pattern}`, { cause });
     }
   }
-  if (value.knowledgeDir && (path.isAbsolute(value.knowledgeDir) || value.knowledgeDir.split(/[\\/]/).includes(".."))) {
-    throw new CairnError("CONFIG", `${source}: knowledgeDir must be a path inside the project (got "${value.knowledgeDir}"), e.g. "knowledge".`);
+  if (path.isAbsolute(config.knowledgeDir) || config.knowledgeDir.split(/[\\/]/).includes("..")) {
+    throw new CairnError("CONFIG", `${source}: ${keys.knowledgeDir} must be a path inside the project (got "${config.knowledgeDir}"), e.g. "knowledge".`);
   }
-  return {
-    knowledgeDir: value.knowledgeDir ?? DEFAULT_CONFIG.knowledgeDir,
-    decayAfterRuns: value.decayAfterRuns ?? DEFAULT_CONFIG.decayAfterRuns,
-    maxPerAgent: value.maxPerAgent ?? DEFAULT_CONFIG.maxPerAgent,
-    nearDecayRatio: value.nearDecayRatio ?? DEFAULT_CONFIG.nearDecayRatio,
-    matchThreshold: value.matchThreshold ?? DEFAULT_CONFIG.matchThreshold,
-    duplicateThreshold: value.duplicateThreshold ?? DEFAULT_CONFIG.duplicateThreshold,
-    embedder: value.embedder ?? DEFAULT_CONFIG.embedder,
-    allowHosts: value.sanitize?.allowHosts ?? DEFAULT_CONFIG.allowHosts,
-    denyPatterns: value.sanitize?.denyPatterns ?? DEFAULT_CONFIG.denyPatterns,
-    repos: value.repos ?? DEFAULT_CONFIG.repos,
-    agents: value.agents ?? DEFAULT_CONFIG.agents,
-    maxInjectTokens: value.maxInjectTokens ?? DEFAULT_CONFIG.maxInjectTokens,
-    rules: value.rules ? validateRuleSettings(value.rules, source) : DEFAULT_CONFIG.rules,
+  return { ...config, rules: validateRuleSettings(config.rules, source) };
+}
+
+/** Validate a parsed config object; returns the resolved config or problems with their JSON paths. */
+export function resolveConfig(raw: unknown, source = CONFIG_FILE): CairnConfig {
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) throw problemsOf(parsed.error, source, configSchema);
+  const { sanitize, ...value } = parsed.data;
+  const defined = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<CairnConfig>;
+  const resolved: CairnConfig = {
+    ...DEFAULT_CONFIG,
+    ...defined,
+    allowHosts: sanitize?.allowHosts ?? DEFAULT_CONFIG.allowHosts,
+    denyPatterns: sanitize?.denyPatterns ?? DEFAULT_CONFIG.denyPatterns,
   };
+  return checkResolved(resolved, source, { denyPatterns: "sanitize.denyPatterns", knowledgeDir: "knowledgeDir" });
+}
+
+/** Apply a library `config` override on top of `base`, validated exactly like cairn.config.json (`decayAfterRuns: 0`, `maxPerAgent: "7"` are errors). */
+export function applyConfigOverride(base: CairnConfig, override: unknown, source = "the `config` option of openKnowledgeBase"): CairnConfig {
+  if (override === undefined) return base;
+  const parsed = overrideSchema.safeParse(override);
+  if (!parsed.success) throw problemsOf(parsed.error, source, overrideSchema);
+  const defined = Object.fromEntries(Object.entries(parsed.data).filter(([, value]) => value !== undefined)) as Partial<CairnConfig>;
+  return checkResolved({ ...base, ...defined }, source, { denyPatterns: "denyPatterns", knowledgeDir: "knowledgeDir" });
+}
+
+/** Runs in which an entry one injected run from decay may be withheld (0 when holdout is off). */
+export function holdoutRuns(config: Pick<CairnConfig, "holdout" | "decayAfterRuns">): number {
+  // toFixed: 0.7 × 10 is 7.000000000000001 in floating point, which is 7 runs, not 8.
+  return config.holdout === "off" ? 0 : Math.ceil(Number((config.holdout * config.decayAfterRuns).toFixed(6)));
 }
 
 type Issue = z.core.$ZodIssue;
 
 /** One line per problem; an unknown key names its closest known key (`decayAfterRun` → `decayAfterRuns`). */
-function describeIssue(issue: Issue): string[] {
+function describeIssue(issue: Issue, schema: z.ZodType): string[] {
   const where = (path: PropertyKey[]) => (path.length ? path.map(String).join(".") : "(top level)");
   if (issue.code !== "unrecognized_keys") return [`  ${where(issue.path)}: ${issue.message}`];
-  const known = knownKeysAt(configSchema, issue.path);
+  const known = knownKeysAt(schema, issue.path);
   return issue.keys.map((key) => `  ${where([...issue.path, key])}: unknown key.${didYouMean(key, known)}${known.length ? ` Known keys here: ${known.join(", ")}.` : ""}`);
 }
 

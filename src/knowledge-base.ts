@@ -1,5 +1,5 @@
 /** The open knowledge base: one typed object the CLI and the MCP server call into. */
-import { loadConfig, type CairnConfig } from "./config.js";
+import { applyConfigOverride, loadConfig, type CairnConfig } from "./config.js";
 import { lintKnowledge, runCheck, type CheckOptions, type CheckReport } from "./check/run.js";
 import type { GateVerdict } from "./check/gate.js";
 import type { Diagnostic } from "./entry/diagnostic.js";
@@ -7,7 +7,7 @@ import { entryFileFor } from "./store/files.js";
 import { todayUtc } from "./entry/parse.js";
 import { frontmatterJsonSchema } from "./entry/schema.js";
 import { CairnError } from "./errors.js";
-import { openLedger, type Ledger, type NewEvent } from "./ledger/index.js";
+import { openLedger, projectLedger, type Ledger, type NewEvent } from "./ledger/index.js";
 import { planNewEntry, writeNewEntry, type NewEntryInput } from "./lifecycle/create.js";
 import { archiveEntry, confirmEntry, lookup, restoreEntry, retractEntry, unreadableEntry, type ManualResult } from "./lifecycle/manual.js";
 import { repairPendingChanges } from "./lifecycle/change.js";
@@ -22,9 +22,9 @@ import type { Embedder } from "./indexing/embedder.js";
 import type { SearchOptions, SearchResponse } from "./retrieval/search.js";
 import type { KnowledgeDiff } from "./diff/index.js";
 import type { InjectInput, InjectResult } from "./retrieval/inject.js";
-import type { Finding, Confirmation, Unmatched } from "./lifecycle/record.js";
+import type { Finding } from "./lifecycle/record.js";
+import type { CompoundResult, DecayResult, RecordResult, ReviewDeps, ReviewOptions } from "./lifecycle/review.js";
 import type { CompoundFinding } from "./lifecycle/compound.js";
-import type { DecayCandidate } from "./lifecycle/decay.js";
 import type { History } from "./lifecycle/history.js";
 import type { Entry, EntryStatus } from "./entry/types.js";
 import type { FixReport } from "./anchors/fix-entries.js";
@@ -34,9 +34,7 @@ import type { ShowResult } from "./lifecycle/show.js";
 /** `inject` waits at most this long for another injection's lock, then goes on unserialised with a warning. */
 const INJECT_LOCK_WAIT_MS = 1_000;
 
-export type RecordResult = { run: string; confirmations: Confirmation[]; unmatched: Unmatched[]; archived: string[]; dryRun: boolean };
-export type DecayResult = { archived: DecayCandidate[]; dryRun: boolean };
-export type CompoundResult = { run: string; created: string[]; restored: string[]; skipped: Array<{ text: string; reason: string }>; dryRun: boolean };
+export type { CompoundResult, DecayResult, RecordResult, ReviewOptions } from "./lifecycle/review.js";
 
 export type IndexSummary = SyncReport & {
   /** Entries in the index after the run. */
@@ -50,8 +48,12 @@ export type IndexSummary = SyncReport & {
 export type OpenOptions = {
   /** Project root. Default: the nearest ancestor of the working directory holding `knowledge/` or `cairn.config.json`, never above the git repository's top; else that top, else the working directory. */
   root?: string;
-  /** Configuration overrides applied on top of `cairn.config.json`. Default none. */
+  /** Configuration overrides applied on top of `cairn.config.json`, validated like the file (bad values throw CairnError CONFIG). Default none. */
   config?: Partial<CairnConfig>;
+  /** Who acts, recorded on every ledger event this knowledge base writes. Default: `$CAIRN_ACTOR`, else `git config user.name`, else the OS user. */
+  actor?: string;
+  /** Where runs happen, recorded on run events (two branches' `pr-1` are two runs). Default: `<branch>@<clone id>` read from git; none outside git. */
+  origin?: string;
   /** Clock for dates and ledger times (tests, simulations). Default `() => new Date()`. */
   now?: () => Date;
   /** Use this embedder instead of the configured one (null = lexical only). Default: from config. */
@@ -80,17 +82,51 @@ export class KnowledgeBase {
   /** Receives warnings that belong to no single result (see OpenOptions.onWarning). */
   onWarning: (message: string) => void = () => {};
 
-  constructor(layout: Layout, config: CairnConfig, now: () => Date, embedder?: Embedder | null, refreshIntervalMs = 2000) {
+  #actor: Promise<string> | undefined;
+  readonly #origin: string | undefined;
+
+  constructor(layout: Layout, config: CairnConfig, now: () => Date, embedder?: Embedder | null, refreshIntervalMs = 2000, who: { actor?: string; origin?: string } = {}) {
     this.layout = layout;
     this.config = config;
     this.ledger = openLedger(layout.ledger, { root: layout.root });
     this.#now = now;
     this.#embedder = embedder;
     this.#refreshIntervalMs = refreshIntervalMs;
+    if (who.actor !== undefined) this.#actor = Promise.resolve(who.actor);
+    this.#origin = who.origin;
   }
 
-  /** Append ledger events stamped with this knowledge base's clock (`append.now` is that clock, for changes that stamp their own events). */
-  readonly append = Object.assign((events: NewEvent[]) => this.ledger.append(events.map((e) => ({ time: this.#now(), ...e }) as NewEvent)), { now: () => this.#now() });
+  /**
+   * Append ledger events stamped with this knowledge base's clock, actor and origin (`append.now` is that
+   * clock, for changes that stamp their own events).
+   */
+  readonly append = Object.assign(
+    async (events: NewEvent[]) => {
+      if (!events.length) return [];
+      const actor = await this.actor();
+      const origin = optionalOrigin(await this.origin());
+      return this.ledger.append(events.map((e) => ({ time: this.#now(), actor, ...origin, ...e }) as NewEvent));
+    },
+    { now: () => this.#now() },
+  );
+
+  /** Who acts: the name recorded on every ledger event (see OpenOptions.actor). */
+  actor(): Promise<string> {
+    this.#actor ??= import("./lifecycle/actor.js").then(({ detectActor }) => detectActor(this.layout.root));
+    return this.#actor;
+  }
+
+  /** Name the actor of every later change (the MCP server sets its client's name). */
+  useActor(name: string): void {
+    this.#actor = Promise.resolve(name);
+  }
+
+  /** Where runs happen now: the `origin` option, else `<branch>@<clone id>` from git (read each time: the branch may change). */
+  async origin(): Promise<string | undefined> {
+    if (this.#origin !== undefined) return this.#origin;
+    const { detectOrigin } = await import("./lifecycle/origin.js");
+    return detectOrigin(this.layout.root);
+  }
 
   /** The current time by this knowledge base's clock. */
   now(): Date {
@@ -131,6 +167,7 @@ export class KnowledgeBase {
     const plan = await planNewEntry(this.layout, this.config, { ...input, today: this.today() });
     if (!plan.ok) return { kind: "refused", problems: plan.problems };
     await writeNewEntry(plan);
+    await this.append([{ type: "created", entry: plan.id }]);
     return { kind: "created", id: plan.id, path: plan.rel, warnings: plan.warnings };
   }
 
@@ -138,13 +175,21 @@ export class KnowledgeBase {
   async status(options: { all?: boolean } = {}): Promise<StatusReport> {
     // The same rules as `check` (the one engine): status shows what check and the inject gate see.
     const { loaded, diagnostics } = await lintKnowledge(this.layout, this.config, { today: this.today() });
-    const { warnings, events } = await this.ledger.read();
-    const views = await this.ledger.project(loaded.entries.map((e) => ({ id: e.id, lastConfirmed: stringOr(e.frontmatter.lastConfirmed) })));
+    const { events, warnings } = await this.ledger.read();
+    const views = projectLedger(events, confirmationInfo(loaded.entries), { today: this.today() });
     const { liveWarnings } = await import("./anchors/live.js");
-    return {
-      entries: buildStatus(loaded.entries, diagnostics, views, this.config, options, liveWarnings(loaded.entries, diagnostics, events)),
-      warnings: [...unreadableEntries(loaded, diagnostics), ...warnings.map((w) => `${w.file}:${w.line}: ${w.message}`)],
-    };
+    return buildStatus(
+      {
+        entries: loaded.entries,
+        diagnostics,
+        views,
+        events,
+        config: this.config,
+        extra: liveWarnings(loaded.entries, diagnostics, events),
+        ledgerWarnings: [...unreadableEntries(loaded, diagnostics), ...warnings.map((w) => `${w.file}:${w.line}: ${w.message}`)],
+      },
+      options,
+    );
   }
 
   /** The inject gate's verdict for each entry file (`search --explain`): would it be injected, and if not, which rules withhold it. */
@@ -269,11 +314,18 @@ export class KnowledgeBase {
     this.#indexFreshAt = 0;
   }
 
+  /** Matching for record/compound must see every file as it is now (another process may have just written one), unless a watcher keeps the index current. */
+  #refreshBeforeMatching(): void {
+    if (this.#indexFreshAt !== Number.MAX_SAFE_INTEGER) this.#indexFreshAt = 0;
+  }
+
   /**
    * Knowledge for one agent in one run: at most maxPerAgent entries across all calls for that agent and run,
    * above the relevance floor; records an `injected` event unless dryRun. Never throws for search failures.
    */
   async inject(input: InjectInput): Promise<InjectResult> {
+    const { injectInputSchema, parseInput } = await import("./lifecycle/inputs.js");
+    parseInput(injectInputSchema, input, "inject: the input", '{ run: "pr-123", agent: "security", keywords?: ["auth"], summary?: "…" }');
     const { inject } = await import("./retrieval/inject.js");
     const { acquireLock } = await import("./store/lock.js");
     // Serialise read-check-append so concurrent calls for one agent and run cannot exceed the cap.
@@ -300,6 +352,9 @@ export class KnowledgeBase {
           search: (query, options) => this.search(query, options),
           append: this.append,
           agentScopes: () => this.agentScopes(),
+          origin: () => this.origin(),
+          today: this.today(),
+          now: () => this.#now(),
         },
         input,
       );
@@ -320,73 +375,32 @@ export class KnowledgeBase {
     return [...scopes].sort();
   }
 
-  /** Record a run's findings: independent re-discoveries refresh entries, primed ones only add events; then decay runs. */
-  async recordFindings(run: string, findings: Finding[], options: { dryRun?: boolean } = {}): Promise<RecordResult> {
+  /**
+   * Record a run's findings: independent re-discoveries refresh entries (or restore archived ones), primed ones only
+   * add events; a finding already recorded for (run, agent) is not counted again; then decay runs.
+   */
+  async recordFindings(run: string, findings: Finding[], options: ReviewOptions = {}): Promise<RecordResult> {
+    const { parseRecordInput } = await import("./lifecycle/inputs.js");
+    const input = parseRecordInput(run, findings);
     if (!options.dryRun) await this.repair();
-    const { planRecord, applyRecord } = await import("./lifecycle/record.js");
-    const { bestMatch } = await import("./lifecycle/match.js");
-    const loaded = await this.load();
-    const events = (await this.ledger.read()).events;
-    const plan = await planRecord(run, findings, loaded.byId, events, (finding) =>
-      bestMatch((q, o) => this.search(q, o), [finding.text, ...[finding.evidence ?? []].flat()].join("\n"), { threshold: this.config.matchThreshold }),
-    );
-    if (!options.dryRun) {
-      const confirmed = plan.edits.map((e) => loaded.byId.get(e.id)).filter((e): e is Entry => e !== undefined);
-      await applyRecord(this.layout, run, plan, this.today(), await this.#fingerprinting(confirmed));
-      this.invalidate();
-    }
-    // A dry run has not written its confirmations, so tell decay which entries the plan confirms.
-    // Entries as loaded above are good enough for decay: the confirmations just written are ledger events, which reset counters.
-    const decay = await this.#decay(loaded, { dryRun: options.dryRun ?? false, run, confirmed: new Set(plan.edits.map((e) => e.id)) });
-    return { run, confirmations: plan.confirmations, unmatched: plan.unmatched, archived: decay.archived.map((d) => d.id), dryRun: options.dryRun ?? false };
+    const review = await import("./lifecycle/review.js");
+    return review.withLifecycleLock(this.layout, !options.dryRun, () => review.recordFindings(this.#reviewDeps(), input.run, input.findings, options));
   }
 
-  /** Archive every active entry injected in decayAfterRuns runs since its last confirmation. Never deletes. */
+  /** Archive every active entry past its decay limit (decayAfterRuns injected runs, or its holdout runs spent, since its last confirmation). Never deletes. */
   async decay(options: { dryRun?: boolean; run?: string } = {}): Promise<DecayResult> {
     if (!options.dryRun) await this.repair();
-    return this.#decay(await this.load(), options);
+    const review = await import("./lifecycle/review.js");
+    return review.withLifecycleLock(this.layout, !options.dryRun, async () => review.decayLoaded(this.#reviewDeps(), await this.load(), options));
   }
 
-  async #decay(loaded: LoadedKnowledge, options: { dryRun?: boolean; run?: string; confirmed?: ReadonlySet<string> }): Promise<DecayResult> {
-    const { planDecay } = await import("./lifecycle/decay.js");
-    const views = await this.ledger.project(loaded.entries.map((e) => ({ id: e.id, lastConfirmed: stringOr(e.frontmatter.lastConfirmed) })));
-    const plan = planDecay(loaded.entries, views, this.config.decayAfterRuns, options.confirmed ? { confirmed: options.confirmed } : {});
-    if (!options.dryRun) {
-      for (const candidate of plan) {
-        const entry = loaded.byId.get(candidate.id);
-        if (entry) await archiveEntry(this.layout, this.append, entry, candidate.reason, this.today(), options.run);
-      }
-      if (plan.length) this.invalidate();
-    }
-    return { archived: plan, dryRun: options.dryRun ?? false };
-  }
-
-  /** Turn converging findings (2+ independent agents, durable, evidence + verify, sanitized, not a duplicate) into entries. */
-  async compound(run: string, findings: CompoundFinding[], options: { dryRun?: boolean } = {}): Promise<CompoundResult> {
+  /** Turn converging findings (2+ independent agents, durable, evidence + verify, sanitized, not a duplicate) into entries; restore recurring archived ones. */
+  async compound(run: string, findings: CompoundFinding[], options: ReviewOptions = {}): Promise<CompoundResult> {
+    const { parseCompoundInput } = await import("./lifecycle/inputs.js");
+    const input = parseCompoundInput(run, findings);
     if (!options.dryRun) await this.repair();
-    const { planCompound } = await import("./lifecycle/compound.js");
-    const { bestMatch } = await import("./lifecycle/match.js");
-    const { writeNewEntry } = await import("./lifecycle/create.js");
-    const loaded = await this.load();
-    const events = (await this.ledger.read()).events;
-    const steps = await planCompound({ layout: this.layout, config: this.config, today: this.today(), byId: loaded.byId, events }, run, findings, (text) =>
-      bestMatch((q, o) => this.search(q, o), text, { threshold: this.config.matchThreshold, includeArchived: true }),
-    );
-    const result: CompoundResult = { run, created: [], restored: [], skipped: [], dryRun: options.dryRun ?? false };
-    for (const step of steps) {
-      if (step.kind === "skip") {
-        result.skipped.push({ text: step.finding.text, reason: step.reason });
-        continue;
-      }
-      const id = step.kind === "create" ? step.plan.id : step.entry.id;
-      (step.kind === "create" ? result.created : result.restored).push(id);
-      if (options.dryRun) continue;
-      if (step.kind === "create") await writeNewEntry(step.plan);
-      else await restoreEntry(this.layout, this.append, step.entry, `recurred in run ${run}: flagged independently by ${step.agents.join(", ")}`, this.today(), run);
-      await this.append([{ type: "compounded", entry: id, run, agents: step.agents }]);
-    }
-    if (!options.dryRun && (result.created.length || result.restored.length)) this.invalidate();
-    return result;
+    const review = await import("./lifecycle/review.js");
+    return review.withLifecycleLock(this.layout, !options.dryRun, () => review.compound(this.#reviewDeps(), input.run, input.findings, options));
   }
 
   /** Repair drifted anchors surgically (moved line ranges, renamed paths); `dryRun` only previews. */
@@ -430,7 +444,7 @@ export class KnowledgeBase {
   /** Change an entry's claim status; transitions are validated (superseded is terminal, disputed → verified | superseded). */
   async setStatus(id: string, status: EntryStatus): Promise<ManualResult> {
     const { setStatus } = await import("./lifecycle/supersede.js");
-    return this.#withEntry(id, (entry) => setStatus(this.layout, entry, status));
+    return this.#withEntry(id, (entry) => setStatus(this.layout, this.append, entry, status));
   }
 
   /** Link OLD and NEW (supersededBy / supersedes) and archive OLD. */
@@ -452,8 +466,9 @@ export class KnowledgeBase {
     const loaded = await this.load();
     const found = lookup(loaded.byId, id);
     if (found.kind === "not-found") return found;
-    const views = await this.ledger.project([{ id: found.entry.id, lastConfirmed: stringOr(found.entry.frontmatter.lastConfirmed) }]);
-    return { kind: "found", entry: await entryView(this.layout, this.config, found.entry, loaded.diagnostics, views) };
+    const { events } = await this.ledger.read();
+    const views = projectLedger(events, confirmationInfo([found.entry]), { today: this.today() });
+    return { kind: "found", entry: await entryView(this.layout, this.config, found.entry, loaded.diagnostics, views, events) };
   }
 
   /** An entry's ledger events and git log, oldest first. */
@@ -495,6 +510,22 @@ export class KnowledgeBase {
     return opening;
   }
 
+  #reviewDeps(): ReviewDeps {
+    return {
+      layout: this.layout,
+      config: this.config,
+      ledger: this.ledger,
+      append: this.append,
+      today: () => this.today(),
+      origin: () => this.origin(),
+      load: () => this.load(),
+      search: (query, options) => this.search(query, options),
+      refreshBeforeMatching: () => this.#refreshBeforeMatching(),
+      invalidate: () => this.invalidate(),
+      fingerprinting: (entries) => this.#fingerprinting(entries),
+    };
+  }
+
   #embedderOverride(): { embedder?: Embedder | null } {
     return this.#embedder === undefined ? {} : { embedder: this.#embedder };
   }
@@ -519,8 +550,9 @@ export class KnowledgeBase {
 export async function openKnowledgeBase(options: OpenOptions = {}): Promise<KnowledgeBase> {
   const root = options.root ?? findRoot(process.cwd()) ?? gitTop(process.cwd()) ?? process.cwd();
   const fileConfig = await loadConfig(root);
-  const config: CairnConfig = { ...fileConfig, ...options.config };
-  const kb = new KnowledgeBase(layoutFor(root, config), config, options.now ?? (() => new Date()), options.embedder, options.refreshIntervalMs);
+  const config: CairnConfig = applyConfigOverride(fileConfig, options.config);
+  const who = { ...(options.actor !== undefined ? { actor: options.actor } : {}), ...(options.origin !== undefined ? { origin: options.origin } : {}) };
+  const kb = new KnowledgeBase(layoutFor(root, config), config, options.now ?? (() => new Date()), options.embedder, options.refreshIntervalMs, who);
   if (options.onWarning) kb.onWarning = options.onWarning;
   return kb;
 }
@@ -535,4 +567,16 @@ function unreadableEntries(loaded: LoadedKnowledge, diagnostics: Diagnostic[]): 
   const first = new Map<string, Diagnostic>();
   for (const d of diagnostics) if (d.severity === "error" && !parsed.has(d.file) && !first.has(d.file)) first.set(d.file, d);
   return [...first.values()].map((d) => `${d.file} is not a readable entry: ${d.rule} at line ${d.line} (run cairn check ${d.file}); it is never injected`);
+}
+
+/** What the ledger projection needs of each entry. */
+function confirmationInfo(entries: LoadedKnowledge["entries"]): Array<{ id: string; lastConfirmed?: string }> {
+  return entries.map((e) => {
+    const lastConfirmed = stringOr(e.frontmatter.lastConfirmed);
+    return lastConfirmed === undefined ? { id: e.id } : { id: e.id, lastConfirmed };
+  });
+}
+
+function optionalOrigin(origin: string | undefined): { origin?: string } {
+  return origin === undefined ? {} : { origin };
 }

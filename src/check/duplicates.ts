@@ -1,4 +1,9 @@
-/** Near-duplicate entries (similarity above duplicateThreshold), from the search index: opt-in, it loads the model. */
+/**
+ * Near-duplicate entries: similarity above duplicateThreshold (from the search index: opt-in, it loads
+ * the model), or an evidence anchor shared with another active entry (same file and symbol, or
+ * overlapping lines) — the same test `compound` refuses duplicates with.
+ */
+import { anchorLabel, sharedAnchor } from "../entry/anchor-overlap.js";
 import { diagnostic, type Diagnostic } from "../entry/diagnostic.js";
 import type { SearchIndex } from "../indexing/search-index.js";
 import { tokenize } from "../indexing/lexical/index.js";
@@ -33,6 +38,43 @@ export function findNearDuplicates(index: SearchIndex, loaded: LoadedKnowledge, 
           column: 1,
         }),
       );
+    }
+  }
+  for (const pair of anchorPairs(active)) {
+    const key = [pair.first.id, pair.second.id].join("\0");
+    if (reported.has(key)) continue;
+    reported.add(key);
+    out.push(
+      diagnostic(pair.second.path, "near-duplicate", "warning", `"${pair.second.id}" shares evidence anchor ${pair.label} with "${pair.first.id}"; merge them, or mark one with \`supersedes\``, {
+        line: pair.line,
+        column: 1,
+      }),
+    );
+  }
+  return out;
+}
+
+/** Pairs of active entries (by id order) sharing an evidence anchor; entries are compared only within one file's bucket. */
+function anchorPairs(active: LoadedKnowledge["entries"]): Array<{ first: LoadedKnowledge["entries"][number]; second: LoadedKnowledge["entries"][number]; label: string; line: number }> {
+  const byPath = new Map<string, LoadedKnowledge["entries"]>();
+  for (const entry of active) {
+    for (const path of new Set(entry.evidence.anchors.filter((a) => a.path && !a.glob).map((a) => a.path!.replace(/^\.\//, "")))) {
+      byPath.set(path, [...(byPath.get(path) ?? []), entry]);
+    }
+  }
+  const out: ReturnType<typeof anchorPairs> = [];
+  const seen = new Set<string>();
+  for (const bucket of byPath.values()) {
+    for (let i = 0; i < bucket.length; i++) {
+      for (let j = i + 1; j < bucket.length; j++) {
+        const [first, second] = [bucket[i]!, bucket[j]!].sort((a, b) => a.id.localeCompare(b.id)) as [LoadedKnowledge["entries"][number], LoadedKnowledge["entries"][number]];
+        const key = `${first.id}\0${second.id}`;
+        if (seen.has(key)) continue;
+        const shared = sharedAnchor(second.evidence.anchors, first.evidence.anchors);
+        if (!shared) continue;
+        seen.add(key);
+        out.push({ first, second, label: anchorLabel(shared.a), line: shared.a.line });
+      }
     }
   }
   return out;

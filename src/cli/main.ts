@@ -165,6 +165,7 @@ export function buildProgram(): Command {
     .requiredOption("--run <id>", "run id")
     .requiredOption("--findings <file>", "JSON findings file, or '-' for stdin")
     .option("--dry-run", "show matches, scores and provenance without writing")
+    .option("--strict", "refuse when the run or an agent has no recorded injection (default: record with a warning)")
     .option("--json", "print JSON")
     .action((opts) => run(program, async (kb, io) => (await import("./commands/review.js")).record(kb, io, opts)));
 
@@ -174,6 +175,7 @@ export function buildProgram(): Command {
     .requiredOption("--run <id>", "run id")
     .requiredOption("--findings <file>", "JSON synthesized findings file, or '-' for stdin")
     .option("--dry-run", "show what would be created, restored or skipped")
+    .option("--strict", "refuse when the run or an agent has no recorded injection (default: compound with a warning)")
     .option("--json", "print JSON")
     .action((opts) => run(program, async (kb, io) => (await import("./commands/review.js")).compound(kb, io, opts)));
 

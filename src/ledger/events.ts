@@ -10,9 +10,18 @@ type Base = {
   eventId: string;
   /** ISO timestamp. */
   time: string;
+  /** Who made the change: `git config user.name` or the OS user (CLI), `mcp:<client name>` (MCP), the library's `actor` option. Absent on lines written before cairn recorded actors. */
+  actor?: string;
+  /**
+   * Where it happened: `<branch>@<clone id>` (see src/lifecycle/origin.ts). On run events it tells runs
+   * apart: two branches' or two clones' `pr-1` are two runs. Absent outside git and on older lines.
+   */
+  origin?: string;
 };
 
 export type InjectedEvent = Base & { type: "injected"; run: string; agent: string; entries: string[] };
+/** An entry the holdout policy withheld from an agent it would have been injected into (src/lifecycle/holdout.ts). */
+export type HeldOutEvent = Base & { type: "held-out"; run: string; agent: string; entry: string };
 /**
  * A content hash of the lines an evidence anchor points at, taken when an entry is confirmed: a
  * later `cairn check` warns when those lines changed (see src/anchors/fingerprint.ts).
@@ -36,15 +45,17 @@ export type ConfirmedEvent = Base & {
   agent: string;
   entry: string;
   provenance: Provenance;
-  /** sha256 (first 16 hex) of the finding text. */
+  /** sha256 (first 16 hex) of the finding text: with run, origin and agent, what makes `record` idempotent. */
   findingHash?: string;
   score?: number;
   /** Anchored lines at this confirmation (independent confirmations only). */
   fingerprints?: AnchorFingerprint[];
 };
 export type ArchivedEvent = Base & { type: "archived"; entry: string; reason: string; run?: string };
-export type RestoredEvent = Base & { type: "restored"; entry: string; reason: string; run?: string };
-export type CompoundedEvent = Base & { type: "compounded"; entry: string; run: string; agents: string[] };
+export type RestoredEvent = Base & { type: "restored"; entry: string; reason: string; run?: string; agent?: string };
+export type CompoundedEvent = Base & { type: "compounded"; entry: string; run: string; agents: string[]; findingHash?: string };
+/** An entry written by `cairn new` (compounding writes `compounded` instead). */
+export type CreatedEvent = Base & { type: "created"; entry: string };
 export type RetractedEvent = Base & { type: "retracted"; entry: string };
 export type ManualConfirmEvent = Base & { type: "manual-confirmed"; entry: string; fingerprints?: AnchorFingerprint[] };
 /** One verify step as run by `cairn verify`. */
@@ -72,19 +83,29 @@ export type VerifiedEvent = Base & {
   verifyHash: string;
   steps: VerifyStepRecord[];
 };
+/**
+ * A hand edit of `lastConfirmed` (a date, no time) first seen by cairn: written just before the
+ * injection that saw it, so runs after that instant count against the entry (README "The decay clock").
+ */
+export type HandConfirmedEvent = Base & { type: "hand-confirmed"; entry: string; date: string };
 export type SupersededEvent = Base & { type: "superseded"; entry: string; by: string };
+export type StatusSetEvent = Base & { type: "status-set"; entry: string; from: string; to: string };
 
 /** `cairn check --fix` rewrote anchors in an entry (moved lines, renamed paths). */
 export type AnchorsFixedEvent = Base & { type: "anchors-fixed"; entry: string; changes: Array<{ from: string; to: string }> };
 
 export type LedgerEvent =
   | InjectedEvent
+  | HeldOutEvent
   | ConfirmedEvent
   | ArchivedEvent
   | RestoredEvent
   | CompoundedEvent
+  | CreatedEvent
   | RetractedEvent
   | ManualConfirmEvent
+  | HandConfirmedEvent
   | SupersededEvent
+  | StatusSetEvent
   | VerifiedEvent
   | AnchorsFixedEvent;

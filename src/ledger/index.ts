@@ -4,7 +4,8 @@ import path from "node:path";
 import { CairnError } from "../errors.js";
 import type { LedgerEvent } from "./events.js";
 import { appendEvents, type NewEvent } from "./append.js";
-import { type EntryConfirmationInfo, type EntryLedgerView, injectionsForRun, projectLedger, wasInjected } from "./projections.js";
+import { type EntryConfirmationInfo, type EntryLedgerView, projectLedger, type ProjectOptions } from "./projections.js";
+import { injectionsForRun, type RunRef, wasInjected } from "./runs.js";
 import {
   assertLedgerContained,
   type LedgerReadResult,
@@ -20,15 +21,9 @@ export type { LedgerEvent } from "./events.js";
 export { LEDGER_SCHEMA_VERSION } from "./events.js";
 export { appendEvents, ledgerFileFor, MAX_WRITE_BYTES, type NewEvent } from "./append.js";
 export { type LedgerReadResult, type LedgerWarning, parseLedgerText, readLedger, type ReadLedgerOptions } from "./read.js";
-export {
-  confirmationInstant,
-  type EntryConfirmationInfo,
-  type EntryLedgerView,
-  injectionsForRun,
-  projectLedger,
-  resetsCounter,
-  wasInjected,
-} from "./projections.js";
+export { confirmationInstant, frontmatterInstant, isUnexplainedDate, resetsCounter } from "./clock.js";
+export { type EntryConfirmationInfo, type EntryLedgerView, projectLedger, type ProjectOptions } from "./projections.js";
+export { heldOutForRun, injectionsForRun, knownRuns, runKey, type RunRecord, runRecord, type RunRef, sameRun, wasInjected } from "./runs.js";
 
 export type LedgerOptions = ReadLedgerOptions;
 
@@ -79,17 +74,17 @@ export class Ledger {
   }
 
   /** Decay counters and confirmation counts for `entries` (lifecycle rule 3). */
-  async project(entries: readonly EntryConfirmationInfo[]): Promise<Map<string, EntryLedgerView>> {
-    return projectLedger((await this.read()).events, entries);
+  async project(entries: readonly EntryConfirmationInfo[], options: ProjectOptions = {}): Promise<Map<string, EntryLedgerView>> {
+    return projectLedger((await this.read()).events, entries, options);
   }
 
   /** Entry ids already injected in `run` into `agent` (or any agent when omitted). */
-  async injectionsForRun(run: string, agent?: string): Promise<string[]> {
+  async injectionsForRun(run: string | RunRef, agent?: string): Promise<string[]> {
     return injectionsForRun((await this.read()).events, run, agent);
   }
 
   /** True when `entryId` was injected into `agent` in `run`. */
-  async wasInjected(run: string, agent: string, entryId: string): Promise<boolean> {
+  async wasInjected(run: string | RunRef, agent: string, entryId: string): Promise<boolean> {
     return wasInjected((await this.read()).events, run, agent, entryId);
   }
 

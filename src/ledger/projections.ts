@@ -1,14 +1,21 @@
-/** Pure views over ledger events: decay counters (lifecycle rule 3), confirmations, injections. */
+/** Pure views over ledger events: decay counters (lifecycle rule 3), held-out runs, confirmation counts. */
+import { agentKey } from "../entry/agent-name.js";
+import { frontmatterInstant, resetsCounter } from "./clock.js";
 import type { LedgerEvent } from "./events.js";
+import { runKey } from "./runs.js";
 
 export type EntryLedgerView = {
   entry: string;
   /** Distinct runs that injected the entry (into any agent) after its last confirmation. */
   unconfirmedRuns: number;
+  /** Distinct runs after its last confirmation that withheld the entry (holdout) without injecting it into any agent. */
+  heldOutRuns: number;
   /** The last confirmation instant used for the counter (ISO), if any. */
   lastConfirmedAt?: string;
-  /** `confirmed` events by provenance, over the whole ledger. */
+  /** `confirmed` events by provenance, over the whole ledger (a repeated (run, agent, finding) counts once). */
   confirmations: { independent: number; primed: number };
+  /** Over the whole ledger: (run, agent) pairs that had the entry withheld, and how many of them found it independently. */
+  holdout: { withheld: number; found: number };
   /** Time of the latest injection (ISO). */
   lastInjected?: string;
   /** Run of the latest injection. */
@@ -20,106 +27,116 @@ export type EntryLedgerView = {
 /** Per-entry information from the frontmatter that the projection needs. */
 export type EntryConfirmationInfo = { id: string; lastConfirmed?: string };
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-
-/**
- * The instant a frontmatter `lastConfirmed` stands for: a date counts until the end of that
- * day UTC (`2026-02-12` → `2026-02-12T23:59:59.999Z`); a full timestamp counts as itself.
- * Undefined for a missing or unparseable value.
- */
-export function confirmationInstant(lastConfirmed: unknown): string | undefined {
-  if (lastConfirmed instanceof Date) {
-    return Number.isNaN(lastConfirmed.getTime()) ? undefined : endOfDay(lastConfirmed.toISOString().slice(0, 10));
-  }
-  if (typeof lastConfirmed !== "string") return undefined;
-  const value = lastConfirmed.trim();
-  if (DATE_ONLY.test(value)) return endOfDay(value);
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
-}
-
-function endOfDay(date: string): string | undefined {
-  const ms = Date.parse(`${date}T23:59:59.999Z`);
-  if (Number.isNaN(ms)) return undefined;
-  const iso = new Date(ms).toISOString();
-  // Date.parse rolls 2026-02-30 over to March; such a date is invalid, not a different day.
-  return iso.startsWith(date) ? iso : undefined;
-}
-
-/** Events that reset the decay counter: independent confirmations, manual confirmations, restores, compounding. */
-export function resetsCounter(event: LedgerEvent): boolean {
-  switch (event.type) {
-    case "confirmed":
-      return event.provenance === "independent";
-    case "manual-confirmed":
-    case "restored":
-    case "compounded":
-      return true;
-    default:
-      return false;
-  }
-}
+export type ProjectOptions = {
+  /** Today (UTC, YYYY-MM-DD): a `lastConfirmed` after it is ignored (a future date grants no immunity). Default: no such check. */
+  today?: string;
+};
 
 /**
  * Project the ledger onto `entries` (lifecycle rule 3). Times are compared as canonical ISO
  * strings, which is what `readLedger` returns. Events may come in any order. Events about
  * entries not in `entries` are ignored; every listed entry gets a view (zeros if never seen).
+ * Runs are told apart by id and origin (`runKey`).
  *
  * Built for 100k events: runs and entries are numbered once, and distinct runs are counted over
  * typed arrays of (entry, run) pairs rather than with a set per entry.
  */
-export function projectLedger(events: readonly LedgerEvent[], entries: readonly EntryConfirmationInfo[]): Map<string, EntryLedgerView> {
+export function projectLedger(events: readonly LedgerEvent[], entries: readonly EntryConfirmationInfo[], options: ProjectOptions = {}): Map<string, EntryLedgerView> {
   const index = new Map<string, number>();
   const ids: string[] = [];
-  /** Per entry: the last confirmation instant, starting from the frontmatter date (end of day UTC). */
-  const since: Array<string | undefined> = [];
+  const frontmatter: Array<string | undefined> = [];
   for (const { id, lastConfirmed } of entries) {
     if (index.has(id)) continue;
     index.set(id, ids.length);
     ids.push(id);
-    since.push(confirmationInstant(lastConfirmed));
+    frontmatter.push(lastConfirmed);
   }
   const count = ids.length;
   const independent = new Uint32Array(count);
   const primed = new Uint32Array(count);
+  const lastReset: Array<string | undefined> = ids.map(() => undefined);
   const lastInjected: Array<string | undefined> = ids.map(() => undefined);
   const lastInjectedRun: Array<string | undefined> = ids.map(() => undefined);
 
-  // Pass 1: confirmations; resets move `since` later; number the runs that inject something.
+  // Pass 1: confirmations and resets; number the runs that inject or withhold something.
   const runIndex = new Map<string, number>();
   const runOf = new Int32Array(events.length);
+  const numberRun = (run: string, origin: string | undefined): number => {
+    const key = runKey(run, origin);
+    let n = runIndex.get(key);
+    if (n === undefined) {
+      n = runIndex.size;
+      runIndex.set(key, n);
+    }
+    return n;
+  };
+  // (entry, run, agent) as one number, so that the sets below hold no strings (100k events, mostly confirmations).
+  const agentNumbers = new Map<string, number>();
+  const agentKeys = new Map<string, number>();
+  const agentNo = (agent: string): number => {
+    let n = agentNumbers.get(agent);
+    if (n === undefined) {
+      const key = agentKey(agent);
+      n = agentKeys.get(key) ?? agentKeys.size;
+      agentKeys.set(key, n);
+      agentNumbers.set(agent, n);
+    }
+    return n;
+  };
+  const pairCode = (e: number, run: number, agent: number): number => (run * count + e) * AGENT_SLOTS + (agent % AGENT_SLOTS);
+  /** Per finding hash, the pair (or pairs) that confirmed it: a retried or union-merged (run, agent, finding) counts once. */
+  const seenConfirmations = new Map<string, number | Set<number>>();
+  const heldOutPairs = new Set<number>();
+  const independentPairs: number[] = [];
   let pairs = 0;
   for (let i = 0; i < events.length; i++) {
     const event = events[i] as LedgerEvent;
     if (event.type === "injected") {
-      let run = runIndex.get(event.run);
-      if (run === undefined) {
-        run = runIndex.size;
-        runIndex.set(event.run, run);
-      }
-      runOf[i] = run;
+      runOf[i] = numberRun(event.run, event.origin);
       pairs += event.entries.length;
       continue;
     }
     if (!("entry" in event)) continue;
     const e = index.get(event.entry);
     if (e === undefined) continue;
+    if (event.type === "held-out") {
+      runOf[i] = numberRun(event.run, event.origin);
+      heldOutPairs.add(pairCode(e, runOf[i] as number, agentNo(event.agent)));
+      continue;
+    }
     if (event.type === "confirmed") {
+      const code = pairCode(e, numberRun(event.run, event.origin), agentNo(event.agent));
+      if (event.findingHash !== undefined && repeated(seenConfirmations, event.findingHash, code)) continue;
       const counter = event.provenance === "independent" ? independent : primed;
       counter[e] = (counter[e] ?? 0) + 1;
+      if (event.provenance === "independent") independentPairs.push(code);
     }
     if (resetsCounter(event)) {
-      const current = since[e];
-      if (current === undefined || event.time > current) since[e] = event.time;
+      const current = lastReset[e];
+      if (current === undefined || event.time > current) lastReset[e] = event.time;
     }
   }
-  // Pass 2: every (entry, run) injection, flagged when strictly after the last confirmation.
+  /** Per entry: the last confirmation instant — the ledger's last reset or what the frontmatter date adds to it. */
+  const since = ids.map((_, e) => {
+    const reset = lastReset[e];
+    const date = frontmatterInstant(frontmatter[e], reset, options.today);
+    return date !== undefined && (reset === undefined || date > reset) ? date : reset;
+  });
+
+  // Pass 2: every (entry, run) injection, flagged when strictly after the last confirmation; withholdings after it, per entry.
   const pairEntry = new Int32Array(pairs);
   const pairRun = new Int32Array(pairs);
   const pairAfter = new Uint8Array(pairs);
+  const heldAfter = new Map<number, number[]>();
   let n = 0;
   for (let i = 0; i < events.length; i++) {
     const event = events[i] as LedgerEvent;
+    if (event.type === "held-out") {
+      const e = index.get(event.entry);
+      const confirmed = e === undefined ? undefined : since[e];
+      if (e !== undefined && (confirmed === undefined || event.time > confirmed)) heldAfter.set(e, [...(heldAfter.get(e) ?? []), runOf[i] as number]);
+      continue;
+    }
     if (event.type !== "injected") continue;
     for (const id of event.entries) {
       const e = index.get(id);
@@ -136,14 +153,27 @@ export function projectLedger(events: readonly LedgerEvent[], entries: readonly 
       }
     }
   }
-  const { injectedRuns, unconfirmedRuns } = countDistinctRuns(pairEntry.subarray(0, n), pairRun, pairAfter, count, runIndex.size);
+  const { injectedRuns, unconfirmedRuns, heldOutRuns } = countDistinctRuns(pairEntry.subarray(0, n), pairRun, pairAfter, heldAfter, count, runIndex.size);
+  const withheld = new Uint32Array(count);
+  for (const code of heldOutPairs) {
+    const e = Math.floor(code / AGENT_SLOTS) % count;
+    withheld[e] = (withheld[e] ?? 0) + 1;
+  }
+  const found = new Uint32Array(count);
+  for (const code of independentPairs) {
+    if (!heldOutPairs.has(code)) continue;
+    const e = Math.floor(code / AGENT_SLOTS) % count;
+    found[e] = (found[e] ?? 0) + 1;
+  }
 
   const result = new Map<string, EntryLedgerView>();
   for (let e = 0; e < count; e++) {
     const view: EntryLedgerView = {
       entry: ids[e] as string,
       unconfirmedRuns: unconfirmedRuns[e] ?? 0,
+      heldOutRuns: heldOutRuns[e] ?? 0,
       confirmations: { independent: independent[e] ?? 0, primed: primed[e] ?? 0 },
+      holdout: { withheld: withheld[e] ?? 0, found: found[e] ?? 0 },
       injectedRuns: injectedRuns[e] ?? 0,
     };
     const confirmed = since[e];
@@ -158,6 +188,26 @@ export function projectLedger(events: readonly LedgerEvent[], entries: readonly 
   return result;
 }
 
+/** Agent numbers folded into a pair code. A ledger with more distinct agents than this would let two agents share codes (one could hide the other's identical finding in the same run). */
+const AGENT_SLOTS = 4096;
+
+/** True when `code` already confirmed `hash`; records it otherwise. */
+function repeated(seen: Map<string, number | Set<number>>, hash: string, code: number): boolean {
+  const known = seen.get(hash);
+  if (known === undefined) {
+    seen.set(hash, code);
+    return false;
+  }
+  if (typeof known === "number") {
+    if (known === code) return true;
+    seen.set(hash, new Set([known, code]));
+    return false;
+  }
+  if (known.has(code)) return true;
+  known.add(code);
+  return false;
+}
+
 /**
  * Distinct runs per entry, over all pairs and over the pairs flagged "after". Linear: pairs are
  * bucketed by entry (a counting sort), then each bucket marks the runs it has seen in an array
@@ -167,9 +217,10 @@ function countDistinctRuns(
   pairEntry: Int32Array,
   pairRun: Int32Array,
   pairAfter: Uint8Array,
+  heldAfter: ReadonlyMap<number, readonly number[]>,
   count: number,
   runs: number,
-): { injectedRuns: Uint32Array; unconfirmedRuns: Uint32Array } {
+): { injectedRuns: Uint32Array; unconfirmedRuns: Uint32Array; heldOutRuns: Uint32Array } {
   const start = new Int32Array(count + 1);
   for (const e of pairEntry) start[e + 1] = (start[e + 1] ?? 0) + 1;
   for (let e = 0; e < count; e++) start[e + 1] = (start[e + 1] ?? 0) + (start[e] ?? 0);
@@ -183,8 +234,10 @@ function countDistinctRuns(
   }
   const seenAny = new Int32Array(runs).fill(-1);
   const seenAfter = new Int32Array(runs).fill(-1);
+  const seenHeld = new Int32Array(runs).fill(-1);
   const injectedRuns = new Uint32Array(count);
   const unconfirmedRuns = new Uint32Array(count);
+  const heldOutRuns = new Uint32Array(count);
   for (let e = 0; e < count; e++) {
     let any = 0;
     let after = 0;
@@ -202,25 +255,14 @@ function countDistinctRuns(
     }
     injectedRuns[e] = any;
     unconfirmedRuns[e] = after;
+    // A run that withheld the entry from one agent but injected it into another already counts as injected.
+    let held = 0;
+    for (const run of heldAfter.get(e) ?? []) {
+      if (seenAfter[run] === e || seenHeld[run] === e) continue;
+      seenHeld[run] = e;
+      held += 1;
+    }
+    heldOutRuns[e] = held;
   }
-  return { injectedRuns, unconfirmedRuns };
-}
-
-/** Entry ids injected in `run` (into `agent`, or into any agent when omitted), unique, in first-injection order. */
-export function injectionsForRun(events: readonly LedgerEvent[], run: string, agent?: string): string[] {
-  const ids = new Set<string>();
-  for (const event of events) {
-    if (event.type !== "injected" || event.run !== run) continue;
-    if (agent !== undefined && event.agent !== agent) continue;
-    for (const id of event.entries) ids.add(id);
-  }
-  return [...ids];
-}
-
-/** True when `entryId` was injected into `agent` in `run`: a finding by that agent matching it is primed. */
-export function wasInjected(events: readonly LedgerEvent[], run: string, agent: string, entryId: string): boolean {
-  for (const event of events) {
-    if (event.type === "injected" && event.run === run && event.agent === agent && event.entries.includes(entryId)) return true;
-  }
-  return false;
+  return { injectedRuns, unconfirmedRuns, heldOutRuns };
 }

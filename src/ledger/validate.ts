@@ -2,19 +2,72 @@
 import { PROVENANCES } from "../entry/types.js";
 import { LEDGER_SCHEMA_VERSION, type LedgerEvent } from "./events.js";
 
-export const EVENT_TYPES: readonly LedgerEvent["type"][] = [
-  "injected",
-  "confirmed",
-  "archived",
-  "restored",
-  "compounded",
-  "retracted",
-  "manual-confirmed",
-  "superseded",
-  "verified",
-  "anchors-fixed",
-];
+type Fields = Record<string, unknown>;
+type Check = (value: unknown) => boolean;
+/** One field of an event: its key, whether it must be present, its check and what the message says it must be. */
+type FieldSpec = readonly [key: string, presence: "required" | "optional", ok: Check, expected: string];
+
+const isString: Check = (value) => typeof value === "string" && value.length > 0;
+const isStringArray: Check = (value) => Array.isArray(value) && value.every(isString);
+const isAnyString: Check = (value) => typeof value === "string";
+const isFiniteNumber: Check = (value) => typeof value === "number" && Number.isFinite(value);
 const PROVENANCE_SET: ReadonlySet<string> = new Set(PROVENANCES);
+const isProvenance: Check = (value) => typeof value === "string" && PROVENANCE_SET.has(value);
+
+const STRING = "a non-empty string";
+const FINGERPRINTS = "an array of {path, start, end, hash} anchor fingerprints";
+
+const isLine: Check = (value) => typeof value === "number" && Number.isInteger(value) && value >= 1;
+const isObject = (value: unknown): value is Fields => typeof value === "object" && value !== null;
+/** Anchor fingerprints on confirmations (src/anchors/fingerprint.ts). */
+const isFingerprints: Check = (value) =>
+  Array.isArray(value) &&
+  value.every((f) => isObject(f) && isString(f["path"]) && isString(f["hash"]) && isLine(f["start"]) && isLine(f["end"]) && (f["symbol"] === undefined || isString(f["symbol"])) && (f["repo"] === undefined || isString(f["repo"])));
+const STEP_RESULTS: ReadonlySet<unknown> = new Set(["passed", "failed", "not-mechanical", "inconclusive"]);
+/** Verify step records of a `verified` event (src/verify/). */
+const isStepRecords: Check = (value) => Array.isArray(value) && value.every((s) => isObject(s) && Number.isInteger(s["step"]) && STEP_RESULTS.has(s["result"]));
+const isChanges: Check = (value) => Array.isArray(value) && value.every((c) => isObject(c) && isString(c["from"]) && isString(c["to"]));
+const req = (key: string, ok: Check = isString, expected = STRING): FieldSpec => [key, "required", ok, expected];
+const opt = (key: string, ok: Check = isString, expected = STRING): FieldSpec => [key, "optional", ok, expected];
+
+/** Fields every event may carry besides v, eventId and time. */
+const COMMON: readonly FieldSpec[] = [opt("actor"), opt("origin")];
+
+/**
+ * The fields of each event type. To add an optional field, add an `opt(...)` line here (and the
+ * field to the type in events.ts); readers of older builds skip nothing, they ignore unknown keys.
+ */
+export const EVENT_FIELDS: Readonly<Record<LedgerEvent["type"], readonly FieldSpec[]>> = {
+  injected: [req("run"), req("agent"), req("entries", isStringArray, "an array of entry ids")],
+  "held-out": [req("run"), req("agent"), req("entry")],
+  confirmed: [
+    req("run"),
+    req("agent"),
+    req("entry"),
+    req("provenance", isProvenance, `one of ${PROVENANCES.join(", ")}`),
+    opt("findingHash"),
+    opt("score", isFiniteNumber, "a finite number"),
+    opt("fingerprints", isFingerprints, FINGERPRINTS),
+  ],
+  archived: [req("entry"), req("reason", isAnyString, "a string"), opt("run")],
+  restored: [req("entry"), req("reason", isAnyString, "a string"), opt("run"), opt("agent")],
+  compounded: [req("entry"), req("run"), req("agents", isStringArray, "an array of agent names"), opt("findingHash")],
+  created: [req("entry")],
+  retracted: [req("entry")],
+  "manual-confirmed": [req("entry"), opt("fingerprints", isFingerprints, FINGERPRINTS)],
+  "hand-confirmed": [req("entry"), req("date", (v) => typeof v === "string" && /^\d{4}-\d{2}-\d{2}$/.test(v), "a date YYYY-MM-DD")],
+  superseded: [req("entry"), req("by")],
+  "status-set": [req("entry"), req("from"), req("to")],
+  verified: [
+    req("entry"),
+    req("result", (v) => v === "passed" || v === "failed" || v === "not-mechanical", "one of passed, failed, not-mechanical"),
+    req("verifyHash"),
+    req("steps", isStepRecords, "an array of {step, result} records"),
+  ],
+  "anchors-fixed": [req("entry"), req("changes", isChanges, "an array of {from, to} changes")],
+};
+
+export const EVENT_TYPES = Object.keys(EVENT_FIELDS) as readonly LedgerEvent["type"][];
 
 /** `2026-11-03T09:15:00.000Z`: the only time format stored, so times sort as strings. */
 const CANONICAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -29,96 +82,20 @@ export function canonicalTime(value: unknown): string | undefined {
   return CANONICAL_TIME.test(iso) ? iso : undefined;
 }
 
-type Fields = Record<string, unknown>;
-
-function isString(value: unknown): value is string {
-  return typeof value === "string" && value.length > 0;
-}
-
-function isStringArray(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every(isString);
-}
-
-function need(fields: Fields, key: string, ok: (value: unknown) => boolean, expected: string): string | undefined {
-  return ok(fields[key]) ? undefined : `"${key}" must be ${expected} (got ${JSON.stringify(fields[key]) ?? "nothing"})`;
-}
-
-function optional(fields: Fields, key: string, ok: (value: unknown) => boolean, expected: string): string | undefined {
-  return fields[key] === undefined ? undefined : need(fields, key, ok, expected);
-}
-
-const STRING = "a non-empty string";
-const FINGERPRINTS = "an array of {path, start, end, hash} anchor fingerprints";
-
-function isLine(value: unknown): boolean {
-  return typeof value === "number" && Number.isInteger(value) && value >= 1;
-}
-
-function isFingerprints(value: unknown): boolean {
-  return (
-    Array.isArray(value) &&
-    value.every((f: Fields) => typeof f === "object" && f !== null && isString(f["path"]) && isString(f["hash"]) && isLine(f["start"]) && isLine(f["end"]) && (f["symbol"] === undefined || isString(f["symbol"])) && (f["repo"] === undefined || isString(f["repo"])))
-  );
-}
-
-const STEP_RESULTS: ReadonlySet<unknown> = new Set(["passed", "failed", "not-mechanical", "inconclusive"]);
-
-function isStepRecords(value: unknown): boolean {
-  return Array.isArray(value) && value.every((s: Fields) => typeof s === "object" && s !== null && Number.isInteger(s["step"]) && STEP_RESULTS.has(s["result"]));
+function checkFields(fields: Fields, specs: readonly FieldSpec[]): string | undefined {
+  for (const [key, presence, ok, expected] of specs) {
+    const value = fields[key];
+    if (value === undefined && presence === "optional") continue;
+    if (!ok(value)) return `"${key}" must be ${expected} (got ${JSON.stringify(value) ?? "nothing"})`;
+  }
+  return undefined;
 }
 
 function checkTypeFields(fields: Fields): string | undefined {
-  switch (fields["type"]) {
-    case "injected":
-      return (
-        need(fields, "run", isString, STRING) ??
-        need(fields, "agent", isString, STRING) ??
-        need(fields, "entries", isStringArray, "an array of entry ids")
-      );
-    case "confirmed":
-      return (
-        need(fields, "run", isString, STRING) ??
-        need(fields, "agent", isString, STRING) ??
-        need(fields, "entry", isString, STRING) ??
-        need(fields, "provenance", (v) => typeof v === "string" && PROVENANCE_SET.has(v), `one of ${PROVENANCES.join(", ")}`) ??
-        optional(fields, "findingHash", isString, STRING) ??
-        optional(fields, "score", (v) => typeof v === "number" && Number.isFinite(v), "a finite number") ??
-        optional(fields, "fingerprints", isFingerprints, FINGERPRINTS)
-      );
-    case "archived":
-    case "restored":
-      return (
-        need(fields, "entry", isString, STRING) ??
-        need(fields, "reason", (v) => typeof v === "string", "a string") ??
-        optional(fields, "run", isString, STRING)
-      );
-    case "compounded":
-      return (
-        need(fields, "entry", isString, STRING) ??
-        need(fields, "run", isString, STRING) ??
-        need(fields, "agents", isStringArray, "an array of agent names")
-      );
-    case "retracted":
-      return need(fields, "entry", isString, STRING);
-    case "manual-confirmed":
-      return need(fields, "entry", isString, STRING) ?? optional(fields, "fingerprints", isFingerprints, FINGERPRINTS);
-    case "verified":
-      return (
-        need(fields, "entry", isString, STRING) ??
-        need(fields, "result", (v) => v === "passed" || v === "failed" || v === "not-mechanical", "one of passed, failed, not-mechanical") ??
-        need(fields, "verifyHash", isString, STRING) ??
-        need(fields, "steps", isStepRecords, "an array of {step, result} records")
-      );
-    case "superseded":
-      return need(fields, "entry", isString, STRING) ?? need(fields, "by", isString, STRING);
-    case "anchors-fixed":
-      return (
-        need(fields, "entry", isString, STRING) ??
-        need(fields, "changes", (v) => Array.isArray(v) && v.every((c: Fields) => typeof c === "object" && c !== null && isString(c["from"]) && isString(c["to"])), "an array of {from, to} changes")
-      );
-    default:
-      return `"type" must be one of ${EVENT_TYPES.join(", ")} (got ${JSON.stringify(fields["type"]) ?? "nothing"})`;
-  }
+  const type = fields["type"];
+  const specs = typeof type === "string" && Object.hasOwn(EVENT_FIELDS, type) ? EVENT_FIELDS[type as LedgerEvent["type"]] : undefined;
+  if (!specs) return `"type" must be one of ${EVENT_TYPES.join(", ")} (got ${JSON.stringify(type) ?? "nothing"})`;
+  return checkFields(fields, specs) ?? checkFields(fields, COMMON);
 }
 
 /** Why a parsed value is not an event: a schema version this build cannot read, or invalid. */
@@ -144,7 +121,7 @@ export function checkEvent(value: unknown): EventProblem | undefined {
       message: `schema version ${v} is newer than this cairn understands (${LEDGER_SCHEMA_VERSION}); upgrade cairn to read it`,
     };
   }
-  if (!isString(fields["eventId"])) return { kind: "invalid", message: need(fields, "eventId", isString, STRING) ?? "" };
+  if (!isString(fields["eventId"])) return { kind: "invalid", message: checkFields(fields, [req("eventId")]) ?? "" };
   const time = canonicalTime(fields["time"]);
   if (time === undefined) {
     return {

@@ -1,24 +1,31 @@
 /**
- * Compounding (lifecycle rule 5): converging, durable findings of a run become entries; a finding
- * that matches an archived entry restores it instead. Runs after the review, off the critical path.
+ * Compounding (lifecycle rule 5, as amended): converging, durable findings of a run become entries.
+ * An agent counts only when it was not primed — when the candidate matches no entry injected into
+ * it in that run above the threshold. A candidate that duplicates an active entry (by meaning or by
+ * a shared evidence anchor) or an earlier candidate of the batch is refused; one that matches an
+ * archived entry restores it instead. A candidate already compounded in this run is skipped.
  */
 import { z } from "zod";
 import type { CairnConfig } from "../config.js";
-import type { Entry } from "../entry/types.js";
+import { agentKey } from "../entry/agent-name.js";
+import { anchorLabel, sharedAnchor } from "../entry/anchor-overlap.js";
+import { parseAnchors } from "../entry/anchors.js";
+import type { Anchor, Entry } from "../entry/types.js";
 import { refsOf } from "../check/references.js";
 import { SANITIZE_RULES } from "../check/sanitize/rules.js";
 import { slugify } from "../entry/render.js";
-import type { LedgerEvent } from "../ledger/index.js";
-import { wasInjected } from "../ledger/index.js";
+import type { LedgerEvent, RunRef } from "../ledger/index.js";
+import { injectionsForRun, sameRun } from "../ledger/index.js";
 import type { Layout } from "../store/layout.js";
 import { planNewEntry, type NewEntryPlan } from "./create.js";
-import type { Match } from "./match.js";
+import { anchorIndex, withSharedAnchors, type Match } from "./match.js";
+import { findingHash } from "./provenance.js";
 
 const list = z.union([z.string().min(1).transform((s) => [s]), z.array(z.string())]);
 export const compoundFindingSchema = z
   .object({
-    text: z.string().min(1, "text must describe the finding"),
-    agents: z.array(z.string().min(1)).min(1, "agents must name at least one agent"),
+    text: z.string().refine((s) => s.trim().length > 0, "text must describe the finding"),
+    agents: z.array(z.string().refine((s) => s.trim().length > 0, "agent names must not be empty")).min(1, "agents must name at least one agent"),
     evidence: list.default([]),
     verify: list.default([]),
     durable: z.boolean().default(false),
@@ -34,18 +41,35 @@ const SANITIZE_RULE_IDS: ReadonlySet<string> = new Set(SANITIZE_RULES.map((r) =>
 export type CompoundStep =
   | { kind: "create"; finding: CompoundFinding; plan: Extract<NewEntryPlan, { ok: true }>; agents: string[] }
   | { kind: "restore"; finding: CompoundFinding; entry: Entry; agents: string[]; score: number }
+  /** The entry file of this very candidate exists but its `compounded` event does not: an interrupted earlier call; only the event is written. */
+  | { kind: "resume"; finding: CompoundFinding; entry: Entry; agents: string[] }
   | { kind: "skip"; finding: CompoundFinding; reason: string };
 
-export async function planCompound(
-  deps: { layout: Layout; config: CairnConfig; today: string; byId: Map<string, Entry>; events: readonly LedgerEvent[] },
-  run: string,
-  findings: CompoundFinding[],
-  matcher: (text: string) => Promise<{ match: Match | null; best: Match | null }>,
-): Promise<CompoundStep[]> {
+export type CompoundContext = {
+  layout: Layout;
+  config: CairnConfig;
+  today: string;
+  run: RunRef;
+  byId: Map<string, Entry>;
+  events: readonly LedgerEvent[];
+  /** Candidates scored against a text (active and archived), best first; `ids` restricts the scoring to those entries. */
+  score: (text: string, ids?: ReadonlySet<string>) => Promise<Match[]>;
+};
+
+export async function planCompound(ctx: CompoundContext, findings: CompoundFinding[]): Promise<CompoundStep[]> {
   const steps: CompoundStep[] = [];
   const slugs = new Set<string>();
+  const done = compoundedFindings(ctx.events, ctx.run);
+  const accepted: Array<{ text: string; anchors: Anchor[] }> = [];
+  const threshold = ctx.config.matchThreshold;
+  const near = anchorIndex(ctx.byId.values());
   for (const finding of findings) {
     const skip = (reason: string) => steps.push({ kind: "skip", finding, reason });
+    const earlier = done.get(findingHash(finding.text));
+    if (earlier !== undefined) {
+      skip(`already compounded in run ${ctx.run.run} (entry "${earlier}"); counted once`);
+      continue;
+    }
     if (!finding.durable) {
       skip("not judged durable by the orchestrator");
       continue;
@@ -58,44 +82,59 @@ export async function planCompound(
       skip("no verification steps");
       continue;
     }
-    const { match } = await matcher(finding.text);
-    const agents = [...new Set(finding.agents)];
-    // Agents that had the matching entry injected in this run were primed: they do not count.
-    const independent = match ? agents.filter((a) => !wasInjected(deps.events, run, a, match.id)) : agents;
+    const agents = uniqueAgents(finding.agents);
+    const anchors = parseAnchors(finding.evidence.join("\n"), 1);
+    const score = async (ids?: ReadonlySet<string>) => withSharedAnchors(await ctx.score(finding.text, ids), anchors, near(anchors), ids);
+    const primed = await primedAgents(ctx, score, agents);
+    const independent = agents.filter((a) => !primed.has(a));
     if (independent.length < 2) {
-      const primed = agents.filter((a) => !independent.includes(a));
-      skip(`flagged independently by ${independent.length} agent${independent.length === 1 ? "" : "s"}; compounding needs 2+${primed.length ? ` (${primed.join(", ")} had "${match!.id}" injected)` : ""}`);
+      const why = [...primed].map(([agent, by]) => `${agent} had "${by.entry}" injected (similarity ${by.score})`).join("; ");
+      skip(`flagged independently by ${independent.length} agent${independent.length === 1 ? "" : "s"}; compounding needs 2+${why ? ` (${why})` : ""}`);
       continue;
     }
-    if (match?.state === "active") {
-      skip(`duplicates active entry "${match.id}" (similarity ${match.score})`);
-      continue;
-    }
-    if (match?.state === "archived") {
-      const entry = deps.byId.get(match.id);
-      if (entry && steps.some((s) => s.kind === "restore" && s.entry.id === entry.id)) {
-        skip(`duplicates archived entry "${entry.id}", which an earlier finding of this run restores`);
+    const scored = await score();
+    const active = scored.find((m) => m.state === "active" && m.score >= threshold);
+    const sameText = (entry: Entry) => entry.finding.text.replace(/\s+/g, " ").trim() === finding.text.replace(/\s+/g, " ").trim();
+    const dupe = active ? { entry: ctx.byId.get(active.id), why: `similarity ${active.score}` } : anchorDuplicate(ctx.byId, anchors);
+    if (dupe?.entry) {
+      if (isInterrupted(dupe.entry, ctx, sameText)) {
+        steps.push({ kind: "resume", finding, entry: dupe.entry, agents: independent });
         continue;
       }
-      if (entry && entry.frontmatter.status === "superseded") {
+      skip(`duplicates active entry "${dupe.entry.id}" (${dupe.why})`);
+      continue;
+    }
+    const archived = scored.find((m) => m.state === "archived" && m.score >= threshold);
+    const archivedEntry = archived ? ctx.byId.get(archived.id) : undefined;
+    if (archivedEntry && steps.some((s) => s.kind === "restore" && s.entry.id === archivedEntry.id)) {
+      skip(`duplicates archived entry "${archivedEntry.id}", which an earlier finding of this run restores`);
+      continue;
+    }
+    const inBatch = accepted.findIndex((a) => sharedAnchor(a.anchors, anchors) !== undefined || overlap(a.text, finding.text) >= threshold);
+    if (inBatch >= 0) {
+      skip(`duplicates an earlier candidate of this batch ("${truncate(accepted[inBatch]!.text)}")`);
+      continue;
+    }
+    if (archived && archivedEntry) {
+      const entry = archivedEntry;
+      if (entry.frontmatter.status === "superseded") {
         // superseded is terminal: the pattern lives on in its replacement, which stays the one to confirm.
         const by = refsOf(entry, "supersededBy");
         skip(`matches superseded entry "${entry.id}"${by.length ? ` (superseded by ${by.join(", ")})` : ""}; record the finding against its replacement instead`);
         continue;
       }
-      if (entry) {
-        steps.push({ kind: "restore", finding, entry, agents: independent, score: match.score });
-        continue;
-      }
+      accepted.push({ text: finding.text, anchors });
+      steps.push({ kind: "restore", finding, entry, agents: independent, score: archived.score });
+      continue;
     }
     let slug = slugify(finding.title ?? finding.text);
-    for (let n = 2; slugs.has(slug) || deps.byId.has(slug); n++) slug = `${slugify(finding.title ?? finding.text).slice(0, 56)}-${n}`;
-    const plan = await planNewEntry(deps.layout, deps.config, {
+    for (let n = 2; slugs.has(slug) || ctx.byId.has(slug); n++) slug = `${slugify(finding.title ?? finding.text).slice(0, 56)}-${n}`;
+    const plan = await planNewEntry(ctx.layout, ctx.config, {
       slug,
       finding: finding.text,
       evidence: finding.evidence,
       verify: finding.verify,
-      today: deps.today,
+      today: ctx.today,
       ...(finding.title ? { title: finding.title } : {}),
       ...(finding.tags ? { tags: finding.tags } : {}),
     });
@@ -112,7 +151,67 @@ export async function planCompound(
       continue;
     }
     slugs.add(slug);
+    accepted.push({ text: finding.text, anchors });
     steps.push({ kind: "create", finding, plan, agents: independent });
   }
   return steps;
+}
+
+/** Agent names once each by agentKey, in first-seen spelling. */
+function uniqueAgents(agents: readonly string[]): string[] {
+  const seen = new Map<string, string>();
+  for (const agent of agents) if (!seen.has(agentKey(agent))) seen.set(agentKey(agent), agent.trim());
+  return [...seen.values()];
+}
+
+/** Agents for which the candidate matches an entry injected into them in this run (primed), with the best such entry. */
+async function primedAgents(ctx: CompoundContext, score: (ids: ReadonlySet<string>) => Promise<Match[]>, agents: readonly string[]): Promise<Map<string, { entry: string; score: number }>> {
+  const out = new Map<string, { entry: string; score: number }>();
+  for (const agent of agents) {
+    const injected = new Set(injectionsForRun(ctx.events, ctx.run, agent));
+    if (!injected.size) continue;
+    const best = (await score(injected)).find((m) => m.score >= ctx.config.matchThreshold);
+    if (best) out.set(agent, { entry: best.id, score: best.score });
+  }
+  return out;
+}
+
+/** An active entry sharing an evidence anchor with the candidate. */
+function anchorDuplicate(byId: Map<string, Entry>, anchors: readonly Anchor[]): { entry: Entry; why: string } | undefined {
+  if (!anchors.length) return undefined;
+  for (const entry of byId.values()) {
+    if (entry.state !== "active") continue;
+    const shared = sharedAnchor(anchors, entry.evidence.anchors);
+    if (shared) return { entry, why: `shares evidence anchor ${anchorLabel(shared.b)}` };
+  }
+  return undefined;
+}
+
+/** The candidate's own entry, written by an earlier call of this run that stopped before its `compounded` event. */
+function isInterrupted(entry: Entry, ctx: CompoundContext, sameText: (entry: Entry) => boolean): boolean {
+  if (entry.frontmatter.created !== ctx.today || !sameText(entry)) return false;
+  return !ctx.events.some((e) => "entry" in e && e.entry === entry.id);
+}
+
+/** findingHash → entry of the candidates already compounded (created or restored) in `run`. */
+function compoundedFindings(events: readonly LedgerEvent[], run: RunRef): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const event of events) if (event.type === "compounded" && event.findingHash !== undefined && sameRun(event, run)) out.set(event.findingHash, event.entry);
+  return out;
+}
+
+/** Share of the shorter text's words found in the other (a cheap "same meaning" test within one batch, before anything is indexed). */
+function overlap(a: string, b: string): number {
+  const words = (s: string) => new Set(s.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []);
+  const x = words(a);
+  const y = words(b);
+  if (!x.size || !y.size) return 0;
+  let common = 0;
+  for (const w of x) if (y.has(w)) common++;
+  return common / Math.min(x.size, y.size);
+}
+
+function truncate(text: string): string {
+  const one = text.replace(/\s+/g, " ").trim();
+  return one.length > 60 ? `${one.slice(0, 57)}…` : one;
 }

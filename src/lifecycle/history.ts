@@ -4,25 +4,47 @@ import type { LedgerEvent } from "../ledger/index.js";
 import { relativePath, type Layout } from "../store/layout.js";
 
 export type HistoryItem =
-  | { source: "ledger"; time: string; type: LedgerEvent["type"]; run?: string; agent?: string; provenance?: string; detail?: string }
+  | { source: "ledger"; time: string; type: LedgerEvent["type"]; run?: string; agent?: string; provenance?: string; detail?: string; actor?: string; origin?: string }
   | { source: "git"; time: string; commit: string; author: string; subject: string };
 
 export type History = { id: string; items: HistoryItem[]; warnings: string[] };
 
+/** What an event adds to its line in `history`, beyond type, run and agent. */
+function detailOf(e: LedgerEvent): string | undefined {
+  switch (e.type) {
+    case "confirmed":
+      return e.score !== undefined ? `score ${e.score}` : undefined;
+    case "archived":
+    case "restored":
+      return e.reason;
+    case "compounded":
+      return `agents ${e.agents.join(", ")}`;
+    case "superseded":
+      return `by ${e.by}`;
+    case "status-set":
+      return `${e.from} → ${e.to}`;
+    case "hand-confirmed":
+      return `lastConfirmed edited to ${e.date}`;
+    case "held-out":
+      return "withheld from this agent (holdout)";
+    default:
+      return undefined;
+  }
+}
+
 export function ledgerHistory(events: readonly LedgerEvent[], id: string): HistoryItem[] {
   const items: HistoryItem[] = [];
   for (const e of events) {
-    if (e.type === "injected") {
-      if (e.entries.includes(id)) items.push({ source: "ledger", time: e.time, type: e.type, run: e.run, agent: e.agent });
-    } else if (e.entry === id) {
-      const item: HistoryItem = { source: "ledger", time: e.time, type: e.type };
-      if ("run" in e && e.run) item.run = e.run;
-      if (e.type === "confirmed") Object.assign(item, { agent: e.agent, provenance: e.provenance, ...(e.score !== undefined ? { detail: `score ${e.score}` } : {}) });
-      if (e.type === "archived" || e.type === "restored") item.detail = e.reason;
-      if (e.type === "compounded") item.detail = `agents ${e.agents.join(", ")}`;
-      if (e.type === "superseded") item.detail = `by ${e.by}`;
-      items.push(item);
-    }
+    if (e.type === "injected" ? !e.entries.includes(id) : e.entry !== id) continue;
+    const item: HistoryItem = { source: "ledger", time: e.time, type: e.type };
+    if ("run" in e && e.run) item.run = e.run;
+    if ("agent" in e && e.agent) item.agent = e.agent;
+    if (e.type === "confirmed") item.provenance = e.provenance;
+    const detail = detailOf(e);
+    if (detail !== undefined) item.detail = detail;
+    if (e.actor) item.actor = e.actor;
+    if ("origin" in e && e.origin) item.origin = e.origin;
+    items.push(item);
   }
   return items;
 }

@@ -66,7 +66,7 @@ export function planArchive(layout: Layout, entry: Entry, reason: string, today:
 }
 
 /** The steps of a restore: move back to knowledge/ without `archived*`, confirmed today, then the `restored` event. */
-export function planRestore(layout: Layout, entry: Entry, reason: string, today: string, run?: string): Change {
+export function planRestore(layout: Layout, entry: Entry, reason: string, today: string, run?: string, agent?: string): Change {
   return {
     key: entry.id,
     steps: [
@@ -81,7 +81,7 @@ export function planRestore(layout: Layout, entry: Entry, reason: string, today:
           { op: "set", key: "provenance", value: "independent" },
         ],
       },
-      { kind: "events", events: [{ type: "restored", entry: entry.id, reason, ...(run ? { run } : {}) }] },
+      { kind: "events", events: [{ type: "restored", entry: entry.id, reason, ...(run ? { run } : {}), ...(agent ? { agent } : {}) }] },
     ],
   };
 }
@@ -109,9 +109,9 @@ export async function retractEntry(layout: Layout, append: AppendEvents, entry: 
 }
 
 /** Move an archived entry back to knowledge/ (crash-safe, idempotent: a restore another process already made is `changed: false`). */
-export async function restoreEntry(layout: Layout, append: AppendEvents, entry: Entry, reason: string, today = todayUtc(), run?: string): Promise<ManualResult> {
+export async function restoreEntry(layout: Layout, append: AppendEvents, entry: Entry, reason: string, today = todayUtc(), run?: string, agent?: string): Promise<ManualResult> {
   if (entry.state !== "archived") return { kind: "refused", id: entry.id, reason: `"${entry.id}" is already active (${entry.path})` };
-  return moved(entry, await applyChange(layout, planRestore(layout, entry, reason, today, run), append), movedPath(layout, entry, layout.knowledge));
+  return moved(entry, await applyChange(layout, planRestore(layout, entry, reason, today, run, agent), append), movedPath(layout, entry, layout.knowledge));
 }
 
 /** Move an active entry to knowledge/archive/ (crash-safe, idempotent: an archive another process already made is `changed: false`). */

@@ -1,7 +1,11 @@
-/** Match a finding's text to the closest entry, with a score in [0, 1] compared against a threshold. */
+/** Match a finding's text to entries, with a score in [0, 1] compared against a threshold. */
+import { normalPath, sharedAnchor } from "../entry/anchor-overlap.js";
+import type { Anchor, Entry } from "../entry/types.js";
 import type { SearchOptions, SearchResponse, SearchResult } from "../retrieval/search.js";
 
 export type Match = { id: string; score: number; state: "active" | "archived" };
+
+export type Search = (query: string, options: SearchOptions) => Promise<SearchResponse>;
 
 /**
  * Similarity of a search result to the finding, in [0, 1]. Lexical: the share of the finding's idf
@@ -15,15 +19,59 @@ export function matchScore(result: SearchResult, mode: SearchResponse["mode"]): 
   return (lexical + Math.max(0, result.explain.vector?.similarity ?? 0)) / 2;
 }
 
-export async function bestMatch(
-  search: (query: string, options: SearchOptions) => Promise<SearchResponse>,
-  text: string,
-  options: { includeArchived?: boolean; threshold: number },
-): Promise<{ match: Match | null; best: Match | null }> {
-  const response = await search(text, { limit: 5, floor: false, withVectors: true, includeArchived: options.includeArchived ?? false });
-  const scored = response.results
+/** Candidates scored against `text`, best first (ties: active before archived, then by id). `ids` restricts them to those entries. */
+export async function scoreCandidates(search: Search, text: string, options: { includeArchived?: boolean; ids?: ReadonlySet<string>; limit?: number } = {}): Promise<Match[]> {
+  if (options.ids?.size === 0) return [];
+  const response = await search(text, {
+    limit: options.limit ?? options.ids?.size ?? 10,
+    floor: false,
+    withVectors: true,
+    includeArchived: options.includeArchived ?? false,
+    ...(options.ids ? { ids: options.ids } : {}),
+  });
+  return response.results
     .map((r) => ({ id: r.id, state: r.state, score: Math.round(matchScore(r, response.mode) * 1000) / 1000 }))
-    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+    .sort(byScore);
+}
+
+export async function bestMatch(search: Search, text: string, options: { includeArchived?: boolean; threshold: number }): Promise<{ match: Match | null; best: Match | null }> {
+  const scored = await scoreCandidates(search, text, { includeArchived: options.includeArchived ?? false, limit: 5 });
   const best = scored[0] ?? null;
   return { best, match: best && best.score >= options.threshold ? best : null };
+}
+
+/**
+ * Agents re-finding a pattern rarely use its words, but they say where it is. An entry that cites the
+ * same place as the finding (anchor-overlap.ts: same file and symbol, or overlapping lines) scores the
+ * mean of its text score and 1 — the place counts as a second opinion, like the embedding cosine in
+ * `matchScore` — so a paraphrase at the same place matches, and the text still decides between
+ * entries that share the place. Entries sharing the place that the search did not return score 0.5.
+ */
+export function withSharedAnchors(matches: readonly Match[], anchors: readonly Anchor[], entries: Iterable<Pick<Entry, "id" | "state" | "evidence">>, ids?: ReadonlySet<string>): Match[] {
+  if (!anchors.length) return [...matches];
+  const byId = new Map(matches.map((m) => [m.id, m]));
+  for (const entry of entries) {
+    if (ids && !ids.has(entry.id)) continue;
+    if (!sharedAnchor(anchors, entry.evidence.anchors)) continue;
+    const text = byId.get(entry.id)?.score ?? 0;
+    byId.set(entry.id, { id: entry.id, state: entry.state, score: Math.round(((text + 1) / 2) * 1000) / 1000 });
+  }
+  return [...byId.values()].sort(byScore);
+}
+
+function byScore(a: Match, b: Match): number {
+  return b.score - a.score || (a.state === b.state ? (a.id < b.id ? -1 : 1) : a.state === "active" ? -1 : 1);
+}
+
+/** Entries by the files their anchors name, so that `withSharedAnchors` only looks at entries anchored in the same files. */
+export function anchorIndex<E extends Pick<Entry, "evidence">>(entries: Iterable<E>): (anchors: readonly Anchor[]) => E[] {
+  const byPath = new Map<string, E[]>();
+  for (const entry of entries) {
+    for (const p of new Set(entry.evidence.anchors.flatMap((a) => (a.path && !a.glob ? [normalPath(a.path)] : [])))) {
+      const list = byPath.get(p);
+      if (list) list.push(entry);
+      else byPath.set(p, [entry]);
+    }
+  }
+  return (anchors) => [...new Set(anchors.flatMap((a) => (a.path ? (byPath.get(normalPath(a.path)) ?? []) : [])))];
 }

@@ -1,21 +1,27 @@
 /**
- * `record` (lifecycle rules 1–2): match each finding to at most one entry and decide its provenance.
- * planRecord is pure over its inputs; applyRecord performs the plan (surgical edits + ledger events).
+ * `record` (lifecycle rules 1–2, as amended): match each finding to at most one entry, active or
+ * archived, and decide its provenance. A finding is **primed** when it matches any entry injected
+ * into that agent in that run above the threshold; an independent match of an archived entry
+ * restores it (the pattern recurred). A finding already recorded for (run, agent) is not counted
+ * again. planRecord is pure over its inputs; applyRecord performs the plan (record-apply.ts).
  */
-import { createHash } from "node:crypto";
-import path from "node:path";
 import { z } from "zod";
+import { agentKey } from "../entry/agent-name.js";
 import type { Entry, Provenance } from "../entry/types.js";
-import type { LedgerEvent, NewEvent } from "../ledger/index.js";
-import { wasInjected } from "../ledger/index.js";
-import { editEntryFile } from "../store/mutate.js";
-import type { Layout } from "../store/layout.js";
-import type { Match } from "./match.js";
+import type { LedgerEvent, RunRef } from "../ledger/index.js";
+import { injectionsForRun, sameRun } from "../ledger/index.js";
+import { refsOf } from "../check/references.js";
+import { parseAnchors } from "../entry/anchors.js";
+import { anchorIndex, withSharedAnchors, type Match } from "./match.js";
+import { findingHash } from "./provenance.js";
+import { closest as suggest } from "../text/suggest.js";
+
+const nonBlank = (what: string) => z.string().refine((s) => s.trim().length > 0, `${what} must not be empty`);
 
 export const findingSchema = z
   .object({
-    agent: z.string().min(1, "agent must be a non-empty name"),
-    text: z.string().min(1, "text must describe the finding"),
+    agent: nonBlank("agent"),
+    text: nonBlank("text"),
     entry: z.string().min(1).optional(),
     evidence: z.union([z.string(), z.array(z.string())]).optional(),
     verify: z.union([z.string(), z.array(z.string())]).optional(),
@@ -25,72 +31,114 @@ export const recordInputSchema = z.object({ findings: z.array(findingSchema) }).
 
 export type Finding = z.infer<typeof findingSchema>;
 
-export type Confirmation = { entry: string; agent: string; provenance: Provenance; score: number; finding: string; explicit: boolean };
-export type Unmatched = { agent: string; text: string; reason: string; best?: { entry: string; score: number } };
+export type Confirmation = {
+  /** Position of the finding in the input. */
+  index: number;
+  entry: string;
+  agent: string;
+  provenance: Provenance;
+  score: number;
+  finding: string;
+  explicit: boolean;
+  /** Where the entry lives after this record: archived entries are restored by an independent finding; a primed one leaves them archived. */
+  state: "active" | "archived" | "restored";
+  /** Entries injected into this agent in this run that the finding matches above the threshold (why it is primed). */
+  primedBy?: Array<{ entry: string; score: number }>;
+};
+export type Unmatched = { index: number; agent: string; text: string; reason: string; best?: { entry: string; score: number }; suggestions?: string[] };
+/** A finding this (run, agent) already recorded: a retry or a duplicate, counted once. */
+export type AlreadyRecorded = { index: number; agent: string; text: string; entry?: string };
 
 export type RecordPlan = {
   confirmations: Confirmation[];
   unmatched: Unmatched[];
-  /** Entries whose lastConfirmed/provenance are edited (independent confirmations of active entries). */
+  alreadyRecorded: AlreadyRecorded[];
+  /** Active entries whose lastConfirmed/provenance are edited (independent confirmations). */
   edits: Array<{ id: string; path: string }>;
+  /** Archived entries an independent finding restores. */
+  restores: Array<{ id: string; path: string; agent: string }>;
 };
 
-export type Matcher = (finding: Finding) => Promise<{ match: Match | null; best: Match | null }>;
+/** Every candidate scored against the finding's text (active and archived), best first; `ids` restricts the scoring to those entries. Shared anchors are added by planRecord. */
+export type Scorer = (finding: Finding, ids?: ReadonlySet<string>) => Promise<Match[]>;
 
-export async function planRecord(
-  run: string,
-  findings: Finding[],
-  byId: Map<string, Entry>,
-  events: readonly LedgerEvent[],
-  matcher: Matcher,
-): Promise<RecordPlan> {
-  const plan: RecordPlan = { confirmations: [], unmatched: [], edits: [] };
-  for (const finding of findings) {
-    let match: Match | null;
-    let best: Match | null = null;
+export type RecordContext = { run: RunRef; byId: Map<string, Entry>; events: readonly LedgerEvent[]; threshold: number; score: Scorer };
+
+export async function planRecord(ctx: RecordContext, findings: Finding[]): Promise<RecordPlan> {
+  const plan: RecordPlan = { confirmations: [], unmatched: [], alreadyRecorded: [], edits: [], restores: [] };
+  const recorded = recordedFindings(ctx.events, ctx.run);
+  const near = anchorIndex(ctx.byId.values());
+  for (const [index, finding] of findings.entries()) {
+    const hash = findingHash(finding.text);
+    const key = `${agentKey(finding.agent)}\u0000${hash}`;
+    const earlier = recorded.get(key);
+    if (earlier !== undefined) {
+      plan.alreadyRecorded.push({ index, agent: finding.agent, text: finding.text, ...(earlier ? { entry: earlier } : {}) });
+      continue;
+    }
+    const unmatched = (reason: string, extra: Partial<Unmatched> = {}) => plan.unmatched.push({ index, agent: finding.agent, text: finding.text, reason, ...extra });
+    const anchors = parseAnchors([finding.evidence ?? []].flat().join("\n"), 1);
+    const score = async (ids?: ReadonlySet<string>) => withSharedAnchors(await ctx.score(finding, ids), anchors, near(anchors), ids);
+    const injected = new Set(injectionsForRun(ctx.events, ctx.run, finding.agent));
+    const primedBy = injected.size ? (await score(injected)).filter((m) => m.score >= ctx.threshold).map((m) => ({ entry: m.id, score: m.score })) : [];
+
+    let match: Match | undefined;
     const explicit = finding.entry !== undefined;
     if (explicit) {
-      const entry = byId.get(finding.entry!);
+      const entry = ctx.byId.get(finding.entry!);
       if (!entry) {
-        plan.unmatched.push({ agent: finding.agent, text: finding.text, reason: `cites unknown entry "${finding.entry}"` });
+        const suggestions = suggest(finding.entry!, ctx.byId.keys());
+        unmatched(`cites unknown entry "${finding.entry}"${suggestions.length ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(", ")}?` : ""}`, suggestions.length ? { suggestions } : {});
         continue;
       }
       match = { id: entry.id, score: 1, state: entry.state };
     } else {
-      ({ match, best } = await matcher(finding));
+      const scored = await score();
+      const best = scored[0];
+      if (!best || best.score < ctx.threshold) {
+        unmatched("no entry above the match threshold", best ? { best: { entry: best.id, score: best.score } } : {});
+        continue;
+      }
+      match = best;
     }
-    if (!match) {
-      plan.unmatched.push({ agent: finding.agent, text: finding.text, reason: "no entry above the match threshold", ...(best ? { best: { entry: best.id, score: best.score } } : {}) });
+    const entry = ctx.byId.get(match.id);
+    if (!entry) {
+      unmatched(`matches "${match.id}", which is no longer on disk`);
       continue;
     }
-    const entry = byId.get(match.id);
-    if (!entry || entry.state !== "active") {
-      plan.unmatched.push({ agent: finding.agent, text: finding.text, reason: `matches archived entry "${match.id}" (compounding restores it when 2+ agents flag it)`, best: { entry: match.id, score: match.score } });
-      continue;
+    const provenance: Provenance = primedBy.length > 0 || injected.has(entry.id) ? "primed" : "independent";
+    let state: Confirmation["state"] = entry.state;
+    if (entry.state === "archived" && provenance === "independent") {
+      if (entry.frontmatter.status === "superseded") {
+        const by = refsOf(entry, "supersededBy");
+        unmatched(`matches superseded entry "${entry.id}"${by.length ? ` (superseded by ${by.join(", ")})` : ""}; record the finding against its replacement`, { best: { entry: entry.id, score: match.score } });
+        continue;
+      }
+      state = "restored";
+      if (!plan.restores.some((r) => r.id === entry.id)) plan.restores.push({ id: entry.id, path: entry.path, agent: finding.agent });
     }
-    const provenance: Provenance = wasInjected(events, run, finding.agent, entry.id) ? "primed" : "independent";
-    plan.confirmations.push({ entry: entry.id, agent: finding.agent, provenance, score: match.score, finding: finding.text, explicit });
-    if (provenance === "independent" && !plan.edits.some((e) => e.id === entry.id)) plan.edits.push({ id: entry.id, path: entry.path });
+    recorded.set(key, entry.id);
+    plan.confirmations.push({
+      index,
+      entry: entry.id,
+      agent: finding.agent,
+      provenance,
+      score: match.score,
+      finding: finding.text,
+      explicit,
+      state,
+      ...(primedBy.length ? { primedBy } : {}),
+    });
+    if (provenance === "independent" && entry.state === "active" && !plan.edits.some((e) => e.id === entry.id)) plan.edits.push({ id: entry.id, path: entry.path });
   }
   return plan;
 }
 
-/** Independent: surgical edit (lastConfirmed today, provenance independent) + event. Primed: event only — the file is not touched. */
-export async function applyRecord(layout: Layout, run: string, plan: RecordPlan, today: string, append: (events: NewEvent[]) => Promise<unknown>): Promise<void> {
-  for (const edit of plan.edits) {
-    await editEntryFile(layout, path.join(layout.root, edit.path), [
-      { op: "set", key: "lastConfirmed", value: today },
-      { op: "set", key: "provenance", value: "independent" },
-    ]);
+/** (agentKey, findingHash) → entry of every finding already recorded in `run`. */
+function recordedFindings(events: readonly LedgerEvent[], run: RunRef): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const event of events) {
+    if (event.type === "confirmed" && event.findingHash !== undefined && sameRun(event, run)) out.set(`${agentKey(event.agent)}\u0000${event.findingHash}`, event.entry);
   }
-  const events: NewEvent[] = plan.confirmations.map((c) => ({
-    type: "confirmed",
-    run,
-    agent: c.agent,
-    entry: c.entry,
-    provenance: c.provenance,
-    findingHash: createHash("sha256").update(c.finding).digest("hex").slice(0, 16),
-    score: c.score,
-  }));
-  if (events.length) await append(events);
+  return out;
 }

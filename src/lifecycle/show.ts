@@ -4,7 +4,7 @@ import path from "node:path";
 import type { CairnConfig } from "../config.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import type { Entry } from "../entry/types.js";
-import type { EntryLedgerView } from "../ledger/index.js";
+import type { EntryLedgerView, LedgerEvent } from "../ledger/index.js";
 import type { Layout } from "../store/layout.js";
 import { buildStatus, type EntryStatusRow } from "./status.js";
 
@@ -35,13 +35,14 @@ export type ShowResult = { kind: "found"; entry: EntryView } | { kind: "not-foun
 /** Build the view of a loaded entry; reads the file's text once more (entries are small). */
 export async function entryView(
   layout: Layout,
-  config: Pick<CairnConfig, "decayAfterRuns" | "nearDecayRatio">,
+  config: Pick<CairnConfig, "decayAfterRuns" | "nearDecayRatio" | "holdout">,
   entry: Entry,
   diagnostics: Diagnostic[],
   views: Map<string, EntryLedgerView>,
+  events: readonly LedgerEvent[],
 ): Promise<EntryView> {
   const own = diagnostics.filter((d) => d.file === entry.path);
-  const [row] = buildStatus([entry], own, views, config, { all: true });
+  const [row] = buildStatus({ entries: [entry], diagnostics: own, views, events, config }, { all: true }).entries;
   const fm = entry.frontmatter;
   return {
     id: entry.id,

@@ -1,9 +1,18 @@
-/** `cairn status`: every entry with its decay counter, confirmations and warnings (pure over loaded data). */
+/** `cairn status`: every entry with its decay counter, holdout, evidence, confirmations, conflicts and warnings (pure over loaded data). */
 import { describeBlocking, gateVerdict } from "../check/gate.js";
-import type { CairnConfig } from "../config.js";
+import { holdoutRuns, type CairnConfig } from "../config.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import type { Entry, EntryState } from "../entry/types.js";
-import type { EntryLedgerView } from "../ledger/index.js";
+import type { EntryLedgerView, LedgerEvent } from "../ledger/index.js";
+import { findConflicts, type Conflict } from "./conflicts.js";
+import { limitOf, type Limit } from "./decay.js";
+
+/**
+ * What the ledger says about an entry's truth: `independent` (an agent found it without being shown
+ * it), `primed-only` (agents report it when shown, but never when it was withheld: likely a false
+ * positive), `untested` (neither yet).
+ */
+export type Evidence = "independent" | "primed-only" | "untested";
 
 export type EntryStatusRow = {
   id: string;
@@ -15,32 +24,62 @@ export type EntryStatusRow = {
   /** Distinct runs that injected the entry since its last confirmation. */
   unconfirmedRuns: number;
   decayAfterRuns: number;
+  /** Runs since its last confirmation that withheld it (holdout) without injecting it. */
+  heldOutRuns: number;
+  /** Runs it may be withheld in before it decays (0: holdout off). */
+  holdoutRuns: number;
+  /** Where it stands: in its window, in its last-chance holdout, or past its limit (the next decay archives it). */
+  limit: Limit["kind"];
   confirmations: { independent: number; primed: number };
+  /** Over the whole ledger: (run, agent) pairs that had it withheld, and how many of them found it on their own. */
+  holdout: { withheld: number; found: number };
+  evidence: Evidence;
   lastInjected: string | null;
   archived: string | null;
   archivedReason: string | null;
   warnings: string[];
 };
 
-export type StatusReport = { entries: EntryStatusRow[]; warnings: string[] };
+export type StatusReport = {
+  entries: EntryStatusRow[];
+  /** States a merge can leave that need a decision, with what to do. */
+  conflicts: Conflict[];
+  warnings: string[];
+};
 
-export function buildStatus(
-  entries: Entry[],
-  diagnostics: Diagnostic[],
-  views: Map<string, EntryLedgerView>,
-  config: Pick<CairnConfig, "decayAfterRuns" | "nearDecayRatio">,
-  options: { all?: boolean } = {},
+export type StatusInput = {
+  entries: Entry[];
+  diagnostics: Diagnostic[];
+  views: Map<string, EntryLedgerView>;
+  events: readonly LedgerEvent[];
+  config: Pick<CairnConfig, "decayAfterRuns" | "nearDecayRatio" | "holdout">;
+  ledgerWarnings?: string[];
   /** More warnings per entry id (anchor drift, failed verification). Default none. */
-  extra: ReadonlyMap<string, readonly string[]> = new Map(),
-): EntryStatusRow[] {
+  extra?: ReadonlyMap<string, readonly string[]>;
+};
+
+export function evidenceOf(view: Pick<EntryLedgerView, "confirmations" | "holdout"> | undefined): Evidence {
+  if (!view) return "untested";
+  if (view.confirmations.independent > 0 || view.holdout.found > 0) return "independent";
+  if (view.confirmations.primed > 0 && view.holdout.withheld > 0) return "primed-only";
+  return "untested";
+}
+
+export function buildStatus(input: StatusInput, options: { all?: boolean } = {}): StatusReport {
+  const { config } = input;
   const byFile = new Map<string, Diagnostic[]>();
-  for (const d of diagnostics) byFile.set(d.file, [...(byFile.get(d.file) ?? []), d]);
+  for (const d of input.diagnostics) byFile.set(d.file, [...(byFile.get(d.file) ?? []), d]);
+  const conflicts = findConflicts(input.entries, input.events);
   const rows: EntryStatusRow[] = [];
-  for (const entry of entries) {
-    if (entry.state === "archived" && !options.all) continue;
+  for (const entry of input.entries) {
+    if (entry.state === "archived" && !options.all && !conflicts.some((c) => c.id === entry.id)) continue;
     const fm = entry.frontmatter;
-    const view = views.get(entry.id);
-    const unconfirmedRuns = entry.state === "active" ? (view?.unconfirmedRuns ?? 0) : 0;
+    const view = input.views.get(entry.id);
+    const active = entry.state === "active";
+    const unconfirmedRuns = active ? (view?.unconfirmedRuns ?? 0) : 0;
+    const heldOutRuns = active ? (view?.heldOutRuns ?? 0) : 0;
+    const limit = active ? limitOf({ unconfirmedRuns, heldOutRuns }, config) : { kind: "window" as const };
+    const evidence = evidenceOf(view);
     const warnings: string[] = [];
     const problems = byFile.get(entry.path) ?? [];
     const { blocking } = gateVerdict(problems, true);
@@ -50,13 +89,19 @@ export function buildStatus(
     const status = typeof fm.status === "string" ? fm.status : "observed";
     if (status === "disputed") warnings.push("disputed");
     if (status === "superseded") warnings.push(`superseded${fm.supersededBy ? ` by ${String(fm.supersededBy)}` : ""}`);
-    if (entry.state === "active" && unconfirmedRuns >= Math.ceil(config.decayAfterRuns * config.nearDecayRatio)) {
+    if (limit.kind === "past-limit") warnings.push(`past its decay limit: ${limit.reason} (after a merge?); the next record or decay archives it`);
+    else if (limit.kind === "last-chance") warnings.push(`last chance: withheld from agents (holdout ${heldOutRuns}/${holdoutRuns(config)}) until one re-finds it on its own`);
+    else if (active && unconfirmedRuns >= Math.ceil(config.decayAfterRuns * config.nearDecayRatio)) {
       warnings.push(`near decay: ${unconfirmedRuns}/${config.decayAfterRuns} runs without independent confirmation`);
     }
-    if (entry.state === "active" && (fm.archived !== undefined || fm.archivedReason !== undefined)) {
+    if (active && evidence === "primed-only" && view) {
+      warnings.push(`likely false positive: reported ${view.confirmations.primed} time(s) when shown, never when withheld (${view.holdout.withheld} time(s))`);
+    }
+    if (active && (fm.archived !== undefined || fm.archivedReason !== undefined)) {
       warnings.push("has `archived` keys but lives in the active directory");
     }
-    warnings.push(...(extra.get(entry.id) ?? []));
+    warnings.push(...(input.extra?.get(entry.id) ?? []));
+    for (const c of conflicts) if (c.id === entry.id) warnings.push(`conflict: ${c.message}; ${c.fix}`);
     rows.push({
       id: entry.id,
       path: entry.path,
@@ -66,12 +111,18 @@ export function buildStatus(
       status,
       unconfirmedRuns,
       decayAfterRuns: config.decayAfterRuns,
+      heldOutRuns,
+      holdoutRuns: holdoutRuns(config),
+      limit: limit.kind,
       confirmations: view?.confirmations ?? { independent: 0, primed: 0 },
+      holdout: view?.holdout ?? { withheld: 0, found: 0 },
+      evidence,
       lastInjected: view?.lastInjected ?? null,
       archived: typeof fm.archived === "string" ? fm.archived : null,
       archivedReason: typeof fm.archivedReason === "string" ? fm.archivedReason : null,
       warnings,
     });
   }
-  return rows.sort((a, b) => (a.state === b.state ? a.id.localeCompare(b.id) : a.state === "active" ? -1 : 1));
+  const entries = rows.sort((a, b) => (a.state === b.state ? a.id.localeCompare(b.id) : a.state === "active" ? -1 : 1));
+  return { entries, conflicts, warnings: input.ledgerWarnings ?? [] };
 }

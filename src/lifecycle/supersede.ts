@@ -14,14 +14,16 @@ export function statusOf(entry: Entry): EntryStatus {
   return typeof value === "string" && (ENTRY_STATUSES as readonly string[]).includes(value) ? (value as EntryStatus) : "observed";
 }
 
-export async function setStatus(layout: Layout, entry: Entry, to: EntryStatus): Promise<ManualResult> {
+export async function setStatus(layout: Layout, append: AppendEvents, entry: Entry, to: EntryStatus): Promise<ManualResult> {
   if (!(ENTRY_STATUSES as readonly string[]).includes(to)) {
     return { kind: "refused", id: entry.id, reason: `unknown status "${to}"; expected one of ${ENTRY_STATUSES.join(", ")}` };
   }
   if (to === "superseded") return { kind: "refused", id: entry.id, reason: "use `cairn supersede OLD NEW` so both entries are linked" };
-  const check = checkTransition(statusOf(entry), to);
+  const from = statusOf(entry);
+  const check = checkTransition(from, to);
   if (!check.ok) return { kind: "refused", id: entry.id, reason: check.reason };
   const changed = await editEntryFile(layout, path.join(layout.root, entry.path), [{ op: "set", key: "status", value: to }]);
+  if (changed) await append([{ type: "status-set", entry: entry.id, from, to }]);
   return { kind: "done", id: entry.id, path: entry.path, changed };
 }
 

@@ -35,6 +35,8 @@ Also: search and get_entry to look entries up; status and history for decay coun
 export function createServer(kb: KnowledgeBase, options: { log?: (message: string) => void } = {}): McpServer {
   const log = options.log ?? stderrLog;
   const server = new McpServer({ name: "cairn", version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  // The audit trail names the MCP client (its `clientInfo.name`) as the actor of every change made through this server.
+  server.server.oninitialized = () => kb.useActor(`mcp:${server.server.getClientVersion()?.name ?? "unknown client"}`);
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,

@@ -8,6 +8,8 @@ import { ENTRY_TOOLS } from "./entry-tools.js";
 
 export type { ToolAnnotations, ToolDefinition } from "./define.js";
 
+const strict = z.boolean().optional().describe("refuse instead of warning when the run or an agent has no recorded injection (default false)");
+
 const search = defineTool({
   name: "search",
   title: "Search knowledge",
@@ -80,8 +82,9 @@ const recordFindings = defineTool({
     run,
     findings: recordInputSchema.shape.findings.describe("each agent's findings; set `entry` to an entry id when the finding restates that entry"),
     dryRun,
+    strict,
   }),
-  run: async (kb, args) => kb.recordFindings(args.run, args.findings, { dryRun: args.dryRun ?? false }),
+  run: async (kb, args) => kb.recordFindings(args.run, args.findings, { dryRun: args.dryRun ?? false, strict: args.strict ?? false }),
 });
 
 const compound = defineTool({
@@ -94,8 +97,9 @@ const compound = defineTool({
     run,
     findings: z.array(compoundFindingSchema).describe("synthesized findings: `agents` lists every agent that flagged it; `durable` is true for lasting patterns, not one-off bugs"),
     dryRun,
+    strict,
   }),
-  run: async (kb, args) => kb.compound(args.run, args.findings, { dryRun: args.dryRun ?? false }),
+  run: async (kb, args) => kb.compound(args.run, args.findings, { dryRun: args.dryRun ?? false, strict: args.strict ?? false }),
 });
 
 const status = defineTool({

@@ -6,8 +6,9 @@ import { createLinter, type Linter } from "../check/engine.js";
 import { describeBlocking, gateVerdict, type GateVerdict } from "../check/gate.js";
 import { refsOf } from "../check/references.js";
 import type { Entry } from "../entry/types.js";
-import type { LedgerEvent } from "../ledger/index.js";
-import { injectionsForRun, projectLedger } from "../ledger/index.js";
+import type { LedgerEvent, NewEvent } from "../ledger/index.js";
+import { heldOutForRun, injectionsForRun, projectLedger, type RunRef } from "../ledger/index.js";
+import { selectWithHoldout, type Withheld } from "../lifecycle/select.js";
 import { readEntryFile } from "../store/files.js";
 import type { Layout } from "../store/layout.js";
 import { verificationStates, verificationWarning, type VerificationState } from "../verify/records.js";
@@ -61,6 +62,8 @@ export type InjectResult = {
   estimatedTokens: number;
   /** Slots left for this agent in this run after this call. */
   remaining: number;
+  /** Entries withheld from this agent by the holdout policy (recorded as `held-out` events unless dryRun), or skipped as past their decay limit. */
+  heldOut: Withheld[];
   markdown: string;
   warnings: string[];
   /** With `explain`: the best candidates that were not injected and why (below the floor, past the cap, withheld). */
@@ -72,7 +75,13 @@ export type InjectDeps = {
   config: CairnConfig;
   events: () => Promise<LedgerEvent[]>;
   search: (query: string, options: SearchOptions) => Promise<SearchResponse>;
-  append: (events: Array<{ type: "injected"; run: string; agent: string; entries: string[] }>) => Promise<unknown>;
+  append: (events: NewEvent[]) => Promise<unknown>;
+  /** Where this run happens (`<branch>@<clone id>`), recorded on the events. Default: none. */
+  origin?: () => Promise<string | undefined>;
+  /** Today (UTC) for the decay clock. Default: the current date. */
+  today?: string;
+  /** The clock of the events. Default `() => new Date()`. */
+  now?: () => Date;
   /** Every distinct `agents:` scope of the active entries, to tell an agent no scope reaches. Default: not checked. */
   agentScopes?: () => Promise<string[]>;
 };
@@ -88,7 +97,7 @@ export async function inject(deps: InjectDeps, input: InjectInput): Promise<Inje
 
 function emptyResult(deps: InjectDeps, input: InjectInput, remaining: number): InjectResult {
   const maxTokens = input.maxTokens ?? deps.config.maxInjectTokens;
-  return { run: input.run, agent: input.agent, entries: [], tokens: 0, tokenizer: TOKENIZER, maxTokens, estimatedTokens: 0, remaining, markdown: "", warnings: [] };
+  return { run: input.run, agent: input.agent, entries: [], tokens: 0, tokenizer: TOKENIZER, maxTokens, estimatedTokens: 0, remaining, heldOut: [], markdown: "", warnings: [] };
 }
 
 /** How many candidates beyond the free slots to ask search for, so withheld or oversized entries do not waste slots. */
@@ -104,7 +113,10 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
     limit = Math.max(0, Math.min(input.limit, cap));
   }
   const events = await deps.events();
-  const already = injectionsForRun(events, input.run, input.agent);
+  const ref: RunRef = { run: input.run, ...withOrigin(await deps.origin?.()) };
+  const already = injectionsForRun(events, ref, input.agent);
+  // Withheld from this agent earlier in the run: still withheld, not recorded twice.
+  const withheldBefore = heldOutForRun(events, ref, input.agent);
   const slots = Math.max(0, Math.min(limit, cap - already.length));
   const empty = (extra: string[] = []): InjectResult => ({ ...emptyResult(deps, input, Math.max(0, cap - already.length)), warnings: [...warnings, ...extra] });
   if (slots === 0) {
@@ -123,7 +135,7 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
   if (unknownAgent) warnings.push(unknownAgent);
 
   const excluded = ["disputed", "superseded"].filter((s) => !(input.includeStatuses ?? []).includes(s as "disputed"));
-  const skip = new Set(already);
+  const skip = new Set([...already, ...withheldBefore]);
   let lastResponse: SearchResponse | undefined;
   const search = async (want: number, withheld: readonly string[]): Promise<SearchResponse> => {
     const options: SearchOptions = {
@@ -147,6 +159,17 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
 
   const linter = await createLinter(deps.layout, config);
   const verifications = verificationStates(events);
+  const today = deps.today ?? new Date().toISOString().slice(0, 10);
+  // Holdout, a step of its own (src/lifecycle/select.ts), on the entries the gate admitted: inject, withhold, or skip (past the decay limit).
+  const holdout = { withheld: [] as Withheld[], events: [] as Withheld[], handConfirmed: [] as Array<{ entry: string; date: string }> };
+  const select = (admitted: Candidate[], free: number) => {
+    const views = projectLedger(events, admitted.map((c) => confirmationInfo(c.entry)), { today });
+    const selection = selectWithHoldout({ candidates: admitted.map((c) => c.entry), slots: free, views, events, run: ref, config, today });
+    holdout.withheld.push(...selection.withheld);
+    holdout.events.push(...selection.events);
+    holdout.handConfirmed.push(...selection.handConfirmed);
+    return { views, inject: new Set(selection.inject.map((e) => e.id)) };
+  };
   // Entries given to this agent by earlier calls of the run are in its prompt too: contradictions with them count.
   const earlier = await readEarlier(deps.layout, already);
   const maxTokens = input.maxTokens ?? config.maxInjectTokens;
@@ -159,9 +182,10 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
       const admitted = await gateCandidates(deps.layout, linter, batch, warnings);
       // A withheld entry must not set the relevance floor for the others (a keyword-stuffed broken entry would hide them all).
       if (admitted.length < batch.length) candidates.withhold(batch.filter((hit) => !admitted.some((c) => c.hit.id === hit.id)).map((hit) => hit.id));
-      const views = projectLedger(events, admitted.map((c) => ({ id: c.entry.id, lastConfirmed: str(c.entry.frontmatter.lastConfirmed) })));
+      const { views, inject } = select(admitted, slots - chosen.length);
       for (const candidate of admitted) {
         if (chosen.length >= slots) break;
+        if (!inject.has(candidate.entry.id)) continue;
         candidate.context = toContext(deps.config, candidate, views.get(candidate.entry.id)?.unconfirmedRuns ?? 0, verifications.get(candidate.entry.id));
         const tried = await fitToBudget(withContradictions([...chosen, candidate], earlier), maxTokens);
         if (!tried.fits) {
@@ -172,6 +196,12 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
         budget = tried;
       }
     }
+    // With the slots filled, a few more relevant candidates are still tested for holdout: an entry due for it that
+    // this agent is not shown is an independent test of it, so a crowded agent does not stretch a false positive's last chance.
+    if (chosen.length >= slots && config.holdout !== "off") {
+      const spare = await gateCandidates(deps.layout, linter, await candidates.next(HOLDOUT_SPARE), []);
+      if (spare.length) select(spare, 0);
+    }
   } catch (error) {
     if (!(error instanceof SearchUnavailable)) throw error;
     if (!chosen.length) return empty([`knowledge search unavailable (${(error.cause as Error).message}); continuing without knowledge context`]);
@@ -180,7 +210,18 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
 
   const context = budget.entries;
   // An injection that cannot be recorded must not be handed out: a later finding would pass for independent.
-  if (context.length && !input.dryRun) await deps.append([{ type: "injected", run: input.run, agent: input.agent, entries: context.map((c) => c.id) }]);
+  // The agent's first call of a run is recorded even when empty: record can then tell "got nothing" from "never asked".
+  if (!input.dryRun && (context.length || holdout.events.length || (!already.length && !withheldBefore.length))) {
+    const now = (deps.now ?? (() => new Date()))();
+    const origin = withOrigin(ref.origin);
+    const handConfirmed = [...new Map(holdout.handConfirmed.map((h) => [h.entry, h])).values()];
+    await deps.append([
+      // A hand edit seen now is a confirmation just before this injection (README "The decay clock").
+      ...handConfirmed.map((h) => ({ type: "hand-confirmed" as const, entry: h.entry, date: h.date, time: new Date(now.getTime() - 1) })),
+      ...holdout.events.map((h) => ({ type: "held-out" as const, run: input.run, ...origin, agent: input.agent, entry: h.id, time: now })),
+      { type: "injected", run: input.run, ...origin, agent: input.agent, entries: context.map((c) => c.id), time: now },
+    ]);
+  }
   return {
     run: input.run,
     agent: input.agent,
@@ -190,6 +231,7 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
     maxTokens,
     estimatedTokens: budget.tokens,
     remaining: Math.max(0, cap - already.length - context.length),
+    heldOut: [...withheldBefore.map((id) => ({ id, reason: "withheld from this agent earlier in this run (holdout)" })), ...holdout.withheld],
     markdown: budget.markdown,
     warnings,
     ...(input.explain ? { belowFloor: notInjected(candidates.unused(), lastResponse?.belowFloor ?? [], slots) } : {}),
@@ -396,4 +438,17 @@ function str(value: unknown): string | undefined {
 function distinct(lines: string[]): string[] {
   const unique = [...new Set(lines)];
   return unique.filter((line, i) => !unique.some((other, j) => j !== i && other.length > line.length && other.includes(line)));
+}
+
+/** Candidates read beyond the filled slots, so that entries due for holdout are still tested. */
+const HOLDOUT_SPARE = 5;
+
+function withOrigin(origin: string | undefined): { origin?: string } {
+  return origin === undefined ? {} : { origin };
+}
+
+/** What the ledger projection needs of an entry. */
+function confirmationInfo(entry: Entry): { id: string; lastConfirmed?: string } {
+  const lastConfirmed = str(entry.frontmatter.lastConfirmed);
+  return lastConfirmed === undefined ? { id: entry.id } : { id: entry.id, lastConfirmed };
 }

@@ -23,6 +23,8 @@ export type SearchOptions = {
   changedHunks?: ChangedFile[];
   /** Also return the best candidates below the relevance floor, each with the reasons it was cut (`belowFloor`). Default false. */
   explain?: boolean;
+  /** Only these entry ids (e.g. what one agent was shown in a run, to score a finding against each). Default: every entry. */
+  ids?: ReadonlySet<string>;
   /** Drop results below the relevance floor. Default true. */
   floor?: boolean;
   /** Fusion parameters. Default DEFAULT_FUSION. */
@@ -77,6 +79,7 @@ export async function hybridSearch(index: SearchIndex, query: string, options: S
   const filter = (id: string): boolean => {
     const meta = index.meta(id);
     if (!meta || excludedIds.has(id)) return false;
+    if (options.ids && !options.ids.has(id)) return false;
     if (meta.state === "archived" && !options.includeArchived) return false;
     if (excluded.has(meta.status)) return false;
     if (meantFor && !meantFor(meta.agents)) return false;

@@ -131,7 +131,8 @@ describe("check --duplicates", () => {
       ...SOURCE_FILES,
       "knowledge/a-first.md": entryText({ finding: "Retry loops without jitter or backoff cause thundering herds against a recovering service." }),
       "knowledge/b-copy.md": entryText({ finding: "Retry loops without jitter or backoff cause thundering herds against a recovering service!" }),
-      "knowledge/c-other.md": entryText({ finding: "Query builders that concatenate user input into SQL strings allow injection." }),
+      // Anchored on the whole file, not on the others' lines and symbol: shared anchors are duplicates too (test/lifecycle/duplicates.test.ts).
+      "knowledge/c-other.md": entryText({ finding: "Query builders that concatenate user input into SQL strings allow injection.", evidence: "src/auth.ts — the query helpers" }),
     });
     const kb = await openKnowledgeBase({ root, embedder: fakeEmbedder() });
     const plain = await kb.check();

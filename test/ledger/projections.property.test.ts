@@ -5,14 +5,16 @@ import { projectLedger } from "../../src/ledger/projections.js";
 
 /** A direct reading of lifecycle rule 3, to check the optimised projection against. */
 function reference(events: LedgerEvent[], id: string, lastConfirmed: string | undefined) {
-  const candidates: string[] = [];
-  if (lastConfirmed !== undefined) candidates.push(`${lastConfirmed}T23:59:59.999Z`);
+  const resets: string[] = [];
   for (const e of events) {
-    const resets =
+    const reset =
       (e.type === "confirmed" && e.provenance === "independent") || e.type === "manual-confirmed" || e.type === "restored" || e.type === "compounded";
-    if (resets && e.entry === id) candidates.push(e.time);
+    if (reset && e.entry === id) resets.push(e.time);
   }
-  const since = candidates.sort().at(-1);
+  const lastReset = resets.sort().at(-1);
+  // The clock: a frontmatter date on or before the day of the last reset is that reset's (exact) date; a later one counts to the end of its day.
+  const date = lastConfirmed !== undefined && (lastReset === undefined || lastConfirmed > lastReset.slice(0, 10)) ? `${lastConfirmed}T23:59:59.999Z` : undefined;
+  const since = [lastReset, date].filter((t): t is string => t !== undefined).sort().at(-1);
   const injections = events.filter((e): e is Extract<LedgerEvent, { type: "injected" }> => e.type === "injected" && e.entries.includes(id));
   return {
     unconfirmedRuns: new Set(injections.filter((e) => since === undefined || e.time > since).map((e) => e.run)).size,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { LedgerEvent } from "../../src/ledger/events.js";
-import { confirmationInstant, injectionsForRun, projectLedger, wasInjected } from "../../src/ledger/projections.js";
+import { confirmationInstant } from "../../src/ledger/clock.js";
+import { projectLedger } from "../../src/ledger/projections.js";
+import { injectionsForRun, wasInjected } from "../../src/ledger/runs.js";
 
 let seq = 0;
 function base(time: string) {
@@ -177,6 +179,8 @@ describe("projectLedger (lifecycle rule 3)", () => {
     expect(views.get("E")).toEqual({
       entry: "E",
       unconfirmedRuns: 3,
+      heldOutRuns: 0,
+      holdout: { withheld: 0, found: 0 },
       confirmations: { independent: 0, primed: 0 },
       lastInjected: "2026-02-03T00:00:00.000Z",
       lastInjectedRun: "r3",
@@ -185,6 +189,8 @@ describe("projectLedger (lifecycle rule 3)", () => {
     expect(views.get("F")).toEqual({
       entry: "F",
       unconfirmedRuns: 0,
+      heldOutRuns: 0,
+      holdout: { withheld: 0, found: 0 },
       lastConfirmedAt: "2026-01-01T23:59:59.999Z",
       confirmations: { independent: 0, primed: 0 },
       injectedRuns: 0,
@@ -236,5 +242,49 @@ describe("injectionsForRun / wasInjected", () => {
     expect(wasInjected(events, "r1", "security", "C")).toBe(true);
     expect(wasInjected(events, "r1", "performance", "C")).toBe(false);
     expect(wasInjected(events, "r2", "security", "A")).toBe(false);
+  });
+});
+
+describe("projectLedger: runs per origin, holdout, repeated confirmations, the clock", () => {
+  const at = (time: string, extra: Record<string, unknown>) => ({ ...base(time), ...extra }) as LedgerEvent;
+
+  it("tells runs apart by id and origin: two branches' pr-1 are two runs; a run's agents and calls count once", () => {
+    const events = [
+      at("2026-03-01T10:00Z", { type: "injected", run: "pr-1", agent: "a", entries: ["E"], origin: "main@aaaa0000" }),
+      at("2026-03-01T10:01Z", { type: "injected", run: "pr-1", agent: "b", entries: ["E"], origin: "main@aaaa0000" }),
+      at("2026-03-01T11:00Z", { type: "injected", run: "pr-1", agent: "a", entries: ["E"], origin: "feature@aaaa0000" }),
+      at("2026-03-01T12:00Z", { type: "injected", run: "pr-1", agent: "a", entries: ["E"], origin: "main@bbbb1111" }),
+    ];
+    expect(projectLedger(events, [{ id: "E" }]).get("E")?.unconfirmedRuns).toBe(3);
+  });
+
+  it("counts a (run, agent, finding) confirmed twice (a retry, a union merge) once", () => {
+    const confirmation = { type: "confirmed", run: "r1", agent: "a", entry: "E", provenance: "independent", findingHash: "abcd" };
+    const events = [at("2026-03-01T10:00Z", confirmation), at("2026-03-01T10:05Z", { ...confirmation, agent: " A " }), at("2026-03-01T10:06Z", { ...confirmation, findingHash: "ef01" })];
+    expect(projectLedger(events, [{ id: "E" }]).get("E")?.confirmations).toEqual({ independent: 2, primed: 0 });
+  });
+
+  it("counts withheld runs after the last confirmation, not those that also injected, and how often a withheld agent found it", () => {
+    const events = [
+      at("2026-03-01T10:00Z", { type: "held-out", run: "r1", agent: "a", entry: "E" }),
+      at("2026-03-01T10:00Z", { type: "held-out", run: "r1", agent: "b", entry: "E" }),
+      at("2026-03-02T10:00Z", { type: "held-out", run: "r2", agent: "a", entry: "E" }),
+      at("2026-03-02T10:00Z", { type: "injected", run: "r2", agent: "b", entries: ["E"] }),
+      at("2026-03-03T10:00Z", { type: "held-out", run: "r3", agent: "a", entry: "E" }),
+    ];
+    expect(projectLedger(events, [{ id: "E" }]).get("E")).toMatchObject({ heldOutRuns: 2, unconfirmedRuns: 1, holdout: { withheld: 4, found: 0 } });
+    const found = [...events, at("2026-03-03T10:30Z", { type: "confirmed", run: "r3", agent: "a", entry: "E", provenance: "independent" })];
+    expect(projectLedger(found, [{ id: "E" }]).get("E")).toMatchObject({ heldOutRuns: 0, unconfirmedRuns: 0, holdout: { withheld: 4, found: 1 } });
+  });
+
+  it("a date the ledger explains is its event's exact time; a future date is ignored", () => {
+    const events = [
+      at("2026-03-01T09:00Z", { type: "confirmed", run: "r0", agent: "b", entry: "E", provenance: "independent" }),
+      ...Array.from({ length: 12 }, (_, i) => at(`2026-03-01T${String(10 + i).padStart(2, "0")}:00Z`, { type: "injected", run: `r${i + 1}`, agent: "a", entries: ["E"] })),
+    ];
+    expect(projectLedger(events, [{ id: "E", lastConfirmed: "2026-03-01" }]).get("E")).toMatchObject({ unconfirmedRuns: 12, lastConfirmedAt: "2026-03-01T09:00:00.000Z" });
+    const injections = events.slice(1);
+    expect(projectLedger(injections, [{ id: "E", lastConfirmed: "2030-01-01" }], { today: "2026-03-01" }).get("E")?.unconfirmedRuns).toBe(12);
+    expect(projectLedger(injections, [{ id: "E", lastConfirmed: "2030-01-01" }]).get("E")?.unconfirmedRuns).toBe(0);
   });
 });

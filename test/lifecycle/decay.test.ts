@@ -5,6 +5,9 @@ import { planDecay } from "../../src/lifecycle/decay.js";
 import type { KnowledgeBase } from "../../src/knowledge-base.js";
 import { changedLines, databaseEntries, events, project, read, snapshot, type Clock } from "./setup.js";
 
+/** These tests check the spec's literal rule; holdout (the default) has its own tests in holdout.test.ts. */
+const LITERAL = { holdout: "off" as const };
+
 const counter = async (kb: KnowledgeBase, id: string) => (await kb.status({ all: true })).entries.find((e) => e.id === id)!.unconfirmedRuns;
 
 /** One review per day: `agents` each get the entries matching "database" (db-1 only when limit is 1). */
@@ -15,7 +18,7 @@ async function review(kb: KnowledgeBase, clock: Clock, run: string, agents: stri
 
 describe("decay: the counter", () => {
   it("counts distinct runs that injected the entry after its last confirmation: several agents and calls in one run count once", async () => {
-    const { kb, clock } = await project(databaseEntries(1));
+    const { kb, clock } = await project(databaseEntries(1), { config: LITERAL });
     await review(kb, clock, "r1", ["security", "performance", "style"], 2);
     expect(await counter(kb, "db-1")).toBe(1);
     await review(kb, clock, "r2", ["security"]);
@@ -26,7 +29,7 @@ describe("decay: the counter", () => {
   });
 
   it("an entry that is never injected never decays, however old its lastConfirmed", async () => {
-    const { kb, clock } = await project(databaseEntries(2));
+    const { kb, clock } = await project(databaseEntries(2), { config: LITERAL });
     for (let i = 1; i <= 12; i++) await review(kb, clock, `r${i}`);
     expect(await counter(kb, "db-2")).toBe(0);
     expect((await kb.decay()).archived.map((c) => c.id)).toEqual(["db-1"]);
@@ -34,7 +37,7 @@ describe("decay: the counter", () => {
   });
 
   it("injections on the day of a confirmation do not count: a lastConfirmed date lasts until the end of that UTC day", async () => {
-    const { kb, clock } = await project(databaseEntries(1));
+    const { kb, clock } = await project(databaseEntries(1), { config: LITERAL });
     await review(kb, clock, "r1");
     await kb.confirm("db-1");
     await kb.inject({ run: "r2", agent: "a", keywords: ["database"] });
@@ -46,7 +49,7 @@ describe("decay: the counter", () => {
 
 describe("decay: archiving", () => {
   it("archives at exactly decayAfterRuns, with `archived` and `archivedReason`, and never deletes", async () => {
-    const { kb, root, clock } = await project(databaseEntries(1));
+    const { kb, root, clock } = await project(databaseEntries(1), { config: LITERAL });
     const original = await read(root, "knowledge/db-1.md");
     for (let run = 1; run <= 9; run++) {
       await review(kb, clock, `r${run}`, ["a", "b"]);
@@ -77,7 +80,7 @@ describe("decay: archiving", () => {
   });
 
   it("honours a configured decayAfterRuns", async () => {
-    const { kb, clock } = await project(databaseEntries(1), { config: { decayAfterRuns: 3 } });
+    const { kb, clock } = await project(databaseEntries(1), { config: { ...LITERAL, decayAfterRuns: 3 } });
     await review(kb, clock, "r1");
     await review(kb, clock, "r2");
     expect((await kb.decay()).archived).toEqual([]);
@@ -86,20 +89,21 @@ describe("decay: archiving", () => {
   });
 
   it("planDecay is pure and skips entries a pending plan confirms", async () => {
-    const { kb, clock } = await project(databaseEntries(1), { config: { decayAfterRuns: 2 } });
+    const { kb, clock } = await project(databaseEntries(1), { config: { ...LITERAL, decayAfterRuns: 2 } });
     await review(kb, clock, "r1");
     await review(kb, clock, "r2");
     const loaded = await kb.load();
     const views = await kb.ledger.project(loaded.entries.map((e) => ({ id: e.id, lastConfirmed: e.frontmatter.lastConfirmed as string })));
-    expect(planDecay(loaded.entries, views, 2).map((c) => c.id)).toEqual(["db-1"]);
-    expect(planDecay(loaded.entries, views, 2, { confirmed: new Set(["db-1"]) })).toEqual([]);
-    expect(planDecay(loaded.entries, views, 3)).toEqual([]);
+    const rule = (decayAfterRuns: number) => ({ decayAfterRuns, holdout: "off" as const });
+    expect(planDecay(loaded.entries, views, rule(2)).map((c) => c.id)).toEqual(["db-1"]);
+    expect(planDecay(loaded.entries, views, rule(2), { confirmed: new Set(["db-1"]) })).toEqual([]);
+    expect(planDecay(loaded.entries, views, rule(3))).toEqual([]);
   });
 });
 
 describe("decay: resets", () => {
   it("`confirm` resets the counter with a one/two-line edit", async () => {
-    const { kb, root, clock } = await project(databaseEntries(1));
+    const { kb, root, clock } = await project(databaseEntries(1), { config: LITERAL });
     for (let run = 1; run <= 8; run++) await review(kb, clock, `r${run}`);
     expect(await counter(kb, "db-1")).toBe(8);
     const before = await read(root, "knowledge/db-1.md");
@@ -113,7 +117,7 @@ describe("decay: resets", () => {
   });
 
   it("a human editing lastConfirmed to today resets the counter (no command needed)", async () => {
-    const { kb, root, clock } = await project(databaseEntries(1));
+    const { kb, root, clock } = await project(databaseEntries(1), { config: LITERAL });
     for (let run = 1; run <= 9; run++) await review(kb, clock, `r${run}`);
     const file = path.join(root, "knowledge/db-1.md");
     await writeFile(file, (await read(root, "knowledge/db-1.md")).replace("lastConfirmed: 2026-02-12", `lastConfirmed: ${clock.today()}`));
@@ -123,7 +127,7 @@ describe("decay: resets", () => {
   });
 
   it("an independent re-discovery resets the counter; a primed one does not", async () => {
-    const { kb, clock } = await project(databaseEntries(1));
+    const { kb, clock } = await project(databaseEntries(1), { config: LITERAL });
     for (let run = 1; run <= 6; run++) await review(kb, clock, `r${run}`);
     await kb.recordFindings("r6", [{ agent: "a", text: "Database connections are not released on error paths." }]);
     expect(await counter(kb, "db-1")).toBe(6);

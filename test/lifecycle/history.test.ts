@@ -25,7 +25,7 @@ const commit = (root: string, message: string, date: Date) => {
 
 describe("history", () => {
   it("lists the entry's ledger events and the git log of its file across the archive move, oldest first", async () => {
-    const { kb, root, clock } = await project(databaseEntries(2), { config: { decayAfterRuns: 2 } });
+    const { kb, root, clock } = await project(databaseEntries(2), { config: { decayAfterRuns: 2, holdout: "off" } });
     git(root, ["init", "-q", "-b", "main"]);
     commit(root, "add knowledge", clock.now);
     clock.tick();

@@ -110,21 +110,27 @@ describe("record: provenance", () => {
     expect((await events(kb)).filter((e) => e.type === "confirmed")).toHaveLength(2);
   });
 
-  it("a finding citing an archived entry is unmatched (compounding restores it) and the archive is untouched", async () => {
+  it("a finding citing an archived entry restores it (the pattern recurred): `restored` names the run and the agent", async () => {
     const { kb, root } = await project({
       "knowledge/archive/old.md": entry("Cron jobs overlap when a run takes longer than the interval.", { fm: fm("archived: 2026-02-20", "archivedReason: decayed") }),
     });
-    const before = await snapshot(path.join(root, "knowledge"));
     const result = await kb.recordFindings("r1", [{ agent: "ops", text: "overlapping cron", entry: "old" }]);
-    expect(result.confirmations).toEqual([]);
-    expect(result.unmatched[0]!.reason).toMatch(/archived entry "old"/);
-    expect(await snapshot(path.join(root, "knowledge"))).toEqual(before);
+    expect(result.confirmations).toEqual([expect.objectContaining({ entry: "old", provenance: "independent", state: "restored" })]);
+    expect(result.restored).toEqual(["old"]);
+    const restored = await read(root, "knowledge/old.md");
+    expect(restored).toContain("lastConfirmed: 2026-03-01");
+    expect(restored).not.toMatch(/^archived/m);
+    const kinds = (await events(kb)).filter((e) => "entry" in e && e.entry === "old");
+    expect(kinds).toEqual([
+      expect.objectContaining({ type: "restored", run: "r1", agent: "ops", reason: "recurred: independently re-found by ops in run r1" }),
+      expect.objectContaining({ type: "confirmed", provenance: "independent", run: "r1", agent: "ops" }),
+    ]);
   });
 });
 
-describe("record: dry run and decay", () => {
+describe("record: dry run and decay (the spec's literal rule: holdout off)", () => {
   it("dryRun shows matches, scores and what would decay, and writes nothing (files and ledger identical)", async () => {
-    const { kb, root, clock } = await project(databaseEntries(1));
+    const { kb, root, clock } = await project(databaseEntries(1), { config: { holdout: "off" } });
     for (let run = 1; run <= 10; run++) {
       clock.tick();
       await kb.inject({ run: `r${run}`, agent: "a", keywords: ["database"] });
@@ -151,7 +157,7 @@ describe("record: dry run and decay", () => {
   });
 
   it("runs decay after recording: an entry injected in its 10th run without independent confirmation is archived", async () => {
-    const { kb, root, clock } = await project(databaseEntries(2));
+    const { kb, root, clock } = await project(databaseEntries(2), { config: { holdout: "off" } });
     for (let run = 1; run <= 10; run++) {
       clock.tick();
       await kb.inject({ run: `r${run}`, agent: "a", keywords: ["database", "connections"], limit: 1 });
@@ -163,7 +169,7 @@ describe("record: dry run and decay", () => {
   });
 
   it("an independent confirmation in the run that would have been the 10th keeps the entry", async () => {
-    const { kb, clock } = await project(databaseEntries(1));
+    const { kb, clock } = await project(databaseEntries(1), { config: { holdout: "off" } });
     for (let run = 1; run <= 10; run++) {
       clock.tick();
       await kb.inject({ run: `r${run}`, agent: "a", keywords: ["database"] });
@@ -178,7 +184,7 @@ describe("record: dry run and decay", () => {
   // confirmations it has just planned, so it lists db-1 as archived. Remove `.fails` once
   // recordFindings passes the planned confirmations to planDecay({ confirmed }).
   it("dry run agrees with the real run when a planned independent confirmation saves an entry", async () => {
-    const { kb, clock } = await project(databaseEntries(1));
+    const { kb, clock } = await project(databaseEntries(1), { config: { holdout: "off" } });
     for (let run = 1; run <= 10; run++) {
       clock.tick();
       await kb.inject({ run: `r${run}`, agent: "a", keywords: ["database"] });

@@ -27,11 +27,11 @@ export type Project = { root: string; kb: KnowledgeBase; clock: Clock };
 
 /**
  * A temp project with SOURCE_FILES, `files` (path → content) and an initialised knowledge dir.
- * The clock starts on 2026-03-01, well after the fixtures' `lastConfirmed: 2026-02-12`.
+ * The clock starts on 2026-03-01, well after the fixtures' `lastConfirmed: 2026-02-12`. The actor is "tester" unless given.
  */
 export async function project(
   files: Record<string, string> = {},
-  options: { embedder?: Embedder | null; config?: Partial<CairnConfig>; clock?: Clock } = {},
+  options: { embedder?: Embedder | null; config?: Partial<CairnConfig>; clock?: Clock; actor?: string | null; origin?: string } = {},
 ): Promise<Project> {
   const root = await testdir({ ...SOURCE_FILES, ...files });
   const clock = options.clock ?? clockAt();
@@ -40,6 +40,9 @@ export async function project(
     now: () => clock.now,
     embedder: options.embedder === undefined ? fakeEmbedder() : options.embedder,
     ...(options.config ? { config: options.config } : {}),
+    // A fixed actor spares a `git config` process per test; null leaves it to detection (the audit tests).
+    ...(options.actor === null ? {} : { actor: options.actor ?? "tester" }),
+    ...(options.origin !== undefined ? { origin: options.origin } : {}),
   });
   await kb.init();
   return { root, kb, clock };

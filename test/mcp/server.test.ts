@@ -22,6 +22,7 @@ function project(): Promise<string> {
     "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }),
     ...SOURCE_FILES,
     "src/db.ts": "export function find(id: string) {\n  return query('SELECT * FROM users WHERE id = ' + id);\n}\n",
+    "src/reset.ts": "export function checkResetToken(given: string, stored: string) {\n  return given === stored;\n}\n",
     "knowledge/archive/.gitkeep": "",
     ...auth,
     "knowledge/sql-concat.md": entryText({
@@ -61,7 +62,7 @@ describe("cairn mcp", () => {
     expect(tools.find((t) => t.name === "search")!.annotations?.readOnlyHint).toBe(true);
 
     const status = (await call(client, "status", {})).json;
-    expect(Object.keys(status).sort()).toEqual(["entries", "warnings"]);
+    expect(Object.keys(status).sort()).toEqual(["conflicts", "entries", "warnings"]);
     expect(status.entries).toHaveLength(8);
     expect(status.entries[0]).toMatchObject({ state: "active", lastConfirmed: "2026-01-05", provenance: "independent", confirmations: { independent: 0, primed: 0 } });
 
@@ -88,7 +89,7 @@ describe("cairn mcp", () => {
     const client = await connect(root);
     const args = { run: "pr-7", agent: "security", keywords: ["auth", "middleware"], summary: "auth middleware upstream handler" };
     const first = (await call(client, "inject", { ...args, limit: 3 })).json;
-    expect(Object.keys(first).sort()).toEqual(["agent", "entries", "estimatedTokens", "markdown", "maxTokens", "remaining", "run", "tokenizer", "tokens", "warnings"]);
+    expect(Object.keys(first).sort()).toEqual(["agent", "entries", "estimatedTokens", "heldOut", "markdown", "maxTokens", "remaining", "run", "tokenizer", "tokens", "warnings"]);
     expect(first.entries).toHaveLength(3);
     expect(first.remaining).toBe(2);
     expect(first.markdown).toContain(first.entries[0].id);
@@ -124,7 +125,9 @@ describe("cairn mcp", () => {
         ],
       })
     ).json;
-    expect(Object.keys(result).sort()).toEqual(["archived", "confirmations", "dryRun", "run", "unmatched"]);
+    expect(Object.keys(result).sort()).toEqual(["alreadyRecorded", "archived", "confirmations", "dryRun", "restored", "run", "unmatched", "warnings"]);
+    // perf got nothing in r1: its findings still count, with a warning.
+    expect(result.warnings).toEqual([expect.stringMatching(/^agent "perf" has no recorded injection in run "r1"/)]);
     expect(result.confirmations).toEqual([
       expect.objectContaining({ entry: primedId, agent: "security", provenance: "primed", explicit: true }),
       expect.objectContaining({ entry: "sql-concat", agent: "perf", provenance: "independent", explicit: true }),
@@ -132,6 +135,10 @@ describe("cairn mcp", () => {
     expect(result.unmatched).toEqual([expect.objectContaining({ agent: "perf", reason: expect.stringContaining("no-such-entry") })]);
     expect(await readFile(path.join(root, "knowledge/sql-concat.md"), "utf8")).toContain(`lastConfirmed: ${today}`);
     expect(await readFile(path.join(root, `knowledge/${primedId}.md`), "utf8")).toContain("lastConfirmed: 2026-01-05");
+    // The audit trail names the MCP client as the actor of every change.
+    const written = await ledgerEvents(root);
+    expect(written.length).toBeGreaterThan(0);
+    expect(new Set(written.map((e) => e.actor))).toEqual(new Set(["mcp:cairn-test"]));
   });
 
   it("compound creates an entry from a durable finding two agents flagged with evidence and verify steps", async () => {
@@ -140,7 +147,7 @@ describe("cairn mcp", () => {
     const finding = {
       text: "Password reset tokens are compared with === instead of a constant-time comparison, leaking timing.",
       agents: ["security", "correctness"],
-      evidence: ["src/auth.ts:1-2, handleRequest() — token compared with ==="],
+      evidence: ["src/reset.ts:1-3, checkResetToken() — token compared with ==="],
       verify: ["grep for === comparisons against reset tokens in src/"],
       durable: true,
       title: "Constant-time token comparison",

@@ -27,10 +27,16 @@ export async function history(kb: KnowledgeBase, io: Io, id: string, opts: { jso
     io.out(`${id}: no ledger events and no commits yet`);
     return EXIT.ok;
   }
-  io.out(table(["when", "source", "what", "detail"], result.items.map((item) =>
+  io.out(table(["when", "source", "what", "who", "detail"], result.items.map((item) =>
     item.source === "git"
-      ? [item.time.replace("T", " ").slice(0, 19), "git", item.commit, `${item.subject} (${item.author})`]
-      : [item.time.replace("T", " ").slice(0, 19), "ledger", item.type, [item.run && `run ${item.run}`, item.agent && `agent ${item.agent}`, item.provenance, item.detail].filter(Boolean).join(", ")],
+      ? [item.time.replace("T", " ").slice(0, 19), "git", item.commit, item.author, item.subject]
+      : [
+          item.time.replace("T", " ").slice(0, 19),
+          "ledger",
+          item.type,
+          item.actor ?? "?",
+          [item.run && `run ${item.run}${item.origin ? ` (${item.origin})` : ""}`, item.agent && `agent ${item.agent}`, item.provenance, item.detail].filter(Boolean).join(", "),
+        ],
   )));
   return EXIT.ok;
 }

@@ -1,16 +1,17 @@
 /** record, compound and decay: the after-review half of the loop. */
-import type { KnowledgeBase } from "../../knowledge-base.js";
+import type { KnowledgeBase, RecordResult } from "../../knowledge-base.js";
 import { compoundInputSchema } from "../../lifecycle/compound.js";
 import { recordInputSchema } from "../../lifecycle/record.js";
 import { readJsonInput } from "../input.js";
 import { EXIT, json, table, type Io } from "../output.js";
 
-type Opts = { run: string; findings: string; dryRun?: boolean; json?: boolean };
+type Opts = { run: string; findings: string; dryRun?: boolean; strict?: boolean; json?: boolean };
 
 export async function record(kb: KnowledgeBase, io: Io, opts: Opts): Promise<number> {
   const input = await readJsonInput(opts.findings, recordInputSchema, "findings", '{"findings":[{"agent":"security","text":"…","entry":"optional-id"}]}');
-  const result = await kb.recordFindings(opts.run, input.findings, { dryRun: opts.dryRun ?? false });
+  const result = await kb.recordFindings(opts.run, input.findings, { dryRun: opts.dryRun ?? false, strict: opts.strict ?? false });
   if (opts.json) return json(io, result), EXIT.ok;
+  for (const w of result.warnings) io.err(`warning: ${w}`);
   const dry = opts.dryRun ? " (dry run: nothing written)" : "";
   if (result.confirmations.length) {
     io.out(table(["entry", "agent", "provenance", "score", "effect"], result.confirmations.map((c) => [
@@ -18,19 +19,21 @@ export async function record(kb: KnowledgeBase, io: Io, opts: Opts): Promise<num
       c.agent,
       c.provenance,
       c.explicit ? "cited" : c.score.toFixed(3),
-      c.provenance === "independent" ? "lastConfirmed → today" : "event only (primed: lastConfirmed unchanged)",
+      effectOf(c),
     ])));
   }
+  for (const a of result.alreadyRecorded) io.out(`already recorded (${a.agent}): ${truncate(a.text)} — counted once`);
   for (const u of result.unmatched) io.out(`unmatched (${u.agent}): ${truncate(u.text)} — ${u.reason}${u.best ? ` (best ${u.best.entry} ${u.best.score})` : ""}`);
   for (const id of result.archived) io.out(`archived ${id}: decayed after ${kb.config.decayAfterRuns} runs without independent confirmation`);
-  io.out(`${result.confirmations.length} confirmation(s), ${result.unmatched.length} unmatched, ${result.archived.length} archived${dry}`);
+  io.out(`${result.confirmations.length} confirmation(s), ${result.unmatched.length} unmatched, ${result.alreadyRecorded.length} already recorded, ${result.restored.length} restored, ${result.archived.length} archived${dry}`);
   return EXIT.ok;
 }
 
 export async function compound(kb: KnowledgeBase, io: Io, opts: Opts): Promise<number> {
   const input = await readJsonInput(opts.findings, compoundInputSchema, "synthesized findings", '{"findings":[{"text":"…","agents":["a","b"],"evidence":["src/x.ts:1"],"verify":["…"],"durable":true}]}');
-  const result = await kb.compound(opts.run, input.findings, { dryRun: opts.dryRun ?? false });
+  const result = await kb.compound(opts.run, input.findings, { dryRun: opts.dryRun ?? false, strict: opts.strict ?? false });
   if (opts.json) return json(io, result), EXIT.ok;
+  for (const w of result.warnings) io.err(`warning: ${w}`);
   for (const id of result.created) io.out(`created  ${id}`);
   for (const id of result.restored) io.out(`restored ${id} (the pattern recurred)`);
   for (const s of result.skipped) io.out(`skipped  ${truncate(s.text)} — ${s.reason}`);
@@ -41,9 +44,18 @@ export async function compound(kb: KnowledgeBase, io: Io, opts: Opts): Promise<n
 export async function decay(kb: KnowledgeBase, io: Io, opts: { dryRun?: boolean; json?: boolean }): Promise<number> {
   const result = await kb.decay({ dryRun: opts.dryRun ?? false });
   if (opts.json) return json(io, result), EXIT.ok;
-  if (!result.archived.length) io.out(`no entry reached ${kb.config.decayAfterRuns} runs without independent confirmation`);
+  for (const w of result.warnings) io.err(`warning: ${w}`);
+  if (!result.archived.length) io.out("no entry is past its decay limit");
   for (const d of result.archived) io.out(`${opts.dryRun ? "would archive" : "archived"} ${d.id}: ${d.reason}`);
   return EXIT.ok;
+}
+
+function effectOf(c: RecordResult["confirmations"][number]): string {
+  if (c.provenance === "primed") {
+    const by = c.primedBy?.length ? ` by ${c.primedBy.map((p) => p.entry).join(", ")}` : "";
+    return `event only (primed${by}: lastConfirmed unchanged)${c.state === "archived" ? "; the entry is archived" : ""}`;
+  }
+  return c.state === "restored" ? "restored from the archive (recurred), lastConfirmed → today" : "lastConfirmed → today";
 }
 
 function truncate(text: string): string {

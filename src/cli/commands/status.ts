@@ -12,15 +12,20 @@ export async function status(kb: KnowledgeBase, io: Io, opts: { all?: boolean; j
   const rows = report.entries.map((e) => [
     e.id,
     e.state,
-    e.state === "active" ? `${e.unconfirmedRuns}/${e.decayAfterRuns}` : "-",
+    e.state === "active" ? `${e.unconfirmedRuns}/${e.decayAfterRuns}${e.heldOutRuns ? ` +${e.heldOutRuns}/${e.holdoutRuns} held` : ""}` : "-",
     e.lastConfirmed ?? "?",
     e.provenance ?? "?",
     e.status,
     `${e.confirmations.independent}/${e.confirmations.primed}`,
+    e.evidence,
     e.warnings.join("; "),
   ]);
-  io.out(table(["id", "state", "decay", "lastConfirmed", "provenance", "status", "confirm i/p", "warnings"], rows));
+  io.out(table(["id", "state", "decay", "lastConfirmed", "provenance", "status", "confirm i/p", "evidence", "warnings"], rows));
   const active = report.entries.filter((e) => e.state === "active").length;
-  io.out(`\n${active} active${opts.all ? `, ${report.entries.length - active} archived` : ""}; decay = runs that injected the entry since its last independent confirmation / decayAfterRuns`);
+  io.out(`\n${active} active${opts.all ? `, ${report.entries.length - active} archived` : ""}; decay = runs that injected the entry since its last independent confirmation / decayAfterRuns (+ runs withheld by holdout)`);
+  if (report.conflicts.length) {
+    io.out(`\n${report.conflicts.length} conflict(s) to resolve:`);
+    for (const c of report.conflicts) io.out(`  ${c.id}: ${c.message}\n    what to do: ${c.fix}`);
+  }
   return EXIT.ok;
 }

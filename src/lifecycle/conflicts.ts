@@ -1,0 +1,81 @@
+/**
+ * Lifecycle conflicts: states two branches can leave after a merge that no single command would
+ * produce. Each says what happened and what to do. Pure over the entries (id, state, lastConfirmed,
+ * archived) and the ledger.
+ */
+import type { LedgerEvent } from "../ledger/index.js";
+
+export type ConflictKind = "confirmed-after-archive" | "archived-but-active";
+
+export type Conflict = { id: string; kind: ConflictKind; message: string; fix: string };
+
+export type ConflictEntry = { id: string; state: "active" | "archived"; frontmatter: { lastConfirmed?: unknown; archived?: unknown } };
+
+type Confirmation = { time: string; what: string };
+
+function describe(event: LedgerEvent): string | undefined {
+  const where = "origin" in event && event.origin ? ` on ${event.origin}` : "";
+  const who = event.actor ? ` by ${event.actor}` : "";
+  switch (event.type) {
+    case "confirmed":
+      return event.provenance === "independent" ? `independently confirmed in run ${event.run} by agent ${event.agent}${where}` : undefined;
+    case "manual-confirmed":
+      return `confirmed by hand${who}`;
+    case "hand-confirmed":
+      return `lastConfirmed edited to ${event.date}`;
+    case "restored":
+      return `restored${who}${where}`;
+    default:
+      return undefined;
+  }
+}
+
+export function findConflicts(entries: readonly ConflictEntry[], events: readonly LedgerEvent[]): Conflict[] {
+  const lastArchived = new Map<string, LedgerEvent>();
+  const lastConfirmed = new Map<string, Confirmation>();
+  for (const event of events) {
+    if (!("entry" in event)) continue;
+    if (event.type === "archived") {
+      const seen = lastArchived.get(event.entry);
+      if (!seen || event.time > seen.time) lastArchived.set(event.entry, event);
+      continue;
+    }
+    const what = describe(event);
+    if (what === undefined) continue;
+    const seen = lastConfirmed.get(event.entry);
+    if (!seen || event.time > seen.time) lastConfirmed.set(event.entry, { time: event.time, what });
+  }
+  const out: Conflict[] = [];
+  for (const entry of entries) {
+    const archived = lastArchived.get(entry.id);
+    const confirmed = lastConfirmed.get(entry.id);
+    const archivedWhere = archived && "origin" in archived && archived.origin ? ` on ${archived.origin}` : "";
+    if (entry.state === "archived") {
+      const date = typeof entry.frontmatter.lastConfirmed === "string" ? entry.frontmatter.lastConfirmed : undefined;
+      const archivedDay = typeof entry.frontmatter.archived === "string" ? entry.frontmatter.archived : archived?.time.slice(0, 10);
+      if (archived && confirmed && confirmed.time > archived.time) {
+        out.push({
+          id: entry.id,
+          kind: "confirmed-after-archive",
+          message: `archived${archivedWhere} at ${archived.time}, but ${confirmed.what} after that (${confirmed.time}): the two sides of a merge disagree`,
+          fix: `if the pattern still holds, cairn restore ${entry.id} (it was re-found after it was archived); if not, nothing — it stays archived`,
+        });
+      } else if (date && archivedDay && date > archivedDay) {
+        out.push({
+          id: entry.id,
+          kind: "confirmed-after-archive",
+          message: `archived on ${archivedDay}, but its lastConfirmed (${date}) is later: a merge kept a confirmation made after the archive`,
+          fix: `if the pattern still holds, cairn restore ${entry.id}; if not, nothing — it stays archived`,
+        });
+      }
+    } else if (archived && (!confirmed || archived.time > confirmed.time)) {
+      out.push({
+        id: entry.id,
+        kind: "archived-but-active",
+        message: `the ledger says it was archived${archivedWhere} at ${archived.time}, but the file is active here (a merge kept the active copy)`,
+        fix: `cairn confirm ${entry.id} to keep it active; otherwise the next cairn decay archives it again once it is past its limit`,
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,65 @@
+/**
+ * Where a run happens: `<branch>@<clone id>`, recorded on run events so that two branches' or two
+ * clones' `pr-1` count as two runs. Read straight from `.git` (no git process on the inject path):
+ * the branch from HEAD, the clone id from `cairn-clone-id` in the repository's common git dir
+ * (created once, random; every worktree of a clone shares it, every clone has its own).
+ */
+import { createHash } from "node:crypto";
+import { readFile, realpath, stat } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+
+/** The git dir (per worktree) and common dir (per clone) of the repository holding `start`, if any. */
+async function gitDirs(start: string): Promise<{ gitDir: string; commonDir: string } | undefined> {
+  let dir = path.resolve(start);
+  for (;;) {
+    const dotGit = path.join(dir, ".git");
+    const info = await stat(dotGit).catch(() => undefined);
+    if (info?.isDirectory()) return { gitDir: dotGit, commonDir: dotGit };
+    if (info?.isFile()) {
+      // A worktree or submodule: `.git` is a file "gitdir: <path>".
+      const text = await readFile(dotGit, "utf8").catch(() => "");
+      const match = /^gitdir:\s*(.+)$/m.exec(text);
+      if (!match) return undefined;
+      const gitDir = path.resolve(dir, match[1]!.trim());
+      const common = (await readFile(path.join(gitDir, "commondir"), "utf8").catch(() => "")).trim();
+      return { gitDir, commonDir: common ? path.resolve(gitDir, common) : gitDir };
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** The checked-out branch (`main`, `feature/x`), or `detached` when HEAD is a commit. */
+async function branchOf(gitDir: string): Promise<string> {
+  const head = (await readFile(path.join(gitDir, "HEAD"), "utf8").catch(() => "")).trim();
+  const match = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
+  return match ? match[1]! : "detached";
+}
+
+/**
+ * This clone's id: 8 hex characters of a hash of the host name, the real path of the common git dir
+ * and its inode and creation time. Nothing is written (a worktree's git dir may lie outside the
+ * repository root); every worktree of a clone shares it, a new clone — even at the same path — gets
+ * another one, and it stays the same for the life of the clone.
+ */
+async function cloneId(commonDir: string): Promise<string> {
+  const real = await realpath(commonDir).catch(() => commonDir);
+  const info = await stat(real).catch(() => undefined);
+  return createHash("sha256")
+    .update([os.hostname(), real, info?.ino ?? "", info?.birthtimeMs ?? ""].join("\u0000"))
+    .digest("hex")
+    .slice(0, 8);
+}
+
+/** `<branch>@<clone id>` for the repository holding `root`, or undefined outside git. Never throws. */
+export async function detectOrigin(root: string): Promise<string | undefined> {
+  try {
+    const dirs = await gitDirs(root);
+    if (!dirs) return undefined;
+    return `${await branchOf(dirs.gitDir)}@${await cloneId(dirs.commonDir)}`;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Apply a record plan: restore archived entries an independent finding re-discovered, refresh the
+ * independently confirmed ones (a surgical edit), then append the `confirmed` events. Order matters
+ * for crashes: a file edit before its event means a retry finds no event, plans the same edit (now a
+ * no-op) and appends the event once; an event already there makes the retry skip the finding.
+ */
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import type { Entry } from "../entry/types.js";
+import type { NewEvent, RunRef } from "../ledger/index.js";
+import { editEntryFile } from "../store/mutate.js";
+import type { Layout } from "../store/layout.js";
+import { restoreEntry, type AppendEvents } from "./manual.js";
+import { findingHash } from "./provenance.js";
+import type { RecordPlan } from "./record.js";
+
+export type ApplyRecordDeps = {
+  layout: Layout;
+  run: RunRef;
+  today: string;
+  append: AppendEvents;
+  /** Re-read an entry by id (after another process moved it). */
+  reload: (id: string) => Promise<Entry | undefined>;
+};
+
+/** Applies `plan` in place (confirmations of entries that vanished meanwhile are dropped); returns warnings. */
+export async function applyRecord(deps: ApplyRecordDeps, plan: RecordPlan): Promise<string[]> {
+  const warnings: string[] = [];
+  const { layout, run, today } = deps;
+  const gone = new Set<string>();
+  for (const restore of plan.restores) {
+    const entry = await deps.reload(restore.id);
+    if (!entry) {
+      gone.add(restore.id);
+      warnings.push(`"${restore.id}" was removed while recording; its confirmation is not recorded`);
+      continue;
+    }
+    if (entry.state === "active") continue; // restored meanwhile (another record, by hand)
+    const reason = `recurred: independently re-found by ${restore.agent} in run ${run.run}`;
+    await restoreEntry(layout, deps.append, entry, reason, today, run.run, restore.agent);
+  }
+  for (const edit of plan.edits) {
+    const moved = await editOrRelocate(deps, edit);
+    if (moved === "gone") {
+      gone.add(edit.id);
+      warnings.push(`"${edit.id}" was removed while recording; its confirmation is not recorded`);
+    } else if (moved === "restored") {
+      warnings.push(`"${edit.id}" was archived while recording (a concurrent decay); the independent finding restored it`);
+      for (const c of plan.confirmations) if (c.entry === edit.id && c.provenance === "independent") c.state = "restored";
+    }
+  }
+  const events: NewEvent[] = plan.confirmations
+    .filter((c) => !gone.has(c.entry))
+    .map((c) => ({
+      type: "confirmed",
+      run: run.run,
+      ...(run.origin ? { origin: run.origin } : {}),
+      agent: c.agent,
+      entry: c.entry,
+      provenance: c.provenance,
+      findingHash: findingHash(c.finding),
+      score: c.score,
+    }));
+  if (events.length) await deps.append(events);
+  plan.confirmations = plan.confirmations.filter((c) => !gone.has(c.entry));
+  return warnings;
+}
+
+/**
+ * Edit an independently confirmed entry where it is. If it is no longer there, another process moved
+ * it after the plan was made: archived → the independent finding restores it (recurrence); gone → dropped.
+ */
+async function editOrRelocate(deps: ApplyRecordDeps, edit: { id: string; path: string }): Promise<"edited" | "restored" | "gone"> {
+  const abs = path.join(deps.layout.root, edit.path);
+  const edits = [
+    { op: "set" as const, key: "lastConfirmed", value: deps.today },
+    { op: "set" as const, key: "provenance", value: "independent" },
+  ];
+  try {
+    await editEntryFile(deps.layout, abs, edits);
+    return "edited";
+  } catch (error) {
+    if (await stat(abs).then(() => true, () => false)) throw error;
+  }
+  const entry = await deps.reload(edit.id);
+  if (!entry) return "gone";
+  if (entry.state === "active") {
+    await editEntryFile(deps.layout, path.join(deps.layout.root, entry.path), edits);
+    return "edited";
+  }
+  const reason = `recurred: independently re-found in run ${deps.run.run} while it was being archived`;
+  await restoreEntry(deps.layout, deps.append, entry, reason, deps.today, deps.run.run);
+  return "restored";
+}

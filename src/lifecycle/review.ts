@@ -1,0 +1,196 @@
+/**
+ * The after-review half of the loop as the knowledge base runs it: `record`, `compound` and `decay`,
+ * each planned (record.ts, compound.ts, decay.ts) and applied under the lifecycle lock, so that one
+ * never acts on what another has just moved. KnowledgeBase methods are thin wrappers over these.
+ */
+import type { Entry } from "../entry/types.js";
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import type { CairnConfig } from "../config.js";
+import { CairnError } from "../errors.js";
+import type { Ledger, LedgerEvent, RunRef } from "../ledger/index.js";
+import type { SearchOptions, SearchResponse } from "../retrieval/search.js";
+import type { Layout } from "../store/layout.js";
+import type { LoadedKnowledge } from "../store/load.js";
+import type { CompoundFinding } from "./compound.js";
+import type { DecayCandidate } from "./decay.js";
+import { archiveEntry, restoreEntry, type AppendEvents } from "./manual.js";
+import { scoreCandidates } from "./match.js";
+import { findingHash, provenanceWarnings } from "./provenance.js";
+import type { AlreadyRecorded, Confirmation, Finding, Unmatched } from "./record.js";
+
+export type RecordResult = {
+  run: string;
+  confirmations: Confirmation[];
+  unmatched: Unmatched[];
+  /** Findings this (run, agent) had already recorded (a retry or a duplicate): not counted again. */
+  alreadyRecorded: AlreadyRecorded[];
+  /** Archived entries an independent finding restored (the pattern recurred). */
+  restored: string[];
+  archived: string[];
+  /** Provenance warnings (a run or agent with no recorded injection) and entries that moved while recording. */
+  warnings: string[];
+  dryRun: boolean;
+};
+export type DecayResult = { archived: DecayCandidate[]; warnings: string[]; dryRun: boolean };
+export type CompoundResult = { run: string; created: string[]; restored: string[]; skipped: Array<{ text: string; reason: string }>; warnings: string[]; dryRun: boolean };
+
+/** Options of `recordFindings` and `compound`. */
+export type ReviewOptions = {
+  /** Compute the result without writing files or ledger events. Default false. */
+  dryRun?: boolean;
+  /** Refuse (CairnError INVALID) instead of warning when the run or an agent has no recorded injection. Default false. */
+  strict?: boolean;
+};
+
+/** What the review operations need of the knowledge base. */
+export type ReviewDeps = {
+  layout: Layout;
+  config: CairnConfig;
+  ledger: Ledger;
+  append: AppendEvents;
+  today: () => string;
+  origin: () => Promise<string | undefined>;
+  load: () => Promise<LoadedKnowledge>;
+  search: (query: string, options: SearchOptions) => Promise<SearchResponse>;
+  /** Make the next search see the files as they are now (unless a watcher keeps the index current). */
+  refreshBeforeMatching: () => void;
+  /** Forget the index after writes. */
+  invalidate: () => void;
+  /** An append that adds anchor fingerprints to the confirmation events of these entries (anchors' content at confirmation). Default: plain `append`. */
+  fingerprinting?: (entries: Entry[]) => Promise<AppendEvents>;
+};
+
+/** Run `action` holding the lifecycle lock; `locked` false runs it directly (dry runs). */
+export async function withLifecycleLock<T>(layout: Layout, locked: boolean, action: () => Promise<T>): Promise<T> {
+  // A wrong root is an error before anything is created there (no .cairn/ for the lock).
+  const { requireKnowledgeDir } = await import("../store/require.js");
+  await requireKnowledgeDir(layout);
+  if (!locked) return action();
+  const { acquireIndexLock } = await import("../indexing/lock.js");
+  const release = await acquireIndexLock(`${layout.cache}/lifecycle`, { wait: true });
+  try {
+    return await action();
+  } finally {
+    await release().catch(() => {});
+  }
+}
+
+type Prepared = { loaded: LoadedKnowledge; events: readonly LedgerEvent[]; ref: RunRef; warnings: string[] };
+
+/** Fresh entries and ledger, the run with its origin, and the provenance warnings (refused under `strict`). */
+async function prepare(deps: ReviewDeps, run: string, agents: readonly string[], options: ReviewOptions, what: string): Promise<Prepared> {
+  deps.refreshBeforeMatching();
+  const loaded = await deps.load();
+  const events = (await deps.ledger.read()).events;
+  const origin = await deps.origin();
+  const ref: RunRef = origin === undefined ? { run } : { run, origin };
+  const warnings = provenanceWarnings(events, ref, agents);
+  if (options.strict && warnings.length) throw new CairnError("INVALID", `${what} refused (strict): ${warnings.join("; ")}. Nothing was written.`);
+  return { loaded, events, ref, warnings };
+}
+
+export async function recordFindings(deps: ReviewDeps, run: string, findings: Finding[], options: ReviewOptions): Promise<RecordResult> {
+  const { planRecord } = await import("./record.js");
+  const { applyRecord } = await import("./record-apply.js");
+  const dryRun = options.dryRun ?? false;
+  const { loaded, events, ref, warnings } = await prepare(deps, run, findings.map((f) => f.agent), options, "recordFindings");
+  const plan = await planRecord(
+    {
+      run: ref,
+      byId: loaded.byId,
+      events,
+      threshold: deps.config.matchThreshold,
+      score: (finding, ids) => scoreCandidates(deps.search, [finding.text, ...[finding.evidence ?? []].flat()].join("\n"), { includeArchived: true, ...(ids ? { ids } : { limit: 20 }) }),
+    },
+    findings,
+  );
+  if (!dryRun) {
+    const reload = async (id: string) => (await deps.load()).byId.get(id);
+    const confirmedEntries = plan.edits.map((e) => loaded.byId.get(e.id)).filter((e): e is Entry => e !== undefined);
+    const append = deps.fingerprinting ? await deps.fingerprinting(confirmedEntries) : deps.append;
+    warnings.push(...(await applyRecord({ layout: deps.layout, run: ref, today: deps.today(), append, reload }, plan)));
+    deps.invalidate();
+  }
+  // Entries as loaded above are good enough for decay: the confirmations just written are ledger events, which reset
+  // counters, and the lock keeps other record/compound/decay calls out. A dry run has written nothing, so decay is
+  // told which entries its plan confirms.
+  const confirmed = new Set([...plan.edits.map((e) => e.id), ...plan.restores.map((r) => r.id)]);
+  const decay = await decayLoaded(deps, loaded, { dryRun, run, confirmed });
+  return {
+    run,
+    confirmations: plan.confirmations,
+    unmatched: plan.unmatched,
+    alreadyRecorded: plan.alreadyRecorded,
+    restored: plan.restores.map((r) => r.id),
+    archived: decay.archived.map((d) => d.id),
+    warnings: [...warnings, ...decay.warnings],
+    dryRun,
+  };
+}
+
+/** Archive every active entry of `loaded` past its decay limit; an entry moved since it was loaded is skipped with a warning. */
+export async function decayLoaded(deps: ReviewDeps, loaded: LoadedKnowledge, options: { dryRun?: boolean; run?: string; confirmed?: ReadonlySet<string> }): Promise<DecayResult> {
+  const { planDecay } = await import("./decay.js");
+  const views = await deps.ledger.project(
+    loaded.entries.map((e) => (typeof e.frontmatter.lastConfirmed === "string" ? { id: e.id, lastConfirmed: e.frontmatter.lastConfirmed } : { id: e.id })),
+    { today: deps.today() },
+  );
+  const plan = planDecay(loaded.entries, views, deps.config, options.confirmed ? { confirmed: options.confirmed } : {});
+  const warnings: string[] = [];
+  const archived: DecayCandidate[] = [];
+  for (const candidate of plan) {
+    const entry = loaded.byId.get(candidate.id);
+    if (!entry) continue;
+    if (options.dryRun) {
+      archived.push(candidate);
+      continue;
+    }
+    try {
+      await archiveEntry(deps.layout, deps.append, entry, candidate.reason, deps.today(), options.run);
+      archived.push(candidate);
+    } catch (error) {
+      // Moved by hand (or by a process that does not take the lifecycle lock) since it was loaded: nothing to archive.
+      if (await stat(path.join(deps.layout.root, entry.path)).then(() => true, () => false)) throw error;
+      warnings.push(`"${candidate.id}" moved or was removed before decay could archive it`);
+    }
+  }
+  if (archived.length && !options.dryRun) deps.invalidate();
+  return { archived, warnings, dryRun: options.dryRun ?? false };
+}
+
+export async function compound(deps: ReviewDeps, run: string, findings: CompoundFinding[], options: ReviewOptions): Promise<CompoundResult> {
+  const { planCompound } = await import("./compound.js");
+  const { writeNewEntry } = await import("./create.js");
+  const dryRun = options.dryRun ?? false;
+  const { loaded, events, ref, warnings } = await prepare(deps, run, findings.flatMap((f) => f.agents), options, "compound");
+  const steps = await planCompound(
+    {
+      layout: deps.layout,
+      config: deps.config,
+      today: deps.today(),
+      run: ref,
+      byId: loaded.byId,
+      events,
+      score: (text, ids) => scoreCandidates(deps.search, text, { includeArchived: true, ...(ids ? { ids } : { limit: 10 }) }),
+    },
+    findings,
+  );
+  const result: CompoundResult = { run, created: [], restored: [], skipped: [], warnings, dryRun };
+  for (const step of steps) {
+    if (step.kind === "skip") {
+      result.skipped.push({ text: step.finding.text, reason: step.reason });
+      continue;
+    }
+    const id = step.kind === "create" ? step.plan.id : step.entry.id;
+    (step.kind === "restore" ? result.restored : result.created).push(id);
+    if (dryRun) continue;
+    if (step.kind === "create") await writeNewEntry(step.plan);
+    if (step.kind === "restore") {
+      await restoreEntry(deps.layout, deps.append, step.entry, `recurred in run ${run}: flagged independently by ${step.agents.join(", ")}`, deps.today(), run);
+    }
+    await deps.append([{ type: "compounded", entry: id, run, ...(ref.origin ? { origin: ref.origin } : {}), agents: step.agents, findingHash: findingHash(step.finding.text) }]);
+  }
+  if (!dryRun && (result.created.length || result.restored.length)) deps.invalidate();
+  return result;
+}

@@ -1,0 +1,74 @@
+/**
+ * The holdout step of `inject`: walk the ranked candidates and decide, for each, inject / withhold /
+ * skip (holdout.ts), until the agent's free slots are filled. A withheld entry frees its slot for the
+ * next candidate, so holdout never pushes an agent over the cap; candidates past the filled slots are
+ * only looked at for withholding. Pure: the caller records the events.
+ */
+import type { CairnConfig } from "../config.js";
+import type { Entry } from "../entry/types.js";
+import type { EntryLedgerView, LedgerEvent, RunRef } from "../ledger/index.js";
+import { confirmationInstant, heldOutForRun, injectionsForRun } from "../ledger/index.js";
+import { decideHoldout } from "./holdout.js";
+
+/** An entry not given to the agent, and why. */
+export type Withheld = { id: string; reason: string };
+
+export type Selection = {
+  /** Entries to inject, in rank order, at most `slots`. */
+  inject: Entry[];
+  /** Withheld (holdout) or skipped (past the decay limit) candidates, for the result and `--dry-run`. */
+  withheld: Withheld[];
+  /** The withheld ones to record as `held-out` events. */
+  events: Withheld[];
+  /** Hand edits of `lastConfirmed` to today that the ledger does not explain yet (recorded as `hand-confirmed`). */
+  handConfirmed: Array<{ entry: string; date: string }>;
+};
+
+export type SelectInput = {
+  candidates: readonly Entry[];
+  slots: number;
+  views: Map<string, EntryLedgerView>;
+  events: readonly LedgerEvent[];
+  run: RunRef;
+  config: Pick<CairnConfig, "decayAfterRuns" | "holdout">;
+  today: string;
+};
+
+export function selectWithHoldout(input: SelectInput): Selection {
+  const selection: Selection = { inject: [], withheld: [], events: [], handConfirmed: [] };
+  const injectedInRun = new Set(injectionsForRun(input.events, input.run));
+  const heldInRun = new Set(heldOutForRun(input.events, input.run));
+  const endOfToday = confirmationInstant(input.today);
+  for (const entry of input.candidates) {
+    const full = selection.inject.length >= input.slots;
+    const view = input.views.get(entry.id);
+    const decision = decideHoldout(
+      {
+        unconfirmedRuns: view?.unconfirmedRuns ?? 0,
+        heldOutRuns: view?.heldOutRuns ?? 0,
+        injectedThisRun: injectedInRun.has(entry.id),
+        heldOutThisRun: heldInRun.has(entry.id),
+      },
+      input.config,
+    );
+    // With the slots filled, the agent gets nothing more; but an entry due for holdout that is relevant here (above the
+    // floor) and not shown is still an independent test of it: record the withholding, so a crowded agent does not
+    // stretch a false positive's last chance.
+    if (full && decision.kind !== "hold-out") continue;
+    if (decision.kind === "skip") {
+      selection.withheld.push({ id: entry.id, reason: decision.reason });
+      continue;
+    }
+    const date = entry.frontmatter.lastConfirmed;
+    if (typeof date === "string" && date.trim() === input.today && view?.lastConfirmedAt === endOfToday) {
+      selection.handConfirmed.push({ entry: entry.id, date: input.today });
+    }
+    if (decision.kind === "hold-out") {
+      selection.withheld.push({ id: entry.id, reason: decision.reason });
+      selection.events.push({ id: entry.id, reason: decision.reason });
+      continue;
+    }
+    selection.inject.push(entry);
+  }
+  return selection;
+}
