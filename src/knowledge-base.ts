@@ -1,4 +1,5 @@
 /** The open knowledge base: one typed object the CLI and the MCP server call into. */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { applyConfigOverride, loadConfig, type CairnConfig } from "./config.js";
 import { lintKnowledge, runCheck, type CheckOptions, type CheckReport } from "./check/run.js";
 import type { GateVerdict } from "./check/gate.js";
@@ -30,6 +31,9 @@ import type { Entry, EntryStatus } from "./entry/types.js";
 import type { FixReport } from "./anchors/fix-entries.js";
 import type { VerifyReport } from "./verify/index.js";
 import type { ShowResult } from "./lifecycle/show.js";
+
+/** The actor of the changes made inside `KnowledgeBase.actingAs`, per async call chain. */
+const actorScope = new AsyncLocalStorage<string>();
 
 /** `inject` waits at most this long for another injection's lock, then goes on unserialised with a warning. */
 const INJECT_LOCK_WAIT_MS = 1_000;
@@ -110,8 +114,10 @@ export class KnowledgeBase {
     { now: () => this.#now() },
   );
 
-  /** Who acts: the name recorded on every ledger event (see OpenOptions.actor). */
+  /** Who acts: the name recorded on every ledger event (see OpenOptions.actor); inside `actingAs` that name. */
   actor(): Promise<string> {
+    const scoped = actorScope.getStore();
+    if (scoped !== undefined) return Promise.resolve(scoped);
     this.#actor ??= import("./lifecycle/actor.js").then(({ detectActor }) => detectActor(this.layout.root));
     return this.#actor;
   }
@@ -119,6 +125,14 @@ export class KnowledgeBase {
   /** Name the actor of every later change (the MCP server sets its client's name). */
   useActor(name: string): void {
     this.#actor = Promise.resolve(name);
+  }
+
+  /**
+   * Run `work` with `name` as the actor of every change it makes, without touching other callers:
+   * an HTTP MCP server serves several clients on one knowledge base, each named in its own events.
+   */
+  actingAs<T>(name: string, work: () => Promise<T>): Promise<T> {
+    return actorScope.run(name, work);
   }
 
   /** Where runs happen now: the `origin` option, else `<branch>@<clone id>` from git (read each time: the branch may change). */

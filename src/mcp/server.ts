@@ -35,13 +35,14 @@ Also: search and get_entry to look entries up; status and history for decay coun
 export function createServer(kb: KnowledgeBase, options: { log?: (message: string) => void } = {}): McpServer {
   const log = options.log ?? stderrLog;
   const server = new McpServer({ name: "cairn", version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  // The audit trail names the MCP client (its `clientInfo.name`) as the actor of every change made through this server.
-  server.server.oninitialized = () => kb.useActor(`mcp:${server.server.getClientVersion()?.name ?? "unknown client"}`);
+  // The audit trail names the MCP client (its `clientInfo.name`) as the actor of every change made through
+  // this server; per call, because an HTTP server serves several clients on one knowledge base.
+  const actor = () => `mcp:${server.server.getClientVersion()?.name ?? "unknown client"}`;
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
       { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations },
-      (args: unknown) => toolResult(() => tool.run(kb, args), log),
+      (args: unknown) => toolResult(() => kb.actingAs(actor(), () => tool.run(kb, args)), log),
     );
   }
   return server;

@@ -1,4 +1,6 @@
+import { readdir, readFile } from "node:fs/promises";
 import { request } from "node:http";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openKnowledgeBase } from "../../src/knowledge-base.js";
 import { serveHttp } from "../../src/mcp/http.js";
@@ -28,6 +30,13 @@ function raw(url: string, options: { method?: string; host?: string; body?: stri
     req.on("error", reject);
     req.end(options.body);
   });
+}
+
+async function ledgerEvents(root: string): Promise<Array<Record<string, unknown>>> {
+  const dir = path.join(root, "knowledge/.ledger");
+  const files = (await readdir(dir)).filter((f) => f.endsWith(".jsonl"));
+  const texts = await Promise.all(files.map((f) => readFile(path.join(dir, f), "utf8")));
+  return texts.flatMap((t) => t.split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>));
 }
 
 describe("cairn mcp --http (Streamable HTTP)", () => {
@@ -62,6 +71,19 @@ describe("cairn mcp --http (Streamable HTTP)", () => {
     const entry = (await call(second, "get_entry", { id: "auth-ctx" })).json;
     expect(entry.entry.status.lastInjected).not.toBeNull();
     expect(JSON.parse((await raw(`${server.base}/health`)).body).sessions).toBe(2);
+
+    // Each session's changes name its own client, even when they interleave on the shared knowledge base.
+    await Promise.all([
+      call(second, "inject", { run: "pr-1", agent: "perf", keywords: ["sql", "concatenation"] }),
+      call(first, "confirm", { id: "sql-concat" }),
+      call(second, "confirm", { id: "auth-ctx" }),
+    ]);
+    const events = await ledgerEvents(root);
+    const actorOf = (type: string, key: (e: Record<string, unknown>) => boolean) => events.filter((e) => e.type === type && key(e)).map((e) => e.actor);
+    expect(actorOf("injected", (e) => e.agent === "security")).toEqual(["mcp:orchestrator-a"]);
+    expect(new Set(actorOf("injected", (e) => e.agent === "perf"))).toEqual(new Set(["mcp:orchestrator-b"]));
+    expect(actorOf("manual-confirmed", (e) => e.entry === "sql-concat")).toEqual(["mcp:orchestrator-a"]);
+    expect(actorOf("manual-confirmed", (e) => e.entry === "auth-ctx")).toEqual(["mcp:orchestrator-b"]);
   });
 
   it("stops on SIGTERM with exit code 0 after finishing; --host without --http is a usage error", async () => {
