@@ -2,10 +2,10 @@
 import { CairnError } from "../../errors.js";
 import { rm3 } from "./feedback.js";
 import { Postings } from "./postings.js";
-import { LEXICAL_FIELDS, resolveParams, type LexicalDoc, type LexicalParams, type LexicalParamsInput } from "./params.js";
+import { resolveParams, type LexicalDoc, type LexicalParams, type LexicalParamsInput } from "./params.js";
 import { parseSerialized, serializeIndex } from "./serialize.js";
 import { topK } from "./top-k.js";
-import { isPhrase, isShingle, tokenizeRegions } from "./tokenize.js";
+import { analyzeDoc, SLOTS, slotWeights, weighQuery } from "./analyze.js";
 
 /**
  * Frequencies of one term in one document as `[slot, count, slot, count, ...]`. Slots are
@@ -17,7 +17,7 @@ export type FieldTf = number[];
 /** What the index keeps per document: per-term slot frequencies and per-slot lengths. */
 export type DocTerms = { terms: Map<string, FieldTf>; lengths: number[] };
 
-export const SLOT_COUNT = LEXICAL_FIELDS.length * 2;
+export const SLOT_COUNT = SLOTS;
 
 export type SearchOptions = {
   /** Maximum number of hits. Default 10. */
@@ -38,17 +38,6 @@ export type SearchHit = {
 /** A tokenized, weighted query: distinct terms → weight; `code` when any part of it is code. */
 export type WeightedQuery = { weights: Map<string, number>; code: boolean };
 
-/** Add one occurrence of a term in `slot` to its sparse frequencies. */
-function bump(tf: FieldTf, slot: number): void {
-  for (let i = 0; i < tf.length; i += 2) {
-    if (tf[i] === slot) {
-      tf[i + 1] = (tf[i + 1] ?? 0) + 1;
-      return;
-    }
-  }
-  tf.push(slot, 1);
-}
-
 export class LexicalIndex {
   readonly params: LexicalParams;
   readonly #postings = new Postings(SLOT_COUNT);
@@ -57,9 +46,9 @@ export class LexicalIndex {
 
   constructor(params: LexicalParamsInput = {}) {
     this.params = resolveParams(params);
-    const { fields, code } = this.params;
-    this.#slotWeights = [...LEXICAL_FIELDS.map((f) => fields[f].weight), ...LEXICAL_FIELDS.map((f) => fields[f].weight * code.weight)];
-    this.#slotB = [...LEXICAL_FIELDS.map((f) => fields[f].b), ...LEXICAL_FIELDS.map(() => code.b)];
+    const { weights, bs } = slotWeights(this.params);
+    this.#slotWeights = weights;
+    this.#slotB = bs;
   }
 
   get size(): number {
@@ -77,23 +66,7 @@ export class LexicalIndex {
 
   /** Tokenize a document's fields into the per-slot term frequencies the index stores. */
   analyze(doc: LexicalDoc): DocTerms {
-    const terms = new Map<string, FieldTf>();
-    const lengths = new Array<number>(SLOT_COUNT).fill(0);
-    LEXICAL_FIELDS.forEach((field, f) => {
-      const text = doc.fields[field];
-      if (!text) return;
-      for (const region of tokenizeRegions(text, this.params.tokenizer)) {
-        const slot = region.code ? f + LEXICAL_FIELDS.length : f;
-        for (const t of region.terms) {
-          // Prose phrases ride on their words; counting them would penalise long prose twice.
-          if (!isPhrase(t)) lengths[slot] = (lengths[slot] ?? 0) + 1;
-          const tf = terms.get(t);
-          if (tf) bump(tf, slot);
-          else terms.set(t, [slot, 1]);
-        }
-      }
-    });
-    return { terms, lengths };
+    return analyzeDoc(this.params, doc);
   }
 
   /** Add a document, replacing any document with the same id. */
@@ -129,18 +102,7 @@ export class LexicalIndex {
 
   /** Tokenize a query into distinct terms weighted by query frequency and term kind. */
   weighQuery(query: string): WeightedQuery {
-    const counts = new Map<string, number>();
-    let code = false;
-    for (const region of tokenizeRegions(query, this.params.tokenizer)) {
-      code ||= region.code && region.terms.length > 0;
-      for (const t of region.terms) counts.set(t, (counts.get(t) ?? 0) + 1);
-    }
-    const { queryTf, shingleWeight, phraseWeight } = this.params;
-    for (const [t, n] of counts) {
-      const tf = queryTf === "binary" ? 1 : queryTf === "log" ? 1 + Math.log(n) : n;
-      counts.set(t, tf * (isShingle(t) ? shingleWeight : isPhrase(t) ? phraseWeight : 1));
-    }
-    return { weights: counts, code };
+    return weighQuery(this.params, query);
   }
 
   /** Query term → weight (the terms of weighQuery, without the code flag). */

@@ -1,0 +1,382 @@
+/**
+ * The persisted lexical index: an immutable binary base segment (segment.ts) plus an in-memory
+ * overlay of documents added or changed since, and tombstones for base documents removed or
+ * replaced. Scores are exactly those of one in-memory LexicalIndex holding the same documents
+ * (collection statistics — N, df, average lengths — combine both layers), so persisting in layers
+ * never changes a ranking. Saving writes only the overlay; `compact()` folds it into a new base.
+ */
+import { CairnError } from "../../errors.js";
+import { analyzeDoc, SLOTS, slotWeights, weighQuery } from "./analyze.js";
+import type { DocTerms, FieldTf, SearchHit, WeightedQuery } from "./lexical-index.js";
+import type { LexicalDoc, LexicalParams } from "./params.js";
+import { buildSegment, Segment, segmentSlotBits, segmentSlotMask, writeSegment, type SegmentDoc } from "./segment.js";
+import { topK } from "./top-k.js";
+import { TOKENIZER_VERSION } from "./tokenize.js";
+
+type OverlayDoc = DocTerms & { hash: string };
+
+/** The overlay as saved next to the base segment (JSON). */
+export type LexicalDelta = {
+  format: "cairn-lexical-delta";
+  tokenizerVersion: number;
+  /** Ids of base documents that are removed or replaced by an overlay document. */
+  dead: string[];
+  /** Term dictionary of `docs`. */
+  terms: string[];
+  /** [id, hash, lengths, flat [term index, slot, count, …]] */
+  docs: Array<[string, string, number[], number[]]>;
+};
+
+export class LayeredLexical {
+  readonly params: LexicalParams;
+  readonly #base: Segment | null;
+  readonly #weights: number[];
+  readonly #bs: number[];
+  /** Base document number → 1 when removed or replaced. */
+  readonly #dead: Uint8Array;
+  #deadCount = 0;
+  readonly #baseSums = new Array<number>(SLOTS).fill(0);
+  readonly #deadSums = new Array<number>(SLOTS).fill(0);
+  #baseNums: Map<string, number> | undefined;
+  readonly #overlay = new Map<string, OverlayDoc>();
+  /** Term → overlay ids holding it. */
+  readonly #overlayLists = new Map<string, Set<string>>();
+  readonly #overlaySums = new Array<number>(SLOTS).fill(0);
+  #scores = new Float64Array(0);
+  #factors = new Float64Array(0);
+  #factorEpoch = new Int32Array(0);
+  #epoch = 1;
+  #changed = false;
+
+  constructor(params: LexicalParams, base: Segment | null = null) {
+    if (params.feedback.docs > 0 && params.feedback.terms > 0) {
+      throw new CairnError("INVALID", "The persisted lexical index does not support pseudo-relevance feedback (RM3); use an in-memory LexicalIndex for it");
+    }
+    this.params = params;
+    this.#base = base;
+    ({ weights: this.#weights, bs: this.#bs } = slotWeights(params));
+    this.#dead = new Uint8Array(base?.size ?? 0);
+    if (base) {
+      for (let i = 0; i < base.lengths.length; i++) this.#baseSums[i % SLOTS] = (this.#baseSums[i % SLOTS] ?? 0) + base.lengths[i]!;
+    }
+  }
+
+  /** Rebuild an index from its base segment and saved overlay; throws CairnError INVALID on a mismatch. */
+  static restore(params: LexicalParams, base: Segment | null, delta: LexicalDelta | null): LayeredLexical {
+    const index = new LayeredLexical(params, base);
+    if (!delta) return index;
+    if (delta.format !== "cairn-lexical-delta" || delta.tokenizerVersion !== TOKENIZER_VERSION) {
+      throw new CairnError("INVALID", "The lexical index delta is from another version; it will be rebuilt");
+    }
+    for (const id of delta.dead) index.#kill(id);
+    for (const [id, hash, lengths, flat] of delta.docs) {
+      const terms = new Map<string, FieldTf>();
+      for (let k = 0; k + 2 < flat.length; k += 3) {
+        const term = delta.terms[flat[k]!];
+        if (term === undefined) throw new CairnError("INVALID", `The lexical index delta refers to term ${flat[k]} it does not hold; it will be rebuilt`);
+        const tf = terms.get(term);
+        if (tf) tf.push(flat[k + 1]!, flat[k + 2]!);
+        else terms.set(term, [flat[k + 1]!, flat[k + 2]!]);
+      }
+      index.#put(id, { hash, terms, lengths });
+    }
+    index.#changed = false;
+    return index;
+  }
+
+  /** Live documents. */
+  get size(): number {
+    return (this.#base?.size ?? 0) - this.#deadCount + this.#overlay.size;
+  }
+
+  /** True when documents were added or removed since the last `delta()` / `compact()`. */
+  get changed(): boolean {
+    return this.#changed;
+  }
+
+  /** Documents in the overlay and tombstones, the work a `compact()` would fold into the base. */
+  get pending(): { overlay: number; dead: number; base: number } {
+    return { overlay: this.#overlay.size, dead: this.#deadCount, base: this.#base?.size ?? 0 };
+  }
+
+  /** Hash of the fields the live document `id` was analyzed from; undefined when absent. */
+  hashOf(id: string): string | undefined {
+    const doc = this.#overlay.get(id);
+    if (doc) return doc.hash;
+    const num = this.#nums().get(id);
+    return num === undefined || this.#dead[num] ? undefined : this.#base!.hash(num);
+  }
+
+  has(id: string): boolean {
+    return this.hashOf(id) !== undefined;
+  }
+
+  /** Ids of all live documents. */
+  ids(): string[] {
+    const out: string[] = [];
+    for (const [id, num] of this.#nums()) if (!this.#dead[num]) out.push(id);
+    return out.concat([...this.#overlay.keys()]);
+  }
+
+  /** Add (or replace) a document analyzed from `doc`; `hash` identifies the fields it came from. */
+  add(doc: LexicalDoc, hash: string): void {
+    if (typeof doc.id !== "string" || doc.id === "") {
+      throw new CairnError("INVALID", `Cannot index a lexical document without an id: expected a non-empty string, got ${JSON.stringify(doc.id)}`);
+    }
+    this.remove(doc.id);
+    this.#put(doc.id, { ...analyzeDoc(this.params, doc), hash });
+  }
+
+  remove(id: string): void {
+    const doc = this.#overlay.get(id);
+    if (doc) {
+      this.#overlay.delete(id);
+      for (const term of doc.terms.keys()) {
+        const list = this.#overlayLists.get(term);
+        list?.delete(id);
+        if (list && !list.size) this.#overlayLists.delete(term);
+      }
+      doc.lengths.forEach((len, s) => (this.#overlaySums[s] = (this.#overlaySums[s] ?? 0) - len));
+      this.#touch();
+    }
+    this.#kill(id);
+  }
+
+  #put(id: string, doc: OverlayDoc): void {
+    this.#overlay.set(id, doc);
+    for (const term of doc.terms.keys()) {
+      let list = this.#overlayLists.get(term);
+      if (!list) this.#overlayLists.set(term, (list = new Set()));
+      list.add(id);
+    }
+    doc.lengths.forEach((len, s) => (this.#overlaySums[s] = (this.#overlaySums[s] ?? 0) + len));
+    this.#touch();
+  }
+
+  #kill(id: string): void {
+    const num = this.#nums().get(id);
+    if (num === undefined || this.#dead[num]) return;
+    this.#dead[num] = 1;
+    this.#deadCount++;
+    const lengths = this.#base!.lengths;
+    for (let s = 0; s < SLOTS; s++) this.#deadSums[s] = (this.#deadSums[s] ?? 0) + lengths[num * SLOTS + s]!;
+    this.#touch();
+  }
+
+  #touch(): void {
+    this.#epoch++;
+    this.#changed = true;
+  }
+
+  /** Base ids → numbers, decoded on first need (updates, `has`), not on open. */
+  #nums(): Map<string, number> {
+    if (!this.#baseNums) {
+      this.#baseNums = new Map();
+      for (let num = 0; num < (this.#base?.size ?? 0); num++) this.#baseNums.set(this.#base!.id(num), num);
+    }
+    return this.#baseNums;
+  }
+
+  /** Number of live documents holding an (already tokenized) term. */
+  documentFrequency(term: string): number {
+    let df = this.#overlayLists.get(term)?.size ?? 0;
+    const t = this.#base ? this.#base.lookup(term) : -1;
+    if (t >= 0) df += this.#liveDocs(t);
+    return df;
+  }
+
+  #liveDocs(t: number): number {
+    const base = this.#base!;
+    let count = 0;
+    let last = -1;
+    for (let p = base.postingStart[t]!, end = base.postingStart[t + 1]!; p < end; p++) {
+      const num = base.pairDoc[p]!;
+      if (num !== last && !this.#dead[num]) count++;
+      last = num;
+    }
+    return count;
+  }
+
+  weighQuery(query: string): WeightedQuery {
+    return weighQuery(this.params, query);
+  }
+
+  /** Query term → weight (the terms of weighQuery, without the code flag). */
+  queryTerms(query: string): Map<string, number> {
+    return this.weighQuery(query).weights;
+  }
+
+  /** Rank documents for a query: BM25F, OR semantics, ties by ascending id. */
+  search(query: string, options: { limit?: number; filter?: (id: string) => boolean } = {}): SearchHit[] {
+    const { weights } = this.weighQuery(query);
+    const scores = this.scoreTerms(weights);
+    return topK(scores, options.limit ?? 10, options.filter).map(([id, score], i) => ({ id, score, rank: i + 1, matched: this.#matched(id, weights) }));
+  }
+
+  #matched(id: string, weights: ReadonlyMap<string, number>): string[] {
+    const doc = this.#overlay.get(id);
+    if (doc) return [...weights.keys()].filter((t) => doc.terms.has(t));
+    const num = this.#nums().get(id);
+    const base = this.#base;
+    if (num === undefined || !base) return [];
+    return [...weights.keys()].filter((t) => {
+      const at = base.lookup(t);
+      return at >= 0 && base.holds(at, num);
+    });
+  }
+
+  /** BM25F scores of every live document matching at least one weighted term (OR semantics). */
+  scoreTerms(query: ReadonlyMap<string, number>): Map<string, number> {
+    const out = new Map<string, number>();
+    const n = this.size;
+    if (n === 0) return out;
+    const base = this.#base;
+    const baseSize = base?.size ?? 0;
+    if (this.#scores.length < baseSize) {
+      this.#scores = new Float64Array(baseSize);
+      this.#factors = new Float64Array(baseSize * SLOTS);
+      this.#factorEpoch = new Int32Array(baseSize);
+    }
+    const avg = this.#baseSums.map((sum, s) => (sum - this.#deadSums[s]! + this.#overlaySums[s]!) / n);
+    const k1 = this.params.k1;
+    const saturate = (pseudoTf: number, idf: number, qw: number) => (qw * idf * pseudoTf * (k1 + 1)) / (pseudoTf + k1);
+    const factor = (length: number, s: number): number => {
+      const a = avg[s]!;
+      const b = this.#bs[s]!;
+      return a > 0 ? this.#weights[s]! / (1 - b + (b * length) / a) : 0;
+    };
+    const touched: number[] = [];
+    const nums: number[] = [];
+    const pseudo: number[] = [];
+    const overlayScores = new Map<string, number>();
+    for (const [term, qw] of query) {
+      if (qw <= 0) continue;
+      nums.length = 0;
+      pseudo.length = 0;
+      let df = 0;
+      const t = base ? base.lookup(term) : -1;
+      if (t >= 0) {
+        for (let p = base!.postingStart[t]!, end = base!.postingStart[t + 1]!; p < end; ) {
+          const num = base!.pairDoc[p]!;
+          let tfSum = 0;
+          if (this.#factorEpoch[num] !== this.#epoch) this.#refreshFactors(num, factor);
+          for (; p < end && base!.pairDoc[p] === num; p++) {
+            const packed = base!.pairSlotCount[p]!;
+            tfSum += (packed >>> segmentSlotBits) * this.#factors[num * SLOTS + (packed & segmentSlotMask)]!;
+          }
+          if (this.#dead[num]) continue;
+          df++;
+          nums.push(num);
+          pseudo.push(tfSum);
+        }
+      }
+      const overlayIds = this.#overlayLists.get(term);
+      df += overlayIds?.size ?? 0;
+      if (df === 0) continue;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      for (let i = 0; i < nums.length; i++) {
+        const pseudoTf = pseudo[i]!;
+        if (pseudoTf <= 0) continue;
+        const num = nums[i]!;
+        if (this.#scores[num] === 0) touched.push(num);
+        this.#scores[num]! += saturate(pseudoTf, idf, qw);
+      }
+      for (const id of overlayIds ?? []) {
+        const doc = this.#overlay.get(id)!;
+        const tf = doc.terms.get(term)!;
+        let pseudoTf = 0;
+        for (let k = 0; k < tf.length; k += 2) pseudoTf += tf[k + 1]! * factor(doc.lengths[tf[k]!] ?? 0, tf[k]!);
+        if (pseudoTf <= 0) continue;
+        overlayScores.set(id, (overlayScores.get(id) ?? 0) + saturate(pseudoTf, idf, qw));
+      }
+    }
+    for (const num of touched) {
+      out.set(base!.id(num), this.#scores[num]!);
+      this.#scores[num] = 0;
+    }
+    for (const [id, score] of overlayScores) out.set(id, score);
+    return out;
+  }
+
+  #refreshFactors(num: number, factor: (length: number, s: number) => number): void {
+    const lengths = this.#base!.lengths;
+    for (let s = 0; s < SLOTS; s++) this.#factors[num * SLOTS + s] = factor(lengths[num * SLOTS + s]!, s);
+    this.#factorEpoch[num] = this.#epoch;
+  }
+
+  /** The overlay and tombstones as JSON, to save beside the base segment. Resets `changed`. */
+  delta(): LexicalDelta {
+    const dictionary = new Map<string, number>();
+    const docs: LexicalDelta["docs"] = [];
+    for (const [id, doc] of [...this.#overlay].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+      const flat: number[] = [];
+      for (const [term, tf] of doc.terms) {
+        let t = dictionary.get(term);
+        if (t === undefined) dictionary.set(term, (t = dictionary.size));
+        for (let k = 0; k < tf.length; k += 2) flat.push(t, tf[k]!, tf[k + 1]!);
+      }
+      docs.push([id, doc.hash, [...doc.lengths], flat]);
+    }
+    const dead: string[] = [];
+    for (const [id, num] of this.#baseNums ?? []) if (this.#dead[num]) dead.push(id);
+    this.#changed = false;
+    return { format: "cairn-lexical-delta", tokenizerVersion: TOKENIZER_VERSION, dead: dead.sort(), terms: [...dictionary.keys()], docs };
+  }
+
+  /** A new base segment holding every live document (base survivors in order, then the overlay by id). */
+  compact(): Uint8Array {
+    const base = this.#base;
+    if (!base) {
+      const docs: SegmentDoc[] = [...this.#overlay].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([id, d]) => ({ id, hash: d.hash, terms: d.terms, lengths: d.lengths }));
+      return buildSegment(this.params, docs);
+    }
+    // Renumber base survivors, then append the overlay; merge both sorted dictionaries term by term.
+    const renumber = new Int32Array(base.size).fill(-1);
+    const docs: Array<Pick<SegmentDoc, "id" | "hash" | "lengths">> = [];
+    for (let num = 0; num < base.size; num++) {
+      if (this.#dead[num]) continue;
+      renumber[num] = docs.length;
+      docs.push({ id: base.id(num), hash: base.hash(num), lengths: Array.from(base.lengths.subarray(num * SLOTS, (num + 1) * SLOTS)) });
+    }
+    const overlay = [...this.#overlay].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    const overlayNum = new Map<string, number>();
+    for (const [id, d] of overlay) {
+      overlayNum.set(id, docs.length);
+      docs.push({ id, hash: d.hash, lengths: d.lengths });
+    }
+    const overlayTerms = [...this.#overlayLists.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const terms: string[] = [];
+    const origin: Array<[baseTerm: number, overlayTerm: string | undefined]> = [];
+    let i = 0;
+    let j = 0;
+    while (i < base.termCount || j < overlayTerms.length) {
+      const bt = i < base.termCount ? base.term(i) : undefined;
+      const ot = overlayTerms[j];
+      if (bt !== undefined && (ot === undefined || bt < ot)) origin.push([i++, undefined]), terms.push(bt);
+      else if (bt !== undefined && bt === ot) origin.push([i++, overlayTerms[j++]]), terms.push(bt);
+      else origin.push([-1, overlayTerms[j++]]), terms.push(ot!);
+    }
+    const postings = (k: number): { docs: number[]; tfs: FieldTf[] } => {
+      const [bt, ot] = origin[k]!;
+      const out = { docs: [] as number[], tfs: [] as FieldTf[] };
+      if (bt >= 0) {
+        const list = base.postings(bt);
+        list.docs.forEach((num, x) => {
+          if (renumber[num]! >= 0) out.docs.push(renumber[num]!), out.tfs.push(list.tfs[x]!);
+        });
+      }
+      if (ot !== undefined) {
+        const holders = [...this.#overlayLists.get(ot)!].map((id) => [overlayNum.get(id)!, id] as const).sort((a, b) => a[0] - b[0]);
+        for (const [num, id] of holders) out.docs.push(num), out.tfs.push(this.#overlay.get(id)!.terms.get(ot)!);
+      }
+      return out;
+    };
+    // Terms whose every posting died are dropped (postings are recomputed per term, never all held at once).
+    const kept: number[] = [];
+    for (let k = 0; k < terms.length; k++) {
+      const [bt, ot] = origin[k]!;
+      if (ot !== undefined || (bt >= 0 && this.#liveDocs(bt) > 0)) kept.push(k);
+    }
+    return writeSegment(this.params, docs, { terms: kept.map((k) => terms[k]!), postings: (x) => postings(kept[x]!) });
+  }
+}
