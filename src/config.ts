@@ -9,9 +9,16 @@ import { assertContained } from "./store/contain.js";
 
 export const CONFIG_FILE = "cairn.config.json";
 
+/**
+ * The vector list's ranking weight in fusion. 0 (the default): embeddings do not rank, so `index`,
+ * `search` and `inject` never embed — a model earns a weight by measurement
+ * (`npm run bench -- retrieval-hybrid --embedder …`).
+ */
+const weightSchema = z.number().min(0).max(10).optional();
+
 const embedderSchema = z.discriminatedUnion("provider", [
   /** The bundled offline Universal Sentence Encoder lite (512 dims). */
-  z.object({ provider: z.literal("use-lite") }).strict(),
+  z.object({ provider: z.literal("use-lite"), weight: weightSchema }).strict(),
   /** A transformers.js (ONNX) sentence-embedding model from a local directory or a hub id. */
   z
     .object({
@@ -21,6 +28,7 @@ const embedderSchema = z.discriminatedUnion("provider", [
       pooling: z.enum(["mean", "cls"]).optional(),
       quantized: z.boolean().optional(),
       allowRemote: z.boolean().optional(),
+      weight: weightSchema,
     })
     .strict(),
   /** Lexical-only retrieval: no embeddings at all. */
@@ -161,6 +169,11 @@ export function applyConfigOverride(base: CairnConfig, override: unknown, source
   if (!parsed.success) throw problemsOf(parsed.error, source, overrideSchema);
   const defined = Object.fromEntries(Object.entries(parsed.data).filter(([, value]) => value !== undefined)) as Partial<CairnConfig>;
   return checkResolved({ ...base, ...defined }, source, { denyPatterns: "denyPatterns", knowledgeDir: "knowledgeDir" });
+}
+
+/** The embedder's ranking weight (config `embedder.weight`): 0 means embeddings never rank and nothing is embedded for search. */
+export function vectorWeightOf(config: Pick<CairnConfig, "embedder">): number {
+  return config.embedder.provider === "none" ? 0 : (config.embedder.weight ?? 0);
 }
 
 /** Runs in which an entry one injected run from decay may be withheld (0 when holdout is off). */

@@ -1,6 +1,6 @@
 /** The open knowledge base: one typed object the CLI and the MCP server call into. */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { applyConfigOverride, loadConfig, type CairnConfig } from "./config.js";
+import { applyConfigOverride, loadConfig, vectorWeightOf, type CairnConfig } from "./config.js";
 import { lintKnowledge, runCheck, type CheckOptions, type CheckReport } from "./check/run.js";
 import type { GateVerdict } from "./check/gate.js";
 import type { Diagnostic } from "./entry/diagnostic.js";
@@ -27,7 +27,8 @@ import type { Finding } from "./lifecycle/record.js";
 import type { CompoundResult, DecayResult, RecordResult, ReviewDeps, ReviewOptions } from "./lifecycle/review.js";
 import type { CompoundFinding } from "./lifecycle/compound.js";
 import type { History } from "./lifecycle/history.js";
-import type { Entry, EntryStatus } from "./entry/types.js";
+import type { Entry, EntryStatus, EntrySummary } from "./entry/types.js";
+import type { KnowledgeView } from "./indexing/catalogue-view.js";
 import type { FixReport } from "./anchors/fix-entries.js";
 import type { VerifyReport } from "./verify/index.js";
 import type { ShowResult } from "./lifecycle/show.js";
@@ -239,7 +240,12 @@ export class KnowledgeBase {
 
   /** Mark an entry independently confirmed today (a one/two-line diff). */
   confirm(id: string): Promise<ManualResult> {
-    return this.#withEntry(id, async (entry) => confirmEntry(this.layout, await this.#fingerprinting([entry]), entry, this.today()));
+    return this.#withEntry(id, async (record) => {
+      // The ledger event carries the anchored lines' fingerprints: the only operation here that needs the entry's body.
+      const entry = await this.entryOf(record);
+      if (!entry) return { kind: "refused", id, reason: `${record.path} changed while confirming "${id}"; run the command again` };
+      return confirmEntry(this.layout, await this.#fingerprinting([entry]), entry, this.today());
+    });
   }
 
   /** Delete an entry's file (git keeps its history) and record a `retracted` event. */
@@ -255,6 +261,29 @@ export class KnowledgeBase {
   /** Move an active entry to knowledge/archive/ with `archived` and `archivedReason`. */
   archive(id: string, reason: string): Promise<ManualResult> {
     return this.#withEntry(id, (entry) => archiveEntry(this.layout, this.append, entry, reason, this.today()));
+  }
+
+  /**
+   * The catalogue view: every entry's identity, frontmatter, anchor places and parse problems, from the index's
+   * catalogue (refreshed from the files when stale: only changed files are parsed). What `status`, `confirm`,
+   * `record`, decay, `compound`, `show` and `history` read instead of parsing every entry.
+   */
+  async knowledge(): Promise<KnowledgeView> {
+    // Lifecycle decisions must see every file as it is now (a human may have just edited one): the catalogue is
+    // re-checked (one stat per file, no parsing of unchanged ones) unless a watcher keeps it current.
+    this.#refreshBeforeMatching();
+    const { index } = await this.searchIndex();
+    const { knowledgeView } = await import("./indexing/catalogue-view.js");
+    return knowledgeView(index.catalogue, this.today());
+  }
+
+  /** The entry of a catalogue record, parsed from its file now; undefined when the file is gone or no longer holds that id. */
+  async entryOf(record: EntrySummary): Promise<Entry | undefined> {
+    const file = entryFileFor(this.layout, record.path);
+    if (!file) return undefined;
+    const { readEntryFile } = await import("./store/files.js");
+    const { entry } = await readEntryFile(this.layout, file, this.today());
+    return entry && entry.id === record.id ? entry : undefined;
   }
 
   /** Build or update the search index in .cairn/ (incremental; `rebuild` starts from scratch). */
@@ -273,7 +302,7 @@ export class KnowledgeBase {
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
     const { index, warnings } = await this.searchIndex();
     const { hybridSearch } = await import("./retrieval/search.js");
-    const response = await hybridSearch(index, query, options, this.config.agents);
+    const response = await hybridSearch(index, query, options, this.config.agents, vectorWeightOf(this.config));
     return { ...response, warnings: [...new Set([...warnings, ...response.warnings])] };
   }
 
@@ -405,7 +434,7 @@ export class KnowledgeBase {
   async decay(options: { dryRun?: boolean; run?: string } = {}): Promise<DecayResult> {
     if (!options.dryRun) await this.repair();
     const review = await import("./lifecycle/review.js");
-    return review.withLifecycleLock(this.layout, !options.dryRun, async () => review.decayLoaded(this.#reviewDeps(), await this.load(), options));
+    return review.withLifecycleLock(this.layout, !options.dryRun, async () => review.decayLoaded(this.#reviewDeps(), await this.knowledge(), options));
   }
 
   /** Turn converging findings (2+ independent agents, durable, evidence + verify, sanitized, not a duplicate) into entries; restore recurring archived ones. */
@@ -465,9 +494,9 @@ export class KnowledgeBase {
   async supersede(oldId: string, newId: string): Promise<ManualResult> {
     const { supersede } = await import("./lifecycle/supersede.js");
     await this.repair();
-    const loaded = await this.load();
-    const replacement = lookup(loaded.byId, newId);
-    const broken = unreadableEntry(loaded, newId);
+    const known = await this.knowledge();
+    const replacement = lookup(known.byId, newId);
+    const broken = unreadableEntry(known, newId);
     if (broken) return { kind: "refused", id: newId, reason: broken };
     if (replacement.kind === "not-found") return { kind: "not-found", id: newId, suggestions: replacement.suggestions };
     return this.#withEntry(oldId, (old) => supersede(this.layout, this.append, old, replacement.entry, this.today()));
@@ -476,19 +505,22 @@ export class KnowledgeBase {
   /** One entry by id: its text, parsed fields, status row and problems; "not found" carries close ids. */
   async show(id: string): Promise<ShowResult> {
     const { entryView } = await import("./lifecycle/show.js");
-    // The one place `show` reads entries: a catalogue read can replace the full load here.
-    const loaded = await this.load();
-    const found = lookup(loaded.byId, id);
+    const { readEntryFile } = await import("./store/files.js");
+    // The catalogue finds the file; only that file is read and parsed.
+    const found = lookup((await this.knowledge()).byId, id);
     if (found.kind === "not-found") return found;
+    const file = entryFileFor(this.layout, found.entry.path);
+    const read = file ? await readEntryFile(this.layout, file, this.today()) : undefined;
+    if (!read?.entry || read.entry.id !== id) return { kind: "not-found", id, suggestions: [] };
     const { events } = await this.ledger.read();
-    const views = projectLedger(events, confirmationInfo([found.entry]), { today: this.today() });
-    return { kind: "found", entry: await entryView(this.layout, this.config, found.entry, loaded.diagnostics, views, events) };
+    const views = projectLedger(events, confirmationInfo([read.entry]), { today: this.today() });
+    return { kind: "found", entry: await entryView(this.layout, this.config, read.entry, read.diagnostics, views, events) };
   }
 
   /** An entry's ledger events and git log, oldest first. */
   async history(id: string): Promise<History | { kind: "not-found"; id: string; suggestions: string[] }> {
     const { ledgerHistory, gitHistory } = await import("./lifecycle/history.js");
-    const loaded = await this.load();
+    const loaded = await this.knowledge();
     const { events } = await this.ledger.read();
     const fromLedger = ledgerHistory(events, id);
     if (!loaded.byId.has(id) && !fromLedger.length) {
@@ -532,7 +564,8 @@ export class KnowledgeBase {
       append: this.append,
       today: () => this.today(),
       origin: () => this.origin(),
-      load: () => this.load(),
+      knowledge: () => this.knowledge(),
+      entryOf: (entry) => this.entryOf(entry),
       search: (query, options) => this.search(query, options),
       refreshBeforeMatching: () => this.#refreshBeforeMatching(),
       invalidate: () => this.invalidate(),
@@ -544,14 +577,15 @@ export class KnowledgeBase {
     return this.#embedder === undefined ? {} : { embedder: this.#embedder };
   }
 
-  async #withEntry(id: string, action: (entry: NonNullable<ReturnType<LoadedKnowledge["byId"]["get"]>>) => Promise<ManualResult>): Promise<ManualResult> {
+  async #withEntry(id: string, action: (entry: EntrySummary) => Promise<ManualResult>): Promise<ManualResult> {
     if (!id || id.includes("/") || id.includes("\\") || id.includes("..")) {
       throw new CairnError("USAGE", `"${id}" is not an entry id; expected the file name without .md, e.g. auth-middleware-swallows-ctx-cancel`);
     }
     await this.repair();
-    const loaded = await this.load();
-    const found = lookup(loaded.byId, id);
-    const broken = unreadableEntry(loaded, id);
+    // The catalogue was just refreshed from the files; the change itself re-reads the file and refuses a stale plan.
+    const known = await this.knowledge();
+    const found = lookup(known.byId, id);
+    const broken = unreadableEntry(known, id);
     if (broken) return { kind: "refused", id, reason: broken };
     if (found.kind === "not-found") return { kind: "not-found", id, suggestions: found.suggestions };
     const result = await action(found.entry);

@@ -5,7 +5,7 @@ import type { Entry } from "../entry/types.js";
 export const REFERENCE_KEYS = ["supersedes", "supersededBy", "contradicts"] as const;
 
 /** Entry ids referenced by `key`, accepting a single id or a list. */
-export function refsOf(entry: Entry, key: (typeof REFERENCE_KEYS)[number]): string[] {
+export function refsOf(entry: Pick<Entry, "frontmatter">, key: (typeof REFERENCE_KEYS)[number]): string[] {
   const value = entry.frontmatter[key];
   if (typeof value === "string") return [value];
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];

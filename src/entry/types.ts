@@ -74,6 +74,15 @@ export type Section = {
   line: number;
 };
 
+/** What lifecycle code needs of an entry without its body: identity, place and frontmatter (a catalogue record is one). */
+export type EntrySummary = Pick<Entry, "id" | "path" | "state" | "frontmatter">;
+
+/** Where an evidence anchor points, as the "same place" test and the changed-code signal read it. */
+export type AnchorPlace = Pick<Anchor, "path" | "glob" | "startLine" | "endLine" | "symbol">;
+
+/** An entry as the catalogue knows it without its body: identity, frontmatter and where its evidence points. */
+export type EntryCard = EntrySummary & { anchors: readonly AnchorPlace[] };
+
 /** A parsed, valid-enough entry. `frontmatter` may be partial when the file has errors. */
 export type Entry = {
   id: string;

@@ -17,10 +17,10 @@ export type IndexMeta = {
   anchors: AnchorRef[];
 };
 
-/** What retrieval needs of an evidence anchor: where it points (a path or glob), which lines, which symbol. */
-export type AnchorRef = { path: string; glob?: true; start?: number; end?: number; symbol?: string };
+/** What retrieval and matching need of an evidence anchor: where it points (a path or glob), which lines, which symbol. */
+export type AnchorRef = { path: string; glob?: true; startLine?: number; endLine?: number; symbol?: string };
 
-export type IndexDoc = { id: string; meta: IndexMeta; lexical: LexicalDoc; embedText: string };
+export type IndexDoc = { id: string; meta: IndexMeta; lexical: LexicalDoc; embedText: string; lexicalHash: string };
 
 /** Character cap of embedded text: the finding and evidence carry the meaning; long tails add noise. */
 const EMBED_CHARS = 2000;
@@ -51,6 +51,7 @@ export function entryDocument(entry: Entry): IndexDoc {
     id: entry.id,
     lexical,
     embedText,
+    lexicalHash: sha256(JSON.stringify(lexical.fields)).slice(0, 32),
     meta: {
       path: entry.path,
       state: entry.state,
@@ -61,7 +62,7 @@ export function entryDocument(entry: Entry): IndexDoc {
       tags,
       anchors: anchors.flatMap((a): AnchorRef[] =>
         a.path
-          ? [{ path: a.path, ...(a.glob ? { glob: true as const } : {}), ...(a.startLine ? { start: a.startLine, end: a.endLine ?? a.startLine } : {}), ...(a.symbol ? { symbol: a.symbol } : {}) }]
+          ? [{ path: a.path, ...(a.glob ? { glob: true as const } : {}), ...(a.startLine ? { startLine: a.startLine, endLine: a.endLine ?? a.startLine } : {}), ...(a.symbol ? { symbol: a.symbol } : {}) }]
           : [],
       ),
     },

@@ -1,26 +1,24 @@
-/** `.cairn/manifest.json`: format version, embedder, the current generation directory and per-entry state. */
+/**
+ * `.cairn/manifest.json`: which files make up the current index. Every save writes its new files
+ * first (a generation directory, maybe a new lexical segment) and then swaps this small file
+ * atomically, so a reader sees the old index or the new one, never a mix.
+ */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomic } from "../store/atomic.js";
-import type { IndexMeta } from "./document.js";
 
 /** Bump when the on-disk layout or the document mapping changes: a mismatch triggers a rebuild. */
-export const INDEX_FORMAT = 2;
-
-export type ManifestEntry = IndexMeta & {
-  /** Hash of the lexical fields (frontmatter title/tags/agents and verify text are lexical-only). */
-  lexicalHash: string;
-  mtimeMs: number;
-  size: number;
-};
+export const INDEX_FORMAT = 3;
 
 export type Manifest = {
   format: number;
+  /** The embedder of the saved vectors; null when the index holds none. */
   embedder: { id: string; dims: number } | null;
-  /** Directory under .cairn/ holding this generation's lexical and vector files. */
+  /** Directory under .cairn/ written by the last save. */
   generation: string;
+  /** Paths relative to .cairn/: the catalogue (always), the lexical base segment and delta, the vectors. */
+  files: { catalogue: string; segment: string | null; delta: string | null; vectors: string | null };
   updated: string;
-  entries: Record<string, ManifestEntry>;
 };
 
 export type ManifestRead = { kind: "ok"; manifest: Manifest } | { kind: "missing" } | { kind: "corrupt"; reason: string };
@@ -33,27 +31,26 @@ export async function readManifest(cacheDir: string): Promise<ManifestRead> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
     return { kind: "corrupt", reason: (error as Error).message };
   }
+  let value: unknown;
   try {
-    const value = JSON.parse(text) as Manifest;
-    if (typeof value !== "object" || value === null || typeof value.entries !== "object" || value.entries === null || typeof value.generation !== "string") {
-      return { kind: "corrupt", reason: "manifest.json does not have the expected shape" };
-    }
-    // A hand-edited or damaged entry (e.g. `null`) means "rebuild", never a crash later on.
-    const bad = Object.entries(value.entries).find(([, entry]) => !isManifestEntry(entry));
-    if (bad) return { kind: "corrupt", reason: `manifest.json entry ${JSON.stringify(bad[0])} is not a valid index record` };
-    return { kind: "ok", manifest: value };
+    value = JSON.parse(text);
   } catch (error) {
     return { kind: "corrupt", reason: `manifest.json is not valid JSON (${(error as Error).message})` };
   }
+  if (typeof value !== "object" || value === null) return { kind: "corrupt", reason: "manifest.json does not have the expected shape" };
+  const m = value as Partial<Manifest>;
+  if (m.format !== INDEX_FORMAT) return { kind: "ok", manifest: m as Manifest }; // the caller rebuilds on a format change
+  const files = m.files as Partial<Manifest["files"]> | undefined;
+  const optional = (v: unknown) => v === null || (typeof v === "string" && safeRelative(v));
+  if (typeof m.generation !== "string" || !files || typeof files.catalogue !== "string" || !safeRelative(files.catalogue) || !optional(files.segment) || !optional(files.delta) || !optional(files.vectors)) {
+    return { kind: "corrupt", reason: "manifest.json does not have the expected shape" };
+  }
+  return { kind: "ok", manifest: m as Manifest };
 }
 
-function isManifestEntry(value: unknown): value is ManifestEntry {
-  if (typeof value !== "object" || value === null) return false;
-  const e = value as Record<string, unknown>;
-  const strings = ["path", "state", "contentHash", "lexicalHash"].every((k) => typeof e[k] === "string");
-  const numbers = ["mtimeMs", "size"].every((k) => typeof e[k] === "number");
-  const lists = ["agents", "tags", "anchors"].every((k) => Array.isArray(e[k]));
-  return strings && numbers && lists;
+/** A path inside .cairn/ (a hand-edited manifest must not point the index elsewhere). */
+function safeRelative(p: string): boolean {
+  return p !== "" && !path.isAbsolute(p) && !p.split(/[\\/]/).includes("..");
 }
 
 export async function writeManifest(cacheDir: string, manifest: Manifest): Promise<void> {

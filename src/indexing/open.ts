@@ -1,5 +1,5 @@
 /** Open the search index with the configured embedder; refresh it under the writer lock when possible. */
-import type { CairnConfig } from "../config.js";
+import { vectorWeightOf, type CairnConfig } from "../config.js";
 import { isCairnError } from "../errors.js";
 import type { Layout } from "../store/layout.js";
 import type { Embedder } from "./embedder.js";
@@ -8,8 +8,13 @@ import type { Progress, SearchIndex, SyncReport } from "./search-index.js";
 
 export type IndexRun = { index: SearchIndex; report: SyncReport | null; saved: boolean; warnings: string[] };
 
+/**
+ * Open the index. Vectors are part of it only when the embedder has a ranking weight (config
+ * `embedder.weight` > 0): with weight 0 nothing is embedded for search and the model is never loaded here.
+ */
 export async function openSearchIndex(layout: Layout, config: CairnConfig, options: { rebuild?: boolean; embedder?: Embedder | null } = {}): Promise<SearchIndex> {
   const { SearchIndex } = await import("./search-index.js");
+  if (vectorWeightOf(config) <= 0) return SearchIndex.open(layout, null, options.rebuild ? { rebuild: true } : {});
   const { createEmbedder, usableEmbedder } = await import("./embedders/index.js");
   const configured = options.embedder !== undefined ? options.embedder : createEmbedder(config.embedder, { root: layout.root });
   // A model whose size is unknown (missing model directory) is probed once: unusable → lexical only, one warning.

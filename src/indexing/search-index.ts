@@ -1,21 +1,28 @@
 /**
- * The persistent hybrid index in `.cairn/`: lexical (BM25) + vectors (HNSW), refreshed incrementally
- * from the entry files. Each save writes a new generation directory, then swaps the manifest
- * atomically, so readers never see a half-written index.
+ * The persistent index in `.cairn/`: the catalogue of entry files (catalogue.ts), a layered lexical
+ * index (a binary base segment plus a saved delta) and — only when the embedder has a ranking weight —
+ * vectors. Opening reads the manifest and the catalogue; the lexical index is loaded on first search
+ * (views over a file read, nothing rebuilt), the vectors only when they rank. Each save writes a new
+ * generation directory (the catalogue, the lexical delta) and swaps the manifest atomically.
  */
-import { statSync } from "node:fs";
-import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { closeSync, openSync, readFileSync, fstatSync, readSync, existsSync } from "node:fs";
+import { mkdir, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Diagnostic } from "../entry/diagnostic.js";
-import { listEntryFiles, mapLimit, readEntryFile, type EntryFile } from "../store/files.js";
+import { parseEntry } from "../entry/parse.js";
+import type { EntryFile } from "../store/files.js";
 import type { Layout } from "../store/layout.js";
 import { writeFileAtomic } from "../store/atomic.js";
 import { assertTreeContained } from "../store/contain.js";
-import { entryDocument, sha256, type IndexDoc } from "./document.js";
+import { emptyCatalogue, refreshCatalogue, type CatalogueData, type CatalogueRecord } from "./catalogue.js";
+import { readCatalogue, writeCatalogue, type LexicalDebt } from "./catalogue-file.js";
+import { entryDocument, type AnchorRef, type IndexDoc } from "./document.js";
 import type { Embedder } from "./embedder.js";
 import { EmbeddingCache } from "./embedding-cache.js";
-import { LexicalIndex } from "./lexical/index.js";
-import { INDEX_FORMAT, readManifest, writeManifest, type Manifest, type ManifestEntry } from "./manifest.js";
+import { LayeredLexical, type LexicalDelta } from "./lexical/layered.js";
+import { LEXICAL_FIELDS, resolveParams, type LexicalParams } from "./lexical/params.js";
+import { Segment } from "./lexical/segment.js";
+import { INDEX_FORMAT, readManifest, writeManifest, type Manifest } from "./manifest.js";
 import type { VectorHit, VectorStore } from "./vectors.js";
 
 export type SyncReport = {
@@ -36,33 +43,51 @@ export type SyncReport = {
 
 export type Progress = (done: number, total: number, phase: "embedding") => void;
 
+/** What retrieval reads of an indexed entry. */
+export type IndexMeta = { path: string; state: "active" | "archived"; status: string; agents: string[]; tags: string[]; anchors: AnchorRef[]; contentHash: string };
+
 const EMBED_BATCH = 32;
+/** Fold the lexical overlay into a new base segment once it holds this many documents (or a tenth of the base). */
+const COMPACT_MIN = 1_000;
 
 export class SearchIndex {
   readonly layout: Layout;
+  /** The embedder of the vectors that rank (null: the index holds no vectors and never embeds). */
   readonly embedder: Embedder | null;
   /** Standing warnings (e.g. the model failed: lexical only), repeated with every search. */
   readonly warnings: string[] = [];
   #openWarnings: string[] = [];
-  #manifest: Manifest;
-  #lexical: LexicalIndex;
-  #vectors: VectorStore | null;
+  /** The manifest this index was opened from or last saved as (null: nothing saved yet). */
+  #manifest: Manifest | null;
+  #data: CatalogueData;
+  /** First record by path per id, unparsed ones included (their last good version stays searchable). */
+  #indexed = new Map<string, CatalogueRecord>();
+  #metaCache = new Map<string, IndexMeta>();
+  readonly #params: LexicalParams = resolveParams();
+  #lexical: LayeredLexical | null = null;
+  /** The base segment's file descriptor, opened with the manifest so a later save elsewhere cannot pull it away. */
+  #segmentFd: number | null = null;
+  #deltaText: string | null = null;
+  #lexicalProblem: string | null = null;
+  #debt: { stale: Set<string>; gone: Set<string> } = { stale: new Set(), gone: new Set() };
+  #vectors: VectorStore | null = null;
+  #vectorsChanged = false;
   #dirty = false;
   #embedderFailed = false;
 
-  private constructor(layout: Layout, embedder: Embedder | null, manifest: Manifest, lexical: LexicalIndex, vectors: VectorStore | null) {
+  private constructor(layout: Layout, embedder: Embedder | null, manifest: Manifest | null, data: CatalogueData) {
     this.layout = layout;
     this.embedder = embedder;
     this.#manifest = manifest;
-    this.#lexical = lexical;
-    this.#vectors = vectors;
+    this.#data = data;
+    this.#reindex();
   }
 
   /** Load the saved index, or start empty (with a warning when it was corrupt or built differently). */
   static async open(layout: Layout, embedder: Embedder | null, options: { rebuild?: boolean } = {}): Promise<SearchIndex> {
-    const empty = (): Manifest => ({ format: INDEX_FORMAT, embedder: embedder ? { id: embedder.id, dims: embedder.dims } : null, generation: "", updated: "", entries: {} });
-    const fresh = async (warning?: string) => {
-      const index = new SearchIndex(layout, embedder, empty(), new LexicalIndex(), null);
+    const fresh = (warning?: string) => {
+      const index = new SearchIndex(layout, embedder, null, emptyCatalogue());
+      index.#lexical = new LayeredLexical(index.#params);
       if (warning) index.#openWarnings.push(warning);
       index.#dirty = true;
       return index;
@@ -73,27 +98,42 @@ export class SearchIndex {
     if (read.kind === "missing") return fresh();
     if (read.kind === "corrupt") return fresh(`the index in .cairn/ was unreadable (${read.reason}); rebuilding it from the entry files`);
     const manifest = read.manifest;
-    if (manifest.format !== INDEX_FORMAT) return fresh(`the index format changed (${manifest.format} → ${INDEX_FORMAT}); rebuilding`);
-    const want = embedder ? `${embedder.id}/${embedder.dims}` : "none";
-    const have = manifest.embedder ? `${manifest.embedder.id}/${manifest.embedder.dims}` : "none";
-    if (want !== have) return fresh(`the embedder changed (${have} → ${want}); rebuilding the index`);
-    const dir = path.join(layout.cache, manifest.generation);
-    let lexical: LexicalIndex;
+    if (manifest.format !== INDEX_FORMAT) return fresh(`the index format changed (${String(manifest.format)} → ${INDEX_FORMAT}); rebuilding`);
+    const catalogue = await readCatalogue(path.join(layout.cache, manifest.files.catalogue));
+    if (catalogue.kind === "corrupt") return fresh(`the index in .cairn/ was unreadable (${catalogue.reason}); rebuilding it from the entry files`);
+    const index = new SearchIndex(layout, embedder, manifest, catalogue.saved);
+    index.#debt = { stale: new Set(catalogue.saved.lexical.stale), gone: new Set(catalogue.saved.lexical.gone) };
+    index.#openLexicalFiles(manifest);
+    if (embedder) await index.#openVectors(manifest);
+    return index;
+  }
+
+  /** Open the segment (kept open) and read the delta now; they are parsed when a search first needs them. */
+  #openLexicalFiles(manifest: Manifest): void {
     try {
-      lexical = LexicalIndex.fromJSON(JSON.parse(await readFile(path.join(dir, "lexical.json"), "utf8")));
+      if (manifest.files.segment) this.#segmentFd = openSync(path.join(this.layout.cache, manifest.files.segment), "r");
+      if (manifest.files.delta) this.#deltaText = readFileSync(path.join(this.layout.cache, manifest.files.delta), "utf8");
     } catch (error) {
-      return fresh(`the lexical index was unreadable (${(error as Error).message}); rebuilding`);
+      this.#lexicalProblem = `the lexical index was unreadable (${(error as Error).message}); rebuilding it`;
     }
-    let vectors: VectorStore | null = null;
-    if (embedder && Object.keys(manifest.entries).length) {
-      try {
-        const { VectorStore } = await import("./vectors.js");
-        vectors = await VectorStore.load(path.join(dir, "vectors"));
-      } catch (error) {
-        return fresh(`the vector index was unreadable (${(error as Error).message}); rebuilding`);
-      }
+  }
+
+  async #openVectors(manifest: Manifest): Promise<void> {
+    const embedder = this.embedder!;
+    const have = manifest.embedder ? `${manifest.embedder.id}/${manifest.embedder.dims}` : "none";
+    if (have !== `${embedder.id}/${embedder.dims}`) {
+      if (manifest.embedder) this.#openWarnings.push(`the embedder changed (${have} → ${embedder.id}/${embedder.dims}); rebuilding the vectors`);
+      this.#dirty = true;
+      return;
     }
-    return new SearchIndex(layout, embedder, manifest, lexical, vectors);
+    if (!manifest.files.vectors || !this.#data.records.length) return;
+    try {
+      const { VectorStore } = await import("./vectors.js");
+      this.#vectors = await VectorStore.load(path.join(this.layout.cache, manifest.files.vectors));
+    } catch (error) {
+      this.#openWarnings.push(`the vector index was unreadable (${(error as Error).message}); rebuilding it`);
+      this.#dirty = true;
+    }
   }
 
   /** Warnings from opening (rebuilt because corrupt, embedder changed…), reported once. */
@@ -103,42 +143,108 @@ export class SearchIndex {
     return out;
   }
 
-  get size(): number {
-    return Object.keys(this.#manifest.entries).length;
+  /** The catalogue as of the last refresh. */
+  get catalogue(): CatalogueData {
+    return this.#data;
   }
 
-  /** True when vectors exist for search (an embedder is configured and loaded). */
+  get size(): number {
+    return this.#indexed.size;
+  }
+
+  /** True when vectors exist for search (an embedder ranks and loaded). */
   get hasVectors(): boolean {
     return this.#vectors !== null && this.#vectors.size > 0 && !this.#embedderFailed;
   }
 
-  meta(id: string): ManifestEntry | undefined {
-    return this.#manifest.entries[id];
+  meta(id: string): IndexMeta | undefined {
+    let meta = this.#metaCache.get(id);
+    if (meta) return meta;
+    const r = this.#indexed.get(id);
+    if (!r) return undefined;
+    const fm = r.frontmatter;
+    meta = { path: r.path, state: r.state, status: typeof fm.status === "string" ? fm.status : "observed", agents: strings(fm.agents), tags: strings(fm.tags), anchors: r.anchors, contentHash: r.contentHash };
+    this.#metaCache.set(id, meta);
+    return meta;
   }
 
   ids(): string[] {
-    return Object.keys(this.#manifest.entries).sort();
+    return [...this.#indexed.keys()].sort();
   }
 
   vectorOf(id: string): Float32Array | undefined {
     return this.#vectors?.get(id);
   }
 
+  /** The lexical index, loaded from its files on first use (and brought up to date with the catalogue). */
+  lexical(): LayeredLexical {
+    if (this.#lexical) return this.#lexical;
+    let lexical: LayeredLexical;
+    try {
+      if (this.#lexicalProblem) throw new Error(this.#lexicalProblem);
+      const base = this.#segmentFd === null ? null : Segment.open(readWhole(this.#segmentFd));
+      if (base && !sameAnalysis(base.params, this.#params)) throw new Error("it was built with other fields or tokenizer settings");
+      lexical = LayeredLexical.restore(this.#params, base, this.#deltaText === null ? null : (JSON.parse(this.#deltaText) as LexicalDelta));
+    } catch (error) {
+      const message = (error as Error).message;
+      this.#openWarnings.push(message.includes("rebuilding") || message.includes("rebuilt") ? message : `the lexical index was unreadable (${message}); rebuilding it`);
+      lexical = new LayeredLexical(this.#params);
+      this.#debt = { stale: new Set(this.#indexed.keys()), gone: new Set() };
+    } finally {
+      this.#closeSegment();
+      this.#deltaText = null;
+    }
+    this.#lexical = lexical;
+    this.#payDebt();
+    return lexical;
+  }
+
+  /** Apply the lexical work a catalogue-only refresh left: drop gone ids, re-analyze stale ones from their files. */
+  #payDebt(): void {
+    const lexical = this.#lexical!;
+    const { stale, gone } = this.#debt;
+    if (!stale.size && !gone.size) return;
+    for (const id of gone) if (!this.#indexed.has(id)) lexical.remove(id);
+    for (const id of stale) {
+      const record = this.#indexed.get(id);
+      if (!record) {
+        lexical.remove(id);
+        continue;
+      }
+      if (lexical.hashOf(id) === record.lexicalHash) continue;
+      const doc = this.#docFromFile(record);
+      if (doc) lexical.add(doc.lexical, doc.lexicalHash);
+    }
+    this.#debt = { stale: new Set(), gone: new Set() };
+    this.#dirty = true;
+  }
+
+  /** Parse a record's file again (synchronously: a handful of files) for its index document. */
+  #docFromFile(record: CatalogueRecord): IndexDoc | undefined {
+    try {
+      const bytes = readFileSync(path.join(this.layout.root, record.path));
+      return parseForIndex(bytes, record);
+    } catch {
+      return undefined;
+    }
+  }
+
   lexicalSearch(query: string, limit: number, filter?: (id: string) => boolean) {
-    return this.#lexical.search(query, { limit, ...(filter ? { filter } : {}) });
+    return this.lexical().search(query, { limit, ...(filter ? { filter } : {}) });
   }
 
   /** Number of entries in the lexical index (the N of its idf). */
   get lexicalSize(): number {
-    return this.#lexical.size;
+    return this.lexical().size;
   }
 
   /** Query term → idf-weighted importance, for the lexical relevance floor. */
   lexicalQueryWeights(query: string): Map<string, number> {
-    const n = Math.max(1, this.#lexical.size);
+    const lexical = this.lexical();
+    const n = Math.max(1, lexical.size);
     const out = new Map<string, number>();
-    for (const [term, qw] of this.#lexical.queryTerms(query)) {
-      const df = this.#lexical.documentFrequency(term);
+    for (const [term, qw] of lexical.queryTerms(query)) {
+      const df = lexical.documentFrequency(term);
       out.set(term, qw * Math.log(1 + (n - df + 0.5) / (df + 0.5)));
     }
     return out;
@@ -166,7 +272,7 @@ export class SearchIndex {
     return this.#serial(() => this.#refresh(options));
   }
 
-  /** Persist as a new generation, swap the manifest, remove old generations. No-op when nothing changed. */
+  /** Persist as a new generation, swap the manifest, remove what no manifest refers to. No-op when nothing changed. */
   save(): Promise<boolean> {
     return this.#serial(() => this.#save());
   }
@@ -180,123 +286,96 @@ export class SearchIndex {
     return run;
   }
 
+  #reindex(): void {
+    this.#indexed = new Map();
+    for (const record of this.#data.records) if (!this.#indexed.has(record.id)) this.#indexed.set(record.id, record);
+    this.#metaCache = new Map();
+  }
+
   async #refresh(options: { onProgress?: Progress; files?: EntryFile[] }): Promise<SyncReport> {
     const report: SyncReport = { added: [], updated: [], removed: [], moved: [], embedded: 0, reused: 0, unchanged: 0, errors: [], warnings: [] };
-    const files = options.files ?? (await listEntryFiles(this.layout));
-    const byPath = new Map<string, [string, ManifestEntry]>();
-    for (const [id, entry] of Object.entries(this.#manifest.entries)) byPath.set(entry.path, [id, entry]);
-
-    // Synchronous stats: for thousands of small files one tight loop beats as many thread-pool round trips.
-    const stats = files.map((f) => {
-      const s = statSync(f.abs, { throwIfNoEntry: false });
-      return s ? { mtimeMs: s.mtimeMs, size: s.size } : undefined;
-    });
-    const seen = new Map<string, { doc?: IndexDoc; keep?: ManifestEntry; mtimeMs: number; size: number }>();
-    const toParse: Array<{ file: EntryFile; mtimeMs: number; size: number }> = [];
-    for (const [i, file] of files.entries()) {
-      const s = stats[i];
-      if (!s) continue;
-      const known = byPath.get(file.rel);
-      if (known && known[1].mtimeMs === s.mtimeMs && known[1].size === s.size) {
-        seen.set(known[0], { keep: known[1], mtimeMs: s.mtimeMs, size: s.size });
-      } else toParse.push({ file, ...s });
+    const before = this.#indexed;
+    const { data, changes } = await refreshCatalogue(this.layout, this.#data, options.files ? { files: options.files } : {});
+    this.#data = data;
+    this.#reindex();
+    report.errors.push(...changes.errors);
+    const seenIds = new Map<string, string>();
+    for (const record of data.records) {
+      const first = seenIds.get(record.id);
+      if (first === undefined) seenIds.set(record.id, record.path);
+      else if (changes.parsed.has(record.path)) report.warnings.push(`duplicate id "${record.id}" in ${record.path}; indexing ${first} only`);
     }
-    const parsed = await mapLimit(toParse, 16, (item) => readEntryFile(this.layout, item.file));
-    for (const [i, result] of parsed.entries()) {
-      const item = toParse[i]!;
-      if (!result.entry) {
-        report.errors.push(...result.diagnostics);
-        const known = byPath.get(item.file.rel); // keep the last good version of a file that stopped parsing
-        if (known && !seen.has(known[0])) seen.set(known[0], { keep: known[1], mtimeMs: known[1].mtimeMs, size: known[1].size });
-        continue;
-      }
-      const doc = entryDocument(result.entry);
-      const other = seen.get(doc.id);
-      if (other) {
-        report.warnings.push(`duplicate id "${doc.id}" in ${item.file.rel}; indexing ${other.doc?.meta.path ?? other.keep?.path} only`);
-        continue;
-      }
-      seen.set(doc.id, { doc, mtimeMs: item.mtimeMs, size: item.size });
-    }
-
-    const entries: Record<string, ManifestEntry> = {};
-    const needVectors: IndexDoc[] = [];
-    for (const [id, item] of seen) {
-      const previous = this.#manifest.entries[id];
-      if (item.keep) {
-        entries[id] = { ...item.keep, mtimeMs: item.mtimeMs, size: item.size };
-        report.unchanged++;
-        continue;
-      }
-      const doc = item.doc!;
-      const lexicalHash = sha256(JSON.stringify(doc.lexical.fields));
-      entries[id] = { ...doc.meta, lexicalHash, mtimeMs: item.mtimeMs, size: item.size };
+    const docOf = (record: CatalogueRecord): IndexDoc | undefined => changes.parsed.get(record.path)?.doc ?? this.#docFromFile(record);
+    const lexicalChanged: CatalogueRecord[] = [];
+    const contentChanged: CatalogueRecord[] = [];
+    for (const [id, record] of this.#indexed) {
+      const previous = before.get(id);
       if (!previous) report.added.push(id);
-      else if (previous.contentHash !== doc.meta.contentHash || previous.lexicalHash !== lexicalHash) report.updated.push(id);
-      else if (previous.path !== doc.meta.path) report.moved.push(id);
+      else if (previous.contentHash !== record.contentHash || previous.lexicalHash !== record.lexicalHash) report.updated.push(id);
+      else if (previous.path !== record.path || previous.state !== record.state) report.moved.push(id);
       else report.unchanged++;
-      if (!previous || previous.lexicalHash !== lexicalHash) {
-        this.#lexical.remove(id);
-        this.#lexical.add(doc.lexical);
-      }
-      if (this.embedder && (!previous || previous.contentHash !== doc.meta.contentHash || !this.#vectors?.has(id))) needVectors.push(doc);
+      if (!previous || previous.lexicalHash !== record.lexicalHash) lexicalChanged.push(record);
+      if (!previous || previous.contentHash !== record.contentHash) contentChanged.push(record);
     }
-    for (const id of Object.keys(this.#manifest.entries)) {
-      if (seen.has(id)) continue;
-      report.removed.push(id);
-      this.#lexical.remove(id);
+    for (const id of before.keys()) if (!this.#indexed.has(id)) report.removed.push(id);
+
+    const lexical = this.#lexical;
+    for (const id of report.removed) {
+      if (lexical) lexical.remove(id);
+      else this.#debt.gone.add(id), this.#debt.stale.delete(id);
       this.#vectors?.remove(id);
     }
-    if (this.embedder) {
-      const needIds = new Set(needVectors.map((d) => d.id));
-      const fileByPath = new Map(files.map((f) => [f.rel, f]));
-      for (const [id, entry] of Object.entries(entries)) {
-        if (!this.#vectors?.has(id) && !needIds.has(id) && seen.get(id)?.keep) {
-          // Vector missing for an unchanged entry (e.g. the model failed last time): embed from the file.
-          const file = fileByPath.get(entry.path);
-          const result = file ? await readEntryFile(this.layout, file) : undefined;
-          if (result?.entry) needVectors.push(entryDocument(result.entry));
-        }
+    for (const record of lexicalChanged) {
+      if (!lexical) {
+        this.#debt.stale.add(record.id);
+        this.#debt.gone.delete(record.id);
+        continue;
       }
-      await this.#embed(needVectors, report, options.onProgress);
+      if (lexical.hashOf(record.id) === record.lexicalHash) continue;
+      const doc = docOf(record);
+      if (doc) lexical.add(doc.lexical, doc.lexicalHash);
     }
-    report.added.sort();
-    report.updated.sort();
-    report.removed.sort();
-    report.moved.sort();
-    const changed = report.added.length + report.updated.length + report.removed.length + report.moved.length > 0;
-    const statsChanged = Object.entries(entries).some(([id, e]) => this.#manifest.entries[id]?.mtimeMs !== e.mtimeMs);
-    if (changed || statsChanged) this.#dirty = true;
-    this.#manifest = { ...this.#manifest, entries };
+    if (this.embedder) {
+      const need = new Map<string, CatalogueRecord>();
+      for (const record of contentChanged) need.set(record.id, record);
+      for (const [id, record] of this.#indexed) if (!this.#vectors?.has(id)) need.set(id, record);
+      await this.#embed([...need.values()], docOf, report, options.onProgress);
+    }
+    for (const list of [report.added, report.updated, report.removed, report.moved]) list.sort();
+    if (changes.changed || report.added.length + report.updated.length + report.removed.length + report.moved.length > 0) this.#dirty = true;
     return report;
   }
 
-  async #embed(docs: IndexDoc[], report: SyncReport, onProgress?: Progress): Promise<void> {
+  async #embed(records: CatalogueRecord[], docOf: (r: CatalogueRecord) => IndexDoc | undefined, report: SyncReport, onProgress?: Progress): Promise<void> {
     const embedder = this.embedder;
-    if (!embedder || !docs.length) return;
+    if (!embedder || !records.length) return;
     const cache = await EmbeddingCache.open(path.join(this.layout.cache, "embeddings"), embedder.id, embedder.dims);
     if (!this.#vectors) {
       const { VectorStore } = await import("./vectors.js");
-      this.#vectors = await VectorStore.create(embedder.dims, { capacity: Math.max(1024, docs.length) });
+      this.#vectors = await VectorStore.create(embedder.dims, { capacity: Math.max(1024, records.length) });
     }
-    const missing: IndexDoc[] = [];
-    for (const doc of docs) {
-      const cached = cache.get(doc.meta.contentHash);
+    const missing: Array<{ id: string; hash: string; text: string }> = [];
+    for (const record of records) {
+      const cached = cache.get(record.contentHash);
       if (cached) {
-        this.#vectors.upsert(doc.id, cached);
+        this.#vectors.upsert(record.id, cached);
+        this.#vectorsChanged = true;
         report.reused++;
-      } else missing.push(doc);
+        continue;
+      }
+      const doc = docOf(record);
+      if (doc) missing.push({ id: record.id, hash: record.contentHash, text: doc.embedText });
     }
     if (this.#embedderFailed) return;
     try {
       for (let i = 0; i < missing.length; i += EMBED_BATCH) {
         const batch = missing.slice(i, i + EMBED_BATCH);
-        const vectors = await embedder.embed(batch.map((d) => d.embedText));
-        for (const [j, doc] of batch.entries()) {
-          const vector = vectors[j]!;
-          cache.set(doc.meta.contentHash, vector);
-          this.#vectors.upsert(doc.id, vector);
+        const vectors = await embedder.embed(batch.map((d) => d.text));
+        for (const [j, item] of batch.entries()) {
+          cache.set(item.hash, vectors[j]!);
+          this.#vectors.upsert(item.id, vectors[j]!);
         }
+        this.#vectorsChanged = true;
         report.embedded += batch.length;
         onProgress?.(Math.min(i + EMBED_BATCH, missing.length), missing.length, "embedding");
       }
@@ -306,27 +385,102 @@ export class SearchIndex {
       report.warnings.push(message);
       this.warnings.push(message);
     } finally {
-      await cache.flush(new Set(Object.values(this.#manifest.entries).map((e) => e.contentHash).concat(docs.map((d) => d.meta.contentHash))));
+      await cache.flush(new Set(this.#data.records.map((r) => r.contentHash)));
     }
   }
 
   async #save(): Promise<boolean> {
     if (!this.#dirty) return false;
-    if (this.#vectors && this.#vectors.deletedRatio > 0.3) await this.#vectors.compact();
     // A committed `.cairn` link (or one inside it) would make this write there and delete old generations there.
     await assertTreeContained(this.layout.root, this.layout.cache, "write the search index");
+    const current = await readManifest(this.layout.cache);
+    const theirs = current.kind === "ok" && current.manifest.format === INDEX_FORMAT ? current.manifest : null;
+    const moved = theirs !== null && theirs.generation !== this.#manifest?.generation;
+    // Another process saved since this one opened: only a process holding the whole lexical index can write a consistent
+    // index on top; a catalogue-only refresh leaves it (the next command repeats that small work).
+    if (moved && !this.#lexical) return false;
     const generation = `gen-${Date.now().toString(36)}-${process.pid}`;
     const dir = path.join(this.layout.cache, generation);
     await mkdir(dir, { recursive: true });
-    await writeFileAtomic(path.join(dir, "lexical.json"), JSON.stringify(this.#lexical.toJSON()));
-    if (this.#vectors && this.#vectors.size > 0) await this.#vectors.save(path.join(dir, "vectors"));
-    const embedder = this.embedder ? { id: this.embedder.id, dims: this.embedder.dims } : null;
-    this.#manifest = { ...this.#manifest, format: INDEX_FORMAT, embedder, generation, updated: new Date().toISOString() };
-    await writeManifest(this.layout.cache, this.#manifest);
-    this.#dirty = false;
-    for (const name of await readdir(this.layout.cache).catch(() => [] as string[])) {
-      if (name.startsWith("gen-") && name !== generation) await rm(path.join(this.layout.cache, name), { recursive: true, force: true });
+    const previous = this.#manifest?.files ?? { catalogue: "", segment: null, delta: null, vectors: null };
+    const files: Manifest["files"] = { catalogue: `${generation}/catalogue.json`, segment: previous.segment, delta: previous.delta, vectors: previous.vectors };
+    const lexical = this.#lexical;
+    if (lexical) {
+      const pending = lexical.pending;
+      const segmentGone = files.segment !== null && !existsSync(path.join(this.layout.cache, files.segment));
+      if (moved || segmentGone || (pending.base === 0 && pending.overlay > 0) || pending.overlay + pending.dead > Math.max(COMPACT_MIN, pending.base / 10)) {
+        const bytes = lexical.compact();
+        files.segment = `segments/lexical-${generation}.bin`;
+        await mkdir(path.join(this.layout.cache, "segments"), { recursive: true });
+        await writeFileAtomic(path.join(this.layout.cache, files.segment), bytes);
+        files.delta = null;
+        this.#lexical = new LayeredLexical(this.#params, Segment.open(bytes));
+      } else if (lexical.changed || files.delta === null || moved) {
+        if (pending.overlay + pending.dead > 0) {
+          files.delta = `${generation}/lexical-delta.json`;
+          await writeFileAtomic(path.join(this.layout.cache, files.delta), JSON.stringify(lexical.delta()));
+        } else files.delta = null;
+      }
+      if (pending.base === 0 && pending.overlay === 0) files.segment = null;
     }
+    if (!this.embedder) files.vectors = null;
+    else if (this.#vectors && (this.#vectorsChanged || moved || files.vectors === null)) {
+      if (this.#vectors.deletedRatio > 0.3) await this.#vectors.compact();
+      files.vectors = this.#vectors.size > 0 ? `${generation}/vectors` : null;
+      if (files.vectors) await this.#vectors.save(path.join(this.layout.cache, files.vectors));
+      this.#vectorsChanged = false;
+    }
+    const debt: LexicalDebt = { stale: [...this.#debt.stale].sort(), gone: [...this.#debt.gone].sort() };
+    await writeCatalogue(path.join(this.layout.cache, files.catalogue), { ...this.#data, lexical: debt });
+    const embedder = this.embedder && files.vectors ? { id: this.embedder.id, dims: this.embedder.dims } : null;
+    const manifest: Manifest = { format: INDEX_FORMAT, embedder, generation, files, updated: new Date().toISOString() };
+    await writeManifest(this.layout.cache, manifest);
+    this.#manifest = manifest;
+    this.#dirty = false;
+    await this.#collect(manifest);
     return true;
   }
+
+  /** Remove generations and segments the new manifest does not refer to (readers keep their segment open). */
+  async #collect(manifest: Manifest): Promise<void> {
+    const keep = new Set(Object.values(manifest.files).flatMap((f) => (f ? [f.split("/")[0]!, f] : [])));
+    for (const name of await readdir(this.layout.cache).catch(() => [] as string[])) {
+      if (name.startsWith("gen-") && !keep.has(name)) await rm(path.join(this.layout.cache, name), { recursive: true, force: true });
+    }
+    for (const name of await readdir(path.join(this.layout.cache, "segments")).catch(() => [] as string[])) {
+      if (!keep.has(`segments/${name}`)) await rm(path.join(this.layout.cache, "segments", name), { force: true });
+    }
+  }
+
+  #closeSegment(): void {
+    if (this.#segmentFd !== null) closeSync(this.#segmentFd);
+    this.#segmentFd = null;
+  }
+}
+
+function readWhole(fd: number): Uint8Array {
+  const size = fstatSync(fd).size;
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  while (at < size) {
+    const n = readSync(fd, bytes, at, size - at, at);
+    if (n === 0) break;
+    at += n;
+  }
+  return at === size ? bytes : bytes.subarray(0, at);
+}
+
+/** The same fields and tokenizer (weights may differ: they apply at query time). */
+function sameAnalysis(saved: LexicalParams, current: LexicalParams): boolean {
+  return JSON.stringify(Object.keys(saved.fields)) === JSON.stringify(LEXICAL_FIELDS) && JSON.stringify(saved.tokenizer) === JSON.stringify(current.tokenizer);
+}
+
+function parseForIndex(bytes: Uint8Array, record: CatalogueRecord): IndexDoc | undefined {
+  const result = parseEntry(bytes, { file: record.path, state: record.state });
+  return result.entry && result.entry.id === record.id ? entryDocument(result.entry) : undefined;
+}
+
+function strings(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 }

@@ -10,7 +10,7 @@ import type { CairnConfig } from "../config.js";
 import { agentKey } from "../entry/agent-name.js";
 import { anchorLabel, sharedAnchor } from "../entry/anchor-overlap.js";
 import { parseAnchors } from "../entry/anchors.js";
-import type { Anchor, Entry } from "../entry/types.js";
+import type { Anchor, EntryCard } from "../entry/types.js";
 import { refsOf } from "../check/references.js";
 import { SANITIZE_RULES } from "../check/sanitize/rules.js";
 import { slugify } from "../entry/render.js";
@@ -40,9 +40,9 @@ const SANITIZE_RULE_IDS: ReadonlySet<string> = new Set(SANITIZE_RULES.map((r) =>
 
 export type CompoundStep =
   | { kind: "create"; finding: CompoundFinding; plan: Extract<NewEntryPlan, { ok: true }>; agents: string[] }
-  | { kind: "restore"; finding: CompoundFinding; entry: Entry; agents: string[]; score: number }
+  | { kind: "restore"; finding: CompoundFinding; entry: EntryCard; agents: string[]; score: number }
   /** The entry file of this very candidate exists but its `compounded` event does not: an interrupted earlier call; only the event is written. */
-  | { kind: "resume"; finding: CompoundFinding; entry: Entry; agents: string[] }
+  | { kind: "resume"; finding: CompoundFinding; entry: EntryCard; agents: string[] }
   | { kind: "skip"; finding: CompoundFinding; reason: string };
 
 export type CompoundContext = {
@@ -50,8 +50,10 @@ export type CompoundContext = {
   config: CairnConfig;
   today: string;
   run: RunRef;
-  byId: Map<string, Entry>;
+  byId: Map<string, EntryCard>;
   events: readonly LedgerEvent[];
+  /** The finding text of an entry, read from its file (only for entries created today that a candidate duplicates). */
+  findingOf: (entry: EntryCard) => Promise<string | undefined>;
   /** Candidates scored against a text (active and archived), best first; `ids` restricts the scoring to those entries. */
   score: (text: string, ids?: ReadonlySet<string>) => Promise<Match[]>;
 };
@@ -94,10 +96,10 @@ export async function planCompound(ctx: CompoundContext, findings: CompoundFindi
     }
     const scored = await score();
     const active = scored.find((m) => m.state === "active" && m.score >= threshold);
-    const sameText = (entry: Entry) => entry.finding.text.replace(/\s+/g, " ").trim() === finding.text.replace(/\s+/g, " ").trim();
+    const sameText = async (entry: EntryCard) => (await ctx.findingOf(entry))?.replace(/\s+/g, " ").trim() === finding.text.replace(/\s+/g, " ").trim();
     const dupe = active ? { entry: ctx.byId.get(active.id), why: `similarity ${active.score}` } : anchorDuplicate(ctx.byId, anchors);
     if (dupe?.entry) {
-      if (isInterrupted(dupe.entry, ctx, sameText)) {
+      if (await isInterrupted(dupe.entry, ctx, sameText)) {
         steps.push({ kind: "resume", finding, entry: dupe.entry, agents: independent });
         continue;
       }
@@ -177,19 +179,19 @@ async function primedAgents(ctx: CompoundContext, score: (ids: ReadonlySet<strin
 }
 
 /** An active entry sharing an evidence anchor with the candidate. */
-function anchorDuplicate(byId: Map<string, Entry>, anchors: readonly Anchor[]): { entry: Entry; why: string } | undefined {
+function anchorDuplicate(byId: Map<string, EntryCard>, anchors: readonly Anchor[]): { entry: EntryCard; why: string } | undefined {
   if (!anchors.length) return undefined;
   for (const entry of byId.values()) {
     if (entry.state !== "active") continue;
-    const shared = sharedAnchor(anchors, entry.evidence.anchors);
+    const shared = sharedAnchor(anchors, entry.anchors);
     if (shared) return { entry, why: `shares evidence anchor ${anchorLabel(shared.b)}` };
   }
   return undefined;
 }
 
 /** The candidate's own entry, written by an earlier call of this run that stopped before its `compounded` event. */
-function isInterrupted(entry: Entry, ctx: CompoundContext, sameText: (entry: Entry) => boolean): boolean {
-  if (entry.frontmatter.created !== ctx.today || !sameText(entry)) return false;
+async function isInterrupted(entry: EntryCard, ctx: CompoundContext, sameText: (entry: EntryCard) => Promise<boolean>): Promise<boolean> {
+  if (entry.frontmatter.created !== ctx.today || !(await sameText(entry))) return false;
   return !ctx.events.some((e) => "entry" in e && e.entry === entry.id);
 }
 

@@ -7,7 +7,7 @@ import path from "node:path";
 import type { FrontmatterEdit } from "../entry/edit.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { idFromPath, todayUtc } from "../entry/parse.js";
-import type { Entry } from "../entry/types.js";
+import type { EntrySummary } from "../entry/types.js";
 import { closest } from "../text/suggest.js";
 import { relativePath, type Layout } from "../store/layout.js";
 import { editedText, entryPath, readEntryText } from "../store/mutate.js";
@@ -15,10 +15,10 @@ import { applyChange, type AppendEvents, type Change, type ChangeOutcome } from 
 
 export type { AppendEvents } from "./change.js";
 
-export type Lookup = { kind: "found"; entry: Entry } | { kind: "not-found"; id: string; suggestions: string[] };
+export type Lookup<E = EntrySummary> = { kind: "found"; entry: E } | { kind: "not-found"; id: string; suggestions: string[] };
 
 /** Find an entry by id; "not found" is a value carrying close ids as suggestions. */
-export function lookup(byId: Map<string, Entry>, id: string): Lookup {
+export function lookup<E>(byId: Map<string, E>, id: string): Lookup<E> {
   const entry = byId.get(id);
   if (entry) return { kind: "found", entry };
   const suggestions = closest(id, byId.keys());
@@ -29,7 +29,7 @@ export function lookup(byId: Map<string, Entry>, id: string): Lookup {
  * When no entry has `id` but a file named `<id>.md` exists and does not parse, why (file, line,
  * rule, message) — so that `confirm ID` on a broken entry does not claim there is no such entry.
  */
-export function unreadableEntry(loaded: { byId: Map<string, Entry>; diagnostics: readonly Diagnostic[] }, id: string): string | undefined {
+export function unreadableEntry(loaded: { byId: ReadonlyMap<string, unknown>; diagnostics: readonly Diagnostic[] }, id: string): string | undefined {
   if (loaded.byId.has(id)) return undefined;
   const problem = loaded.diagnostics.find((d) => d.severity === "error" && idFromPath(d.file) === id);
   if (!problem) return undefined;
@@ -42,12 +42,12 @@ export type ManualResult =
   | { kind: "refused"; id: string; reason: string };
 
 /** Where an entry goes when it moves to `dir`: same file name. */
-function movedPath(layout: Layout, entry: Entry, dir: string): string {
+function movedPath(layout: Layout, entry: EntrySummary, dir: string): string {
   return relativePath(layout, path.join(dir, path.basename(entry.path)));
 }
 
 /** The steps of an archive: move to knowledge/archive/ adding `archived` and `archivedReason`, then the `archived` event. */
-export function planArchive(layout: Layout, entry: Entry, reason: string, today: string, run?: string): Change {
+export function planArchive(layout: Layout, entry: EntrySummary, reason: string, today: string, run?: string): Change {
   return {
     key: entry.id,
     steps: [
@@ -66,7 +66,7 @@ export function planArchive(layout: Layout, entry: Entry, reason: string, today:
 }
 
 /** The steps of a restore: move back to knowledge/ without `archived*`, confirmed today, then the `restored` event. */
-export function planRestore(layout: Layout, entry: Entry, reason: string, today: string, run?: string, agent?: string): Change {
+export function planRestore(layout: Layout, entry: EntrySummary, reason: string, today: string, run?: string, agent?: string): Change {
   return {
     key: entry.id,
     steps: [
@@ -86,7 +86,7 @@ export function planRestore(layout: Layout, entry: Entry, reason: string, today:
   };
 }
 
-export async function confirmEntry(layout: Layout, append: AppendEvents, entry: Entry, today = todayUtc()): Promise<ManualResult> {
+export async function confirmEntry(layout: Layout, append: AppendEvents, entry: EntrySummary, today = todayUtc()): Promise<ManualResult> {
   if (entry.state === "archived") {
     return { kind: "refused", id: entry.id, reason: `"${entry.id}" is archived; use \`cairn restore ${entry.id}\` to bring it back (restore also confirms it)` };
   }
@@ -102,25 +102,25 @@ export async function confirmEntry(layout: Layout, append: AppendEvents, entry: 
   return { kind: "done", id: entry.id, path: entry.path, changed };
 }
 
-export async function retractEntry(layout: Layout, append: AppendEvents, entry: Entry): Promise<ManualResult> {
+export async function retractEntry(layout: Layout, append: AppendEvents, entry: EntrySummary): Promise<ManualResult> {
   const outcome = await applyChange(layout, { key: entry.id, steps: [{ kind: "delete", path: entry.path }, { kind: "events", events: [{ type: "retracted", entry: entry.id }] }] }, append);
   if (outcome.kind === "stale") return { kind: "refused", id: entry.id, reason: outcome.reason };
   return { kind: "done", id: entry.id, path: entry.path, changed: true };
 }
 
 /** Move an archived entry back to knowledge/ (crash-safe, idempotent: a restore another process already made is `changed: false`). */
-export async function restoreEntry(layout: Layout, append: AppendEvents, entry: Entry, reason: string, today = todayUtc(), run?: string, agent?: string): Promise<ManualResult> {
+export async function restoreEntry(layout: Layout, append: AppendEvents, entry: EntrySummary, reason: string, today = todayUtc(), run?: string, agent?: string): Promise<ManualResult> {
   if (entry.state !== "archived") return { kind: "refused", id: entry.id, reason: `"${entry.id}" is already active (${entry.path})` };
   return moved(entry, await applyChange(layout, planRestore(layout, entry, reason, today, run, agent), append), movedPath(layout, entry, layout.knowledge));
 }
 
 /** Move an active entry to knowledge/archive/ (crash-safe, idempotent: an archive another process already made is `changed: false`). */
-export async function archiveEntry(layout: Layout, append: AppendEvents, entry: Entry, reason: string, today = todayUtc(), run?: string): Promise<ManualResult> {
+export async function archiveEntry(layout: Layout, append: AppendEvents, entry: EntrySummary, reason: string, today = todayUtc(), run?: string): Promise<ManualResult> {
   if (entry.state === "archived") return { kind: "refused", id: entry.id, reason: `"${entry.id}" is already archived` };
   return moved(entry, await applyChange(layout, planArchive(layout, entry, reason, today, run), append), movedPath(layout, entry, layout.archive));
 }
 
-function moved(entry: Entry, outcome: ChangeOutcome, target: string): ManualResult {
+function moved(entry: EntrySummary, outcome: ChangeOutcome, target: string): ManualResult {
   if (outcome.kind === "applied") return { kind: "done", id: entry.id, path: target, changed: true };
   if (outcome.done) return { kind: "done", id: entry.id, path: target, changed: false };
   return { kind: "refused", id: entry.id, reason: `cannot move "${entry.id}": ${outcome.reason}; nothing was changed` };

@@ -1,6 +1,6 @@
 /** Match a finding's text to entries, with a score in [0, 1] compared against a threshold. */
 import { normalPath, sharedAnchor } from "../entry/anchor-overlap.js";
-import type { Anchor, Entry } from "../entry/types.js";
+import type { Anchor, EntryCard } from "../entry/types.js";
 import type { SearchOptions, SearchResponse, SearchResult } from "../retrieval/search.js";
 
 export type Match = { id: string; score: number; state: "active" | "archived" };
@@ -47,12 +47,12 @@ export async function bestMatch(search: Search, text: string, options: { include
  * `matchScore` — so a paraphrase at the same place matches, and the text still decides between
  * entries that share the place. Entries sharing the place that the search did not return score 0.5.
  */
-export function withSharedAnchors(matches: readonly Match[], anchors: readonly Anchor[], entries: Iterable<Pick<Entry, "id" | "state" | "evidence">>, ids?: ReadonlySet<string>): Match[] {
+export function withSharedAnchors(matches: readonly Match[], anchors: readonly Anchor[], entries: Iterable<Pick<EntryCard, "id" | "state" | "anchors">>, ids?: ReadonlySet<string>): Match[] {
   if (!anchors.length) return [...matches];
   const byId = new Map(matches.map((m) => [m.id, m]));
   for (const entry of entries) {
     if (ids && !ids.has(entry.id)) continue;
-    if (!sharedAnchor(anchors, entry.evidence.anchors)) continue;
+    if (!sharedAnchor(anchors, entry.anchors)) continue;
     const text = byId.get(entry.id)?.score ?? 0;
     byId.set(entry.id, { id: entry.id, state: entry.state, score: Math.round(((text + 1) / 2) * 1000) / 1000 });
   }
@@ -64,10 +64,10 @@ function byScore(a: Match, b: Match): number {
 }
 
 /** Entries by the files their anchors name, so that `withSharedAnchors` only looks at entries anchored in the same files. */
-export function anchorIndex<E extends Pick<Entry, "evidence">>(entries: Iterable<E>): (anchors: readonly Anchor[]) => E[] {
+export function anchorIndex<E extends Pick<EntryCard, "anchors">>(entries: Iterable<E>): (anchors: readonly Anchor[]) => E[] {
   const byPath = new Map<string, E[]>();
   for (const entry of entries) {
-    for (const p of new Set(entry.evidence.anchors.flatMap((a) => (a.path && !a.glob ? [normalPath(a.path)] : [])))) {
+    for (const p of new Set(entry.anchors.flatMap((a) => (a.path && !a.glob ? [normalPath(a.path)] : [])))) {
       const list = byPath.get(p);
       if (list) list.push(entry);
       else byPath.set(p, [entry]);

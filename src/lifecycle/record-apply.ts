@@ -6,7 +6,7 @@
  */
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import type { Entry } from "../entry/types.js";
+import type { EntrySummary } from "../entry/types.js";
 import type { NewEvent, RunRef } from "../ledger/index.js";
 import { editEntryFile } from "../store/mutate.js";
 import type { Layout } from "../store/layout.js";
@@ -20,7 +20,7 @@ export type ApplyRecordDeps = {
   today: string;
   append: AppendEvents;
   /** Re-read an entry by id (after another process moved it). */
-  reload: (id: string) => Promise<Entry | undefined>;
+  reload: (id: string) => Promise<EntrySummary | undefined>;
 };
 
 /** Applies `plan` in place (confirmations of entries that vanished meanwhile are dropped); returns warnings. */

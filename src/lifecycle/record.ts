@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { agentKey } from "../entry/agent-name.js";
-import type { Entry, Provenance } from "../entry/types.js";
+import type { EntryCard, Provenance } from "../entry/types.js";
 import type { LedgerEvent, RunRef } from "../ledger/index.js";
 import { injectionsForRun, sameRun } from "../ledger/index.js";
 import { refsOf } from "../check/references.js";
@@ -62,7 +62,7 @@ export type RecordPlan = {
 /** Every candidate scored against the finding's text (active and archived), best first; `ids` restricts the scoring to those entries. Shared anchors are added by planRecord. */
 export type Scorer = (finding: Finding, ids?: ReadonlySet<string>) => Promise<Match[]>;
 
-export type RecordContext = { run: RunRef; byId: Map<string, Entry>; events: readonly LedgerEvent[]; threshold: number; score: Scorer };
+export type RecordContext = { run: RunRef; byId: Map<string, EntryCard>; events: readonly LedgerEvent[]; threshold: number; score: Scorer };
 
 export async function planRecord(ctx: RecordContext, findings: Finding[]): Promise<RecordPlan> {
   const plan: RecordPlan = { confirmations: [], unmatched: [], alreadyRecorded: [], edits: [], restores: [] };

@@ -3,7 +3,8 @@
  * each planned (record.ts, compound.ts, decay.ts) and applied under the lifecycle lock, so that one
  * never acts on what another has just moved. KnowledgeBase methods are thin wrappers over these.
  */
-import type { Entry } from "../entry/types.js";
+import type { Entry, EntrySummary } from "../entry/types.js";
+import type { KnowledgeView } from "../indexing/catalogue-view.js";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
@@ -11,7 +12,6 @@ import { CairnError } from "../errors.js";
 import type { Ledger, LedgerEvent, RunRef } from "../ledger/index.js";
 import type { SearchOptions, SearchResponse } from "../retrieval/search.js";
 import type { Layout } from "../store/layout.js";
-import type { LoadedKnowledge } from "../store/load.js";
 import type { CompoundFinding } from "./compound.js";
 import type { DecayCandidate } from "./decay.js";
 import { archiveEntry, restoreEntry, type AppendEvents } from "./manual.js";
@@ -51,7 +51,10 @@ export type ReviewDeps = {
   append: AppendEvents;
   today: () => string;
   origin: () => Promise<string | undefined>;
-  load: () => Promise<LoadedKnowledge>;
+  /** The catalogue view, refreshed from the files (only changed files are parsed). */
+  knowledge: () => Promise<KnowledgeView>;
+  /** An entry parsed from its file now (for the few that need their body); undefined when it moved or changed id. */
+  entryOf: (entry: EntrySummary) => Promise<Entry | undefined>;
   search: (query: string, options: SearchOptions) => Promise<SearchResponse>;
   /** Make the next search see the files as they are now (unless a watcher keeps the index current). */
   refreshBeforeMatching: () => void;
@@ -76,12 +79,12 @@ export async function withLifecycleLock<T>(layout: Layout, locked: boolean, acti
   }
 }
 
-type Prepared = { loaded: LoadedKnowledge; events: readonly LedgerEvent[]; ref: RunRef; warnings: string[] };
+type Prepared = { loaded: KnowledgeView; events: readonly LedgerEvent[]; ref: RunRef; warnings: string[] };
 
 /** Fresh entries and ledger, the run with its origin, and the provenance warnings (refused under `strict`). */
 async function prepare(deps: ReviewDeps, run: string, agents: readonly string[], options: ReviewOptions, what: string): Promise<Prepared> {
   deps.refreshBeforeMatching();
-  const loaded = await deps.load();
+  const loaded = await deps.knowledge();
   const events = (await deps.ledger.read()).events;
   const origin = await deps.origin();
   const ref: RunRef = origin === undefined ? { run } : { run, origin };
@@ -106,9 +109,11 @@ export async function recordFindings(deps: ReviewDeps, run: string, findings: Fi
     findings,
   );
   if (!dryRun) {
-    const reload = async (id: string) => (await deps.load()).byId.get(id);
-    const confirmedEntries = plan.edits.map((e) => loaded.byId.get(e.id)).filter((e): e is Entry => e !== undefined);
-    const append = deps.fingerprinting ? await deps.fingerprinting(confirmedEntries) : deps.append;
+    const reload = async (id: string) => {
+      deps.refreshBeforeMatching();
+      return (await deps.knowledge()).byId.get(id);
+    };
+    const append = deps.fingerprinting ? await deps.fingerprinting(await fullEntries(deps, plan.edits.map((e) => loaded.byId.get(e.id)))) : deps.append;
     warnings.push(...(await applyRecord({ layout: deps.layout, run: ref, today: deps.today(), append, reload }, plan)));
     deps.invalidate();
   }
@@ -130,7 +135,7 @@ export async function recordFindings(deps: ReviewDeps, run: string, findings: Fi
 }
 
 /** Archive every active entry of `loaded` past its decay limit; an entry moved since it was loaded is skipped with a warning. */
-export async function decayLoaded(deps: ReviewDeps, loaded: LoadedKnowledge, options: { dryRun?: boolean; run?: string; confirmed?: ReadonlySet<string> }): Promise<DecayResult> {
+export async function decayLoaded(deps: ReviewDeps, loaded: Pick<KnowledgeView, "entries" | "byId">, options: { dryRun?: boolean; run?: string; confirmed?: ReadonlySet<string> }): Promise<DecayResult> {
   const { planDecay } = await import("./decay.js");
   const views = await deps.ledger.project(
     loaded.entries.map((e) => (typeof e.frontmatter.lastConfirmed === "string" ? { id: e.id, lastConfirmed: e.frontmatter.lastConfirmed } : { id: e.id })),
@@ -172,6 +177,7 @@ export async function compound(deps: ReviewDeps, run: string, findings: Compound
       run: ref,
       byId: loaded.byId,
       events,
+      findingOf: async (entry) => (await deps.entryOf(entry))?.finding.text,
       score: (text, ids) => scoreCandidates(deps.search, text, { includeArchived: true, ...(ids ? { ids } : { limit: 10 }) }),
     },
     findings,
@@ -193,4 +199,14 @@ export async function compound(deps: ReviewDeps, run: string, findings: Compound
   }
   if (!dryRun && (result.created.length || result.restored.length)) deps.invalidate();
   return result;
+}
+
+/** The entries (parsed from their files) of some catalogue records: the few whose body a change needs. */
+async function fullEntries(deps: ReviewDeps, records: ReadonlyArray<EntrySummary | undefined>): Promise<Entry[]> {
+  const out: Entry[] = [];
+  for (const record of records) {
+    const entry = record && (await deps.entryOf(record));
+    if (entry) out.push(entry);
+  }
+  return out;
 }

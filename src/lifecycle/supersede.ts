@@ -1,7 +1,7 @@
 /** `supersede OLD NEW` and status changes: validated transitions, links on both entries, OLD archived. */
 import path from "node:path";
 import { refsOf } from "../check/references.js";
-import type { Entry, EntryStatus } from "../entry/types.js";
+import type { EntryStatus, EntrySummary } from "../entry/types.js";
 import { ENTRY_STATUSES } from "../entry/types.js";
 import { editEntryFile } from "../store/mutate.js";
 import type { Layout } from "../store/layout.js";
@@ -9,12 +9,12 @@ import { applyChange, type AppendEvents, type ChangeStep } from "./change.js";
 import { planArchive, type ManualResult } from "./manual.js";
 import { checkTransition } from "./transitions.js";
 
-export function statusOf(entry: Entry): EntryStatus {
+export function statusOf(entry: EntrySummary): EntryStatus {
   const value = entry.frontmatter.status;
   return typeof value === "string" && (ENTRY_STATUSES as readonly string[]).includes(value) ? (value as EntryStatus) : "observed";
 }
 
-export async function setStatus(layout: Layout, append: AppendEvents, entry: Entry, to: EntryStatus): Promise<ManualResult> {
+export async function setStatus(layout: Layout, append: AppendEvents, entry: EntrySummary, to: EntryStatus): Promise<ManualResult> {
   if (!(ENTRY_STATUSES as readonly string[]).includes(to)) {
     return { kind: "refused", id: entry.id, reason: `unknown status "${to}"; expected one of ${ENTRY_STATUSES.join(", ")}` };
   }
@@ -27,7 +27,7 @@ export async function setStatus(layout: Layout, append: AppendEvents, entry: Ent
   return { kind: "done", id: entry.id, path: entry.path, changed };
 }
 
-export async function supersede(layout: Layout, append: AppendEvents, old: Entry, replacement: Entry, today: string): Promise<ManualResult> {
+export async function supersede(layout: Layout, append: AppendEvents, old: EntrySummary, replacement: EntrySummary, today: string): Promise<ManualResult> {
   if (old.id === replacement.id) return { kind: "refused", id: old.id, reason: "an entry cannot supersede itself" };
   if (replacement.state !== "active") return { kind: "refused", id: replacement.id, reason: `"${replacement.id}" is archived; restore it first or supersede with an active entry` };
   if (statusOf(old) === "superseded") {

@@ -62,10 +62,10 @@ function touchOf(anchor: AnchorRef, change: ChangeSet, byPath: ReadonlyMap<strin
   }
   if (change.paths.some((f) => norm(f) === clean)) {
     const file = byPath.get(clean);
-    const precise = anchor.start !== undefined || anchor.symbol !== undefined;
+    const precise = anchor.startLine !== undefined || anchor.symbol !== undefined;
     if (!file || !precise) return "file";
-    const start = anchor.start;
-    const end = anchor.end ?? start;
+    const start = anchor.startLine;
+    const end = anchor.endLine ?? start;
     if (start !== undefined && end !== undefined && file.ranges.some((r) => r.start <= end && start <= r.end)) return "hunk";
     if (anchor.symbol && namesSymbol(file, anchor.symbol)) return "symbol";
     return "elsewhere";

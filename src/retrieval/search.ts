@@ -70,8 +70,9 @@ export type SearchResponse = {
 const BELOW_FLOOR_SHOWN = 5;
 
 /** `declared`: cairn.config.json's `agents`, which gives agents their domains for the agent filter. */
-export async function hybridSearch(index: SearchIndex, query: string, options: SearchOptions = {}, declared: DeclaredAgents = {}): Promise<SearchResponse> {
-  const params = options.fusion ?? DEFAULT_FUSION;
+export async function hybridSearch(index: SearchIndex, query: string, options: SearchOptions = {}, declared: DeclaredAgents = {}, configuredWeight = 0): Promise<SearchResponse> {
+  // The configured weight ranks only vectors the index holds (it holds them only when the weight is above 0).
+  const params = options.fusion ?? (configuredWeight > 0 ? { ...DEFAULT_FUSION, vectorWeight: configuredWeight } : DEFAULT_FUSION);
   const limit = options.limit ?? 10;
   const excluded = new Set(options.excludeStatuses ?? []);
   const meantFor = options.agent ? agentFilter(options.agent, declared) : undefined;

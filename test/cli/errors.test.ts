@@ -22,15 +22,16 @@ describe("no internal errors", () => {
   it("a manifest entry that is null means: rebuild the index (exit 0, one warning)", async () => {
     const root = await project();
     expect((await cairn(["--root", root, "index"])).code).toBe(0);
-    const file = path.join(root, ".cairn/manifest.json");
-    const manifest = JSON.parse(await readFile(file, "utf8"));
-    manifest.entries.ctx = null;
-    await writeFile(file, JSON.stringify(manifest));
+    const manifest = JSON.parse(await readFile(path.join(root, ".cairn/manifest.json"), "utf8"));
+    const file = path.join(root, ".cairn", manifest.files.catalogue);
+    const catalogue = JSON.parse(await readFile(file, "utf8"));
+    catalogue.records[0] = null;
+    await writeFile(file, JSON.stringify(catalogue));
     const r = await cairn(["--root", root, "search", "context cancellation", "--json"]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.results.map((x: { id: string }) => x.id)).toEqual(["ctx"]);
-    expect(out.warnings.join("\n")).toMatch(/manifest.json entry "ctx" is not a valid index record\); rebuilding/);
+    expect(out.warnings.join("\n")).toMatch(/catalogue.json record #1 is not a valid index record\); rebuilding/);
   });
 
   it(".cairn or knowledge/archive being a file exits 2 saying what to move, knowledge being a file too", async () => {
@@ -54,7 +55,8 @@ describe("no internal errors", () => {
 
 describe("clear messages", () => {
   it("a transformers model path that does not exist falls back to lexical search with one warning", async () => {
-    const root = await project({ "cairn.config.json": JSON.stringify({ embedder: { provider: "transformers", model: "all-MiniLM-L6-v2", path: "models/missing" } }) });
+    // With a ranking weight the model is used by search (at weight 0 search never loads it).
+    const root = await project({ "cairn.config.json": JSON.stringify({ embedder: { provider: "transformers", model: "all-MiniLM-L6-v2", path: "models/missing", weight: 0.3 } }) });
     const r = await cairn(["--root", root, "search", "context cancellation"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("ctx");

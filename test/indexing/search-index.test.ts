@@ -12,9 +12,12 @@ const ENTRIES = {
   "knowledge/retry-storm.md": entryText({ finding: "Retry loops without jitter or backoff cause thundering herds against a recovering service." }),
 };
 
+/** Vectors are indexed only when the embedder ranks (config `embedder.weight` > 0). */
+const RANKED = { embedder: { provider: "use-lite" as const, weight: 0.2 } };
+
 async function setup(embedder: Embedder | null = fakeEmbedder()) {
   const root = await testdir({ ...SOURCE_FILES, ...ENTRIES });
-  const kb = await openKnowledgeBase({ root, embedder });
+  const kb = await openKnowledgeBase({ root, embedder, config: RANKED });
   return { root, kb };
 }
 
@@ -25,7 +28,7 @@ describe("search index: incremental updates", () => {
     const first = await kb.index();
     expect(first).toMatchObject({ entries: 3, embedded: 3, saved: true, added: ["ctx-cancel", "retry-storm", "sql-injection"] });
 
-    const again = await (await openKnowledgeBase({ root, embedder })).index();
+    const again = await (await openKnowledgeBase({ root, embedder, config: RANKED })).index();
     expect(again).toMatchObject({ embedded: 0, added: [], updated: [], removed: [], saved: false, unchanged: 3 });
 
     await writeFile(path.join(root, "knowledge/retry-storm.md"), entryText({ finding: "Retries without exponential backoff overload dependencies." }));
@@ -73,10 +76,10 @@ describe("search index: robustness", () => {
     const { root, kb } = await setup();
     await kb.index();
     await writeFile(path.join(root, ".cairn/manifest.json"), "{ not json");
-    const fresh = await (await openKnowledgeBase({ root, embedder: fakeEmbedder() })).index();
+    const fresh = await (await openKnowledgeBase({ root, embedder: fakeEmbedder(), config: RANKED })).index();
     expect(fresh.warnings.join("\n")).toMatch(/unreadable/);
     expect(fresh.entries).toBe(3);
-    const other = await (await openKnowledgeBase({ root, embedder: fakeEmbedder(32, "other@1") })).index();
+    const other = await (await openKnowledgeBase({ root, embedder: fakeEmbedder(32, "other@1"), config: RANKED })).index();
     expect(other.warnings.join("\n")).toMatch(/embedder changed/);
     expect(other.embedded).toBe(3);
   });
@@ -88,7 +91,7 @@ describe("search index: robustness", () => {
     await mkdir(path.join(root, ".cairn/gen-zzzz-999"), { recursive: true });
     await writeFile(path.join(root, ".cairn/gen-zzzz-999/lexical.json"), "{\"trunc");
     await writeFile(path.join(root, ".cairn/manifest.json.tmp-crash"), "{");
-    const reopened = await openKnowledgeBase({ root, embedder: fakeEmbedder() });
+    const reopened = await openKnowledgeBase({ root, embedder: fakeEmbedder(), config: RANKED });
     const report = await reopened.index();
     expect(report).toMatchObject({ warnings: [], embedded: 0, unchanged: 3 });
     expect((await reopened.search("context cancellation")).results[0]?.id).toBe("ctx-cancel");

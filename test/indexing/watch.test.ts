@@ -15,10 +15,13 @@ async function waitFor(check: () => Promise<boolean>, ms = 15_000): Promise<void
   throw new Error("condition not reached in time");
 }
 
+const RANKED = { embedder: { provider: "use-lite" as const, weight: 0.2 } };
+
 describe("cairn watch", () => {
   it("follows adds, editors' atomic saves, renames, archive moves, deletions and broken files", async () => {
     const root = await testdir({ ...SOURCE_FILES, "knowledge/a.md": entryText({ finding: "Alpha finding about caching headers." }) });
-    const kb = await openKnowledgeBase({ root, embedder: fakeEmbedder() });
+    // Vectors are indexed only when the embedder ranks (config `embedder.weight` > 0).
+    const kb = await openKnowledgeBase({ root, embedder: fakeEmbedder(), config: RANKED });
     const events: WatchEvent[] = [];
     const handle = await kb.watch({ debounceMs: 50, onEvent: (e) => events.push(e) });
     await handle.ready;
@@ -55,14 +58,15 @@ describe("cairn watch", () => {
     await handle.close();
     // The saved index on disk matches what the watcher saw.
     const manifest = JSON.parse(await readFile(path.join(root, ".cairn/manifest.json"), "utf8"));
-    expect(Object.keys(manifest.entries)).toEqual(["a", "c"]);
+    const catalogue = JSON.parse(await readFile(path.join(root, ".cairn", manifest.files.catalogue), "utf8"));
+    expect(catalogue.records.map((r: { id: string }) => r.id)).toEqual(["a", "c"]);
   });
 
   it("is consistent with the files after a storm of 1,000 changes", async () => {
     const files: Record<string, string> = { ...SOURCE_FILES };
     for (let i = 0; i < 100; i++) files[`knowledge/e${i}.md`] = entryText({ finding: `Finding number ${i} about topic ${i % 7}.` });
     const root = await testdir(files);
-    const kb = await openKnowledgeBase({ root, embedder: fakeEmbedder() });
+    const kb = await openKnowledgeBase({ root, embedder: fakeEmbedder(), config: RANKED });
     const handle = await kb.watch({ debounceMs: 100 });
     await handle.ready;
     for (let n = 0; n < 1000; n++) {
@@ -73,7 +77,7 @@ describe("cairn watch", () => {
     }
     await handle.close(); // flushes pending changes
     const onDisk = (await readdir(path.join(root, "knowledge"))).filter((f) => f.endsWith(".md")).map((f) => f.slice(0, -3)).sort();
-    const reopened = await openKnowledgeBase({ root, embedder: fakeEmbedder() });
+    const reopened = await openKnowledgeBase({ root, embedder: fakeEmbedder(), config: RANKED });
     const check = await reopened.index();
     expect(check).toMatchObject({ added: [], updated: [], removed: [], embedded: 0 });
     expect((await reopened.searchIndex()).index.ids()).toEqual(onDisk);

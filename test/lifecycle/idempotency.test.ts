@@ -52,7 +52,7 @@ describe("record is idempotent per (run, agent, finding)", () => {
 
   it("an entry archived by another process between plan and apply is restored where it now lives, not an I/O error", async () => {
     const { kb, root, clock } = await project(databaseEntries(1));
-    const loaded = await kb.load();
+    const loaded = await kb.knowledge();
     const ledger = (await kb.ledger.read()).events;
     const run = { run: "r1" };
     const plan = await planRecord(

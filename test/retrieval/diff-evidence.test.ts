@@ -49,21 +49,21 @@ describe("changed code weighed by anchor precision", () => {
   const change = { paths: diff.paths, files: diff.files };
 
   it("grades each anchor: changed lines, a symbol the hunks name, the file, elsewhere in it, a glob, a directory", () => {
-    expect(anchorTouch([{ path: "lib/rules/no-useless-concat.js", start: 4, end: 9 }], change)).toBe("hunk");
-    expect(anchorTouch([{ path: "lib/rules/no-useless-concat.js", start: 30, end: 40, symbol: "create" }], change)).toBe("symbol");
+    expect(anchorTouch([{ path: "lib/rules/no-useless-concat.js", startLine: 4, endLine: 9 }], change)).toBe("hunk");
+    expect(anchorTouch([{ path: "lib/rules/no-useless-concat.js", startLine: 30, endLine: 40, symbol: "create" }], change)).toBe("symbol");
     expect(anchorTouch([{ path: "lib/rules/no-useless-concat.js" }], change)).toBe("file");
-    expect(anchorTouch([{ path: "lib/rules/no-useless-concat.js", start: 30, end: 40 }], change)).toBe("elsewhere");
+    expect(anchorTouch([{ path: "lib/rules/no-useless-concat.js", startLine: 30, endLine: 40 }], change)).toBe("elsewhere");
     expect(anchorTouch([{ path: "lib/rules/*.js", glob: true }], change)).toBe("glob");
-    expect(anchorTouch([{ path: "lib/rules/no-extra-semi.js", start: 1, end: 3 }], change)).toBe("directory");
-    expect(anchorTouch([{ path: "lib/linter/linter.js", start: 8, end: 10 }], change)).toBeUndefined();
+    expect(anchorTouch([{ path: "lib/rules/no-extra-semi.js", startLine: 1, endLine: 3 }], change)).toBe("directory");
+    expect(anchorTouch([{ path: "lib/linter/linter.js", startLine: 8, endLine: 10 }], change)).toBeUndefined();
     // Changed paths without hunks (--changed-files): the file is all that is known.
-    expect(anchorTouch([{ path: "lib/rules/no-useless-concat.js", start: 30, end: 40 }], { paths: diff.paths })).toBe("file");
+    expect(anchorTouch([{ path: "lib/rules/no-useless-concat.js", startLine: 30, endLine: 40 }], { paths: diff.paths })).toBe("file");
   });
 
   it("only precise touches make an entry relevant on their own; a glob adds a little and needs lexical relevance", () => {
     const signals = anchorSignals(
       [
-        { id: "exact", anchors: [{ path: "lib/rules/no-useless-concat.js", start: 8, end: 9 }] },
+        { id: "exact", anchors: [{ path: "lib/rules/no-useless-concat.js", startLine: 8, endLine: 9 }] },
         { id: "glob", anchors: [{ path: "lib/rules/*.js", glob: true }] },
       ],
       change,

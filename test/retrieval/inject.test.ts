@@ -193,7 +193,8 @@ describe("inject: graceful degradation", () => {
         throw new Error("model file missing");
       },
     };
-    const { kb } = await project(databaseEntries(3), { embedder: broken });
+    // The embedder ranks only with a weight; at weight 0 inject never calls it.
+    const { kb } = await project(databaseEntries(3), { embedder: broken, config: { embedder: { provider: "use-lite", weight: 0.2 } } });
     const result = await kb.inject({ run: "r1", agent: "a", keywords: ["database", "transactions"] });
     expect(result.entries.map((e) => e.id)).toEqual(["db-2"]);
     expect(result.warnings).toHaveLength(1);

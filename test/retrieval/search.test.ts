@@ -42,7 +42,8 @@ const ENTRIES: Record<string, string> = {
 
 async function openIndex(files: Record<string, string> = ENTRIES, embedder: Embedder | null = fakeEmbedder()) {
   const root = await testdir(files);
-  const kb = await openKnowledgeBase({ root, embedder });
+  // The index holds vectors only when the embedder ranks (a weight above 0); each test picks the weight it searches with.
+  const kb = await openKnowledgeBase({ root, embedder, config: { embedder: { provider: "use-lite", weight: 0.2 } } });
   await kb.index();
   return (await kb.searchIndex()).index;
 }

@@ -1,0 +1,42 @@
+/**
+ * The knowledge base as lifecycle commands see it, from the catalogue alone: the entries that parse
+ * today (records), by id, and the parse problems — the shape of a full load (store/load.ts) without
+ * reading a single entry file.
+ */
+import { diagnostic, type Diagnostic } from "../entry/diagnostic.js";
+import { problemsOf, type CatalogueData, type CatalogueRecord } from "./catalogue.js";
+
+export type KnowledgeView = {
+  /** Records of the files that parse as entries now (they may still carry errors), sorted by path. */
+  entries: CatalogueRecord[];
+  /** Entries by id (first by path when ids collide). */
+  byId: Map<string, CatalogueRecord>;
+  /** Parse problems of every file (incl. files that do not parse at all) and duplicate ids; not the rule modules'. */
+  diagnostics: Diagnostic[];
+  /** Paths of files with at least one error above. */
+  invalid: Set<string>;
+};
+
+export function knowledgeView(data: CatalogueData, today: string): KnowledgeView {
+  const entries: CatalogueRecord[] = [];
+  const byId = new Map<string, CatalogueRecord>();
+  const diagnostics: Diagnostic[] = [];
+  const invalid = new Set<string>();
+  const note = (list: readonly Diagnostic[]) => {
+    diagnostics.push(...list);
+    for (const d of list) if (d.severity === "error") invalid.add(d.file);
+  };
+  for (const broken of data.broken) note(broken.problems);
+  for (const record of data.records) {
+    note(problemsOf(record, today));
+    if (record.unparsed) continue;
+    entries.push(record);
+    const first = byId.get(record.id);
+    if (first) {
+      note([diagnostic(record.path, "id-duplicate", "error", `id "${record.id}" is already used by ${first.path}; ids must be unique across knowledge/ and knowledge/archive/ — rename one file or set a distinct \`id\``)]);
+      continue;
+    }
+    byId.set(record.id, record);
+  }
+  return { entries, byId, diagnostics, invalid };
+}

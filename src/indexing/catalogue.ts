@@ -1,0 +1,198 @@
+/**
+ * The catalogue: per entry file, what the lifecycle and retrieval need without parsing it again —
+ * id, state, known frontmatter, anchor places, hashes, parse problems — with the file's size and
+ * mtime to tell when it changed. `refreshCatalogue` stats every file and parses only the changed
+ * ones; `status`, `confirm`, `record`, decay, `compound`, `inject` and `show` read records and
+ * only the files they touch. A full parse of every file stays in `check`.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import type { Diagnostic } from "../entry/diagnostic.js";
+import { KNOWN_KEYS } from "../entry/schema.js";
+import type { Entry, EntryState } from "../entry/types.js";
+import { listEntryFiles, mapLimit, readEntryFile, type EntryFile } from "../store/files.js";
+import type { Layout } from "../store/layout.js";
+import { entryDocument, type AnchorRef, type IndexDoc } from "./document.js";
+
+/** One entry file as the catalogue knows it. `frontmatter` holds the known keys only. */
+export type CatalogueRecord = {
+  id: string;
+  /** Repo-relative path, forward slashes. */
+  path: string;
+  state: EntryState;
+  frontmatter: Entry["frontmatter"];
+  /** Where the evidence anchors point (paths or globs, lines, symbols). */
+  anchors: AnchorRef[];
+  /** sha256 of the file bytes. */
+  fileHash: string;
+  /** Hash of the lexical fields (the lexical index holds a document per hash). */
+  lexicalHash: string;
+  /** Hash of the embedded text (embedding cache key). */
+  contentHash: string;
+  /** Hash of the verify steps' text (verification records are tied to it). */
+  verifyHash: string;
+  /** Lines of the date keys, for the future-date rule at read time. */
+  dateLines?: Partial<Record<"lastConfirmed" | "created" | "archived", number>>;
+  /** Problems the parser reported (not the rule modules'), future dates excluded. */
+  problems?: Diagnostic[];
+  mtimeMs: number;
+  size: number;
+  /** Stat taken within RACY_MS of the file's mtime: the same size and mtime may hide a later write, so re-read it once. */
+  racy?: true;
+  /** The file no longer parses: these are its problems, and the other fields are its last good version. */
+  unparsed?: Diagnostic[];
+};
+
+/** A file that never parsed as an entry (no id): its problems. */
+export type BrokenFile = { path: string; state: EntryState; problems: Diagnostic[]; mtimeMs: number; size: number; racy?: true };
+
+export type CatalogueData = { records: CatalogueRecord[]; broken: BrokenFile[] };
+
+export type CatalogueChanges = {
+  /** Records whose file was parsed in this refresh, by path, with the parsed entry. */
+  parsed: Map<string, { record: CatalogueRecord; entry: Entry; doc: IndexDoc }>;
+  /** Paths that disappeared. */
+  removed: string[];
+  /** Parse problems of files that could not be (re)read as entries. */
+  errors: Diagnostic[];
+  /** True when anything differs from the previous data (stats included). */
+  changed: boolean;
+};
+
+/** A write within this many ms of the stat may share its mtime with a later write (timestamp granularity). */
+const RACY_MS = 2_000;
+const DATE_KEYS = ["lastConfirmed", "created", "archived"] as const;
+
+export const emptyCatalogue = (): CatalogueData => ({ records: [], broken: [] });
+
+export function shortHash(text: string): string {
+  return createHash("sha256").update(text).digest("hex").slice(0, 32);
+}
+
+/** The record of a parsed entry file. */
+export function recordOf(entry: Entry, problems: readonly Diagnostic[], stat: { mtimeMs: number; size: number }, doc: IndexDoc = entryDocument(entry)): CatalogueRecord {
+  const frontmatter: Entry["frontmatter"] = {};
+  for (const [key, value] of Object.entries(entry.frontmatter)) if (KNOWN_KEYS.has(key)) frontmatter[key] = value;
+  const dateLines: CatalogueRecord["dateLines"] = {};
+  for (const key of DATE_KEYS) if (entry.keyLines[key] !== undefined) dateLines[key] = entry.keyLines[key];
+  const parseProblems = problems.filter((d) => d.rule !== "date-in-future");
+  return {
+    id: entry.id,
+    path: entry.path,
+    state: entry.state,
+    frontmatter,
+    anchors: doc.meta.anchors,
+    fileHash: entry.hash,
+    lexicalHash: doc.lexicalHash,
+    contentHash: doc.meta.contentHash,
+    verifyHash: shortHash(entry.verify.text).slice(0, 16),
+    ...(Object.keys(dateLines).length ? { dateLines } : {}),
+    ...(parseProblems.length ? { problems: parseProblems } : {}),
+    mtimeMs: stat.mtimeMs,
+    size: stat.size,
+  };
+}
+
+/** The parser's problems of a record as of `today`: its stored problems plus future dates, which depend on the day. */
+export function problemsOf(record: CatalogueRecord, today: string): Diagnostic[] {
+  if (record.unparsed) return record.unparsed;
+  const out = [...(record.problems ?? [])];
+  for (const key of DATE_KEYS) {
+    const value = record.frontmatter[key];
+    if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) && value > today) {
+      const line = record.dateLines?.[key] ?? 2;
+      out.push({ file: record.path, line, column: 1, rule: "date-in-future", severity: "error", message: `\`${key}\` is ${value}, after today (${today} UTC); expected a date that has happened` });
+    }
+  }
+  return out;
+}
+
+/**
+ * Bring catalogue data up to date with the entry files: stat every file, parse the ones whose size
+ * or mtime changed (or whose last stat was racy and whose bytes differ). A file that stops parsing
+ * keeps its last good record, marked `unparsed`.
+ */
+export async function refreshCatalogue(layout: Layout, previous: CatalogueData, options: { files?: EntryFile[]; today?: string; now?: number } = {}): Promise<{ data: CatalogueData; changes: CatalogueChanges }> {
+  const files = options.files ?? (await listEntryFiles(layout));
+  const now = options.now ?? Date.now();
+  const known = new Map<string, CatalogueRecord | BrokenFile>();
+  for (const r of previous.records) known.set(r.path, r);
+  for (const b of previous.broken) known.set(b.path, b);
+  const changes: CatalogueChanges = { parsed: new Map(), removed: [], errors: [], changed: false };
+  const records: CatalogueRecord[] = [];
+  const broken: BrokenFile[] = [];
+  const toParse: Array<{ file: EntryFile; mtimeMs: number; size: number; before?: CatalogueRecord | BrokenFile }> = [];
+  const seen = new Set<string>();
+
+  for (const file of files) {
+    // Synchronous stats: for thousands of small files one tight loop beats as many thread-pool round trips.
+    const s = statSync(file.abs, { throwIfNoEntry: false });
+    if (!s) continue;
+    seen.add(file.rel);
+    const before = known.get(file.rel);
+    const stat = { mtimeMs: s.mtimeMs, size: s.size };
+    if (before && before.mtimeMs === stat.mtimeMs && before.size === stat.size && before.state === file.state && !(before.racy && bytesChanged(file, before))) {
+      const keep = before.racy && now - stat.mtimeMs >= RACY_MS ? withoutRacy(before) : before;
+      if (keep !== before) changes.changed = true;
+      if ("id" in keep) records.push(keep);
+      else broken.push(keep);
+      continue;
+    }
+    toParse.push({ file, ...stat, ...(before ? { before } : {}) });
+  }
+  const results = await mapLimit(toParse, 16, (item) => readEntryFile(layout, item.file, options.today));
+  for (const [i, result] of results.entries()) {
+    const { file, mtimeMs, size, before } = toParse[i]!;
+    const racy = now - mtimeMs < RACY_MS ? { racy: true as const } : {};
+    changes.changed = true;
+    if (!result.entry) {
+      changes.errors.push(...result.diagnostics);
+      if (before && "id" in before) records.push({ ...before, unparsed: result.diagnostics, mtimeMs, size, ...racy });
+      else broken.push({ path: file.rel, state: file.state, problems: result.diagnostics, mtimeMs, size, ...racy });
+      continue;
+    }
+    const doc = entryDocument(result.entry);
+    const record = { ...recordOf(result.entry, result.diagnostics, { mtimeMs, size }, doc), ...racy };
+    records.push(record);
+    changes.parsed.set(file.rel, { record, entry: result.entry, doc });
+  }
+  for (const path of known.keys()) {
+    if (!seen.has(path)) {
+      changes.removed.push(path);
+      changes.changed = true;
+    }
+  }
+  records.sort(byPath);
+  broken.sort(byPath);
+  return { data: { records, broken }, changes };
+}
+
+function bytesChanged(file: EntryFile, before: CatalogueRecord | BrokenFile): boolean {
+  if (!("fileHash" in before) || before.unparsed) return true;
+  try {
+    return createHash("sha256").update(readFileSync(file.abs)).digest("hex") !== before.fileHash;
+  } catch {
+    return true;
+  }
+}
+
+function withoutRacy<T extends { racy?: true }>(value: T): T {
+  const { racy: _racy, ...rest } = value;
+  return rest as T;
+}
+
+function byPath(a: { path: string }, b: { path: string }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+/** The records that are entries now (parse today), first by path per id, and the ids claimed twice. */
+export function liveRecords(data: CatalogueData): { byId: Map<string, CatalogueRecord>; duplicates: CatalogueRecord[] } {
+  const byId = new Map<string, CatalogueRecord>();
+  const duplicates: CatalogueRecord[] = [];
+  for (const record of data.records) {
+    if (record.unparsed) continue;
+    if (byId.has(record.id)) duplicates.push(record);
+    else byId.set(record.id, record);
+  }
+  return { byId, duplicates };
+}
