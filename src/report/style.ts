@@ -58,7 +58,7 @@ tr.entry-row.state-archived .entry-title { color: var(--muted); }
 .decay-fill { height: 100%; }
 .decay-ok { background: var(--ok); } .decay-near { background: var(--near); } .decay-last-chance { background: var(--last-chance); } .decay-archived { background: var(--archived); }
 .decay-past-limit { background: repeating-linear-gradient(45deg, var(--past-limit) 0 6px, #e57373 6px 12px); }
-.decay-track .decay-near { position: absolute; top: 0; bottom: 0; width: 2px; background: var(--fg); opacity: 0.35; }
+.decay-mark { position: absolute; top: 0; bottom: 0; width: 2px; background: var(--fg); opacity: 0.35; }
 .decay-text { font-size: 12px; color: var(--muted); font-variant-numeric: tabular-nums; }
 .decay[data-state="near"] .decay-text { color: var(--warn); } .decay[data-state="last-chance"] .decay-text, .decay[data-state="past-limit"] .decay-text { color: var(--bad); font-weight: 600; }
 .spark { display: block; }

@@ -1,6 +1,9 @@
 /** The report's data model over a real review history (made through the library) and over hand-written ledgers. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_CONFIG } from "../../src/config.js";
 import type { LedgerEvent } from "../../src/ledger/events.js";
+import type { EntryStatusRow } from "../../src/lifecycle/status.js";
+import { buildReportModel } from "../../src/report/model.js";
 import { buildSeries, windowRuns } from "../../src/report/series.js";
 import type { ReportEntry, ReportModel } from "../../src/report/types.js";
 import { CONFIG, reviewHistory, XSS_TITLE, type History } from "./fixture.js";
@@ -211,5 +214,50 @@ describe("report series over hand-written ledgers", () => {
     expect(series.entries.get("a")).toEqual([{ run: 0, injected: 1, heldOut: 0, independent: 1, primed: 0 }]);
     expect(windowRuns(series, 5)).toBe(series);
     expect(windowRuns(series, 0).runs).toEqual([]);
+  });
+});
+
+describe("report decay states from status rows", () => {
+  const row = (id: string, over: Partial<EntryStatusRow>): EntryStatusRow => ({
+    id,
+    path: `knowledge/${id}.md`,
+    state: "active",
+    lastConfirmed: "2026-03-01",
+    provenance: "independent",
+    status: "observed",
+    unconfirmedRuns: 0,
+    decayAfterRuns: 10,
+    heldOutRuns: 0,
+    holdoutRuns: 8,
+    limit: "window",
+    confirmations: { independent: 0, primed: 0 },
+    holdout: { withheld: 0, found: 0 },
+    evidence: "untested",
+    lastInjected: null,
+    archived: null,
+    archivedReason: null,
+    warnings: [],
+    ...over,
+  });
+
+  it("maps the window, near decay (config nearDecayRatio), last chance, past the limit (after a merge) and archived", () => {
+    const rows = [
+      row("fresh", { unconfirmedRuns: 6 }),
+      row("near", { unconfirmedRuns: 7 }),
+      row("last", { unconfirmedRuns: 9, limit: "last-chance" }),
+      row("merged", { unconfirmedRuns: 12, limit: "past-limit" }),
+      row("gone", { state: "archived", unconfirmedRuns: 0 }),
+    ];
+    const model = buildReportModel({ status: { entries: rows, conflicts: [], warnings: [] }, entries: [], diagnostics: [], events: [], config: DEFAULT_CONFIG, project: "p", now: new Date(0) });
+    expect(model.entries.map((e) => [e.id, e.decay.state, e.decay.nearAt])).toEqual([
+      ["fresh", "ok", 7],
+      ["near", "near", 7],
+      ["last", "last-chance", 7],
+      ["merged", "past-limit", 7],
+      ["gone", "archived", 7],
+    ]);
+    expect(model.summary).toMatchObject({ active: 4, archived: 1, nearDecay: 1, lastChance: 1, pastLimit: 1 });
+    // Without the entry's file (unreadable), the title falls back to the id and nothing is verified.
+    expect(model.entries[0]).toMatchObject({ title: "fresh", finding: "", verification: { state: "never" }, drift: { state: "ok" }, series: [] });
   });
 });

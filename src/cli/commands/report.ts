@@ -15,7 +15,8 @@ export async function report(kb: KnowledgeBase, io: Io, opts: Opts): Promise<num
   // --out is a path as typed on the command line: relative to the working directory.
   const file = await writeReport(kb.layout, html, opts.out === undefined ? undefined : path.resolve(opts.out));
   const s = model.summary;
-  io.err(`${s.active} active and ${s.archived} archived entries, ${s.runs} runs, ${s.agents} agents; works offline (no server, no network)`);
+  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  io.err(`${s.active} active and ${s.archived} archived entries, ${count(s.runs, "run")}, ${count(s.agents, "agent")}; works offline (no server, no network)`);
   io.out(`wrote ${path.relative(process.cwd(), file) || file}\nopen ${pathToFileURL(file).href}`);
   return EXIT.ok;
 }

@@ -18,7 +18,7 @@ function decayBar(entry: ReportEntry): HTMLElement {
   const ratio = archived ? 1 : Math.min(1, d.runs / d.limit);
   const fill = h("div", { class: `decay-fill decay-${d.state}` });
   fill.style.width = `${(ratio * 100).toFixed(1)}%`;
-  const marker = h("div", { class: "decay-near", title: `near decay from ${d.nearAt}/${d.limit}` });
+  const marker = h("div", { class: "decay-mark", title: `near decay from ${d.nearAt}/${d.limit}` });
   marker.style.left = `${((d.nearAt / d.limit) * 100).toFixed(1)}%`;
   const track = h(
     "div",
@@ -146,7 +146,7 @@ function entriesSection(model: Model): HTMLElement {
     ["state", "State"],
     ["decay", "Decay"],
     ["confirmations", "Confirmations over runs"],
-    ["evidence", "Held out"],
+    ["evidence", "Evidence (held out)"],
     ["verification", "Verification"],
     ["drift", "Anchors"],
     ["confirmed", "Last confirmed"],
