@@ -134,6 +134,7 @@ export type TimelineItem = {
   detail?: string;
 };
 
+/** The numbers at the top of the page. Entry states and problems count active entries; runs, agents and confirmations the whole ledger. */
 export type ReportSummary = {
   active: number;
   archived: number;
@@ -141,12 +142,14 @@ export type ReportSummary = {
   lastChance: number;
   pastLimit: number;
   evidence: Record<ReportEvidence, number>;
+  /** Active entries whose latest verification failed (and still stands). */
   verificationFailed: number;
   drifted: number;
   unresolved: number;
   runs: number;
   agents: number;
   confirmations: { independent: number; primed: number };
+  /** Over every entry, active and archived. */
   holdout: { withheld: number; found: number };
   conflicts: number;
 };

@@ -18,10 +18,10 @@ export function reportFile(layout: Layout, out: string = DEFAULT_REPORT_DIR): st
   return /\.html?$/i.test(abs) ? abs : path.join(abs, "index.html");
 }
 
-/** Write `html` to the report file and return its absolute path. */
-export async function writeReport(layout: Layout, html: string, out?: string): Promise<string> {
+/** Write `html` to the report file and return its absolute path. `label`: OUT as the user typed it, for error messages (default OUT). */
+export async function writeReport(layout: Layout, html: string, out?: string, label?: string): Promise<string> {
   const file = reportFile(layout, out);
-  const shown = out ?? DEFAULT_REPORT_DIR;
+  const shown = label ?? out ?? DEFAULT_REPORT_DIR;
   const check = async () => {
     const escape = await findEscape(layout.root, file);
     if (!escape) return;

@@ -13,7 +13,7 @@ export async function report(kb: KnowledgeBase, io: Io, opts: Opts): Promise<num
   const { loadReportAssets, renderReportHtml, writeReport } = await import("../../report/index.js");
   const html = renderReportHtml(model, await loadReportAssets());
   // --out is a path as typed on the command line: relative to the working directory.
-  const file = await writeReport(kb.layout, html, opts.out === undefined ? undefined : path.resolve(opts.out));
+  const file = await writeReport(kb.layout, html, opts.out === undefined ? undefined : path.resolve(opts.out), opts.out);
   const s = model.summary;
   const count = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   io.err(`${s.active} active and ${s.archived} archived entries, ${count(s.runs, "run")}, ${count(s.agents, "agent")}; works offline (no server, no network)`);
