@@ -20,3 +20,20 @@ export type { ResolvedAnchor, AnchorProblem, AnchorRule, AnchorFix, LineRange } 
 export type { FixReport } from "./anchors/fix-entries.js";
 export type { AnchorEdit } from "./anchors/fix.js";
 export type { VerifyReport } from "./verify/index.js";
+export type {
+  ReportModel,
+  ReportEntry,
+  ReportAgent,
+  ReportRun,
+  ReportSummary,
+  RunPoint,
+  TimelineItem,
+  TimelineType,
+  DecayState,
+  DriftState,
+  ReportEvidence,
+  VerificationState as ReportVerificationState,
+} from "./report/types.js";
+export type { ReportOptions } from "./report/model.js";
+export { renderReportHtml } from "./report/html.js";
+export { loadReportAssets, type ReportAssets } from "./report/assets.js";

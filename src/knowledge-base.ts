@@ -1,5 +1,6 @@
 /** The open knowledge base: one typed object the CLI and the MCP server call into. */
 import { AsyncLocalStorage } from "node:async_hooks";
+import path from "node:path";
 import { applyConfigOverride, loadConfig, vectorWeightOf, type CairnConfig } from "./config.js";
 import { lintKnowledge, runCheck, type CheckOptions, type CheckReport } from "./check/run.js";
 import type { GateVerdict } from "./check/gate.js";
@@ -12,7 +13,9 @@ import { openLedger, projectLedger, type Ledger, type NewEvent } from "./ledger/
 import { planNewEntry, writeNewEntry, type NewEntryInput } from "./lifecycle/create.js";
 import { archiveEntry, confirmEntry, lookup, restoreEntry, retractEntry, unreadableEntry, type ManualResult } from "./lifecycle/manual.js";
 import { repairPendingChanges } from "./lifecycle/change.js";
-import { buildStatus, type StatusReport } from "./lifecycle/status.js";
+import { buildStatus, type StatusInput, type StatusReport } from "./lifecycle/status.js";
+import type { ReportOptions } from "./report/model.js";
+import type { ReportModel } from "./report/types.js";
 import { initKnowledge, type InitResult } from "./store/init.js";
 import { findRoot, gitTop, layoutFor, type Layout } from "./store/layout.js";
 import { knowledgeDirProblem, requireKnowledgeDir } from "./store/require.js";
@@ -188,21 +191,38 @@ export class KnowledgeBase {
 
   /** Every active (and with `all`, archived) entry with decay counter, confirmations and warnings. */
   async status(options: { all?: boolean } = {}): Promise<StatusReport> {
-    // The same rules as `check` (the one engine): status shows what check and the inject gate see.
+    return buildStatus(await this.#statusInput(), options);
+  }
+
+  /** What `status` is computed from: every entry run through the same rules as `check` (the one engine), the ledger and its projection. */
+  async #statusInput(): Promise<StatusInput> {
     const { loaded, diagnostics } = await lintKnowledge(this.layout, this.config, { today: this.today() });
     const { events, warnings } = await this.ledger.read();
     const views = projectLedger(events, confirmationInfo(loaded.entries), { today: this.today() });
     const { liveWarnings } = await import("./anchors/live.js");
-    return buildStatus(
-      {
-        entries: loaded.entries,
-        diagnostics,
-        views,
-        events,
-        config: this.config,
-        extra: liveWarnings(loaded.entries, diagnostics, events),
-        ledgerWarnings: [...unreadableEntries(loaded, diagnostics), ...warnings.map((w) => `${w.file}:${w.line}: ${w.message}`)],
-      },
+    return {
+      entries: loaded.entries,
+      diagnostics,
+      views,
+      events,
+      config: this.config,
+      extra: liveWarnings(loaded.entries, diagnostics, events),
+      ledgerWarnings: [...unreadableEntries(loaded, diagnostics), ...warnings.map((w) => `${w.file}:${w.line}: ${w.message}`)],
+    };
+  }
+
+  /**
+   * The knowledge report's data (`cairn report`): every entry, active and archived, with its decay, confirmations
+   * over runs, holdout evidence, verification and anchor drift; per-agent series; the lifecycle timeline.
+   * `renderReportHtml` turns it into the static page.
+   */
+  async report(options: ReportOptions = {}): Promise<ReportModel> {
+    await requireKnowledgeDir(this.layout);
+    const input = await this.#statusInput();
+    const { buildReportModel } = await import("./report/model.js");
+    const project = path.basename(path.resolve(this.layout.root));
+    return buildReportModel(
+      { status: buildStatus(input, { all: true }), entries: input.entries, diagnostics: input.diagnostics, events: input.events, config: this.config, project, now: this.#now() },
       options,
     );
   }

@@ -135,8 +135,9 @@ export function countLines(text: string): number {
 }
 
 export function filterByGlob(files: readonly string[], pattern: string): string[] {
-  const base = picomatch.scan(pattern).base;
-  const candidates = base ? prefixRange(files, `${base}/`) : files;
+  const scan = picomatch.scan(pattern);
+  // A plain path (no glob characters) is its own base: the file itself is a candidate, not only what is under it.
+  const candidates = scan.base ? prefixRange(files, scan.isGlob ? `${scan.base}/` : scan.base) : files;
   const isMatch = picomatch(pattern, { dot: true });
   return candidates.filter((f) => isMatch(f));
 }

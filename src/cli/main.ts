@@ -86,6 +86,14 @@ export function buildProgram(): Command {
     .action((opts) => run(program, async (kb, io) => (await import("./commands/status.js")).status(kb, io, opts)));
 
   program
+    .command("report")
+    .description("write a static HTML report (opens from disk, no server, no network): every entry's decay, confirmations over runs, holdout evidence, verification and anchor drift; per-agent charts; the lifecycle timeline")
+    .option("--out <dir>", "directory for index.html (or a file ending in .html), inside the repository (default .cairn/report)")
+    .option("--runs <n>", "chart only the last N runs (counters still cover the whole ledger)", positiveInt)
+    .option("--json", "print the report's data instead of writing the page")
+    .action((opts) => run(program, async (kb, io) => (await import("./commands/report.js")).report(kb, io, opts)));
+
+  program
     .command("diff <base> [head]")
     .description("markdown summary of knowledge changes between two git revisions, for a PR comment (no HEAD: the working tree; BASE...HEAD: from the merge base)")
     .option("--json", "print JSON")

@@ -3,6 +3,7 @@ import type { CairnConfig } from "../config.js";
 import { todayUtc } from "../entry/parse.js";
 import { CairnError } from "../errors.js";
 import { projectLedger, readLedger } from "../ledger/index.js";
+import { nearDecayAt } from "../lifecycle/decay.js";
 import { relativePath, type Layout } from "../store/layout.js";
 import { mergeBase, openRepo, resolveCommit, type GitRepo } from "./git.js";
 import { countLedgerChanges, events } from "./ledger.js";
@@ -90,7 +91,7 @@ async function withDecay(entries: DiffEntry[], config: Pick<CairnConfig, "decayA
   const views = projectLedger(await readEvents(), active.map((e) => ({ id: e.id, ...(e.lastConfirmed !== undefined ? { lastConfirmed: e.lastConfirmed } : {}) })));
   const wanted = new Set(active);
   const { decayAfterRuns } = config;
-  const near = Math.ceil(decayAfterRuns * config.nearDecayRatio);
+  const near = nearDecayAt(config);
   return entries.map((e) => {
     const view = wanted.has(e) ? views.get(e.id) : undefined;
     return view ? { ...e, decay: { unconfirmedRuns: view.unconfirmedRuns, decayAfterRuns, nearDecay: view.unconfirmedRuns >= near } } : e;

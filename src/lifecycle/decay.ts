@@ -36,6 +36,11 @@ export function limitOf(view: LimitView, config: DecayConfig): Limit {
   return { kind: "window" };
 }
 
+/** The counter at which an active entry is "near decay" (`nearDecayRatio` of `decayAfterRuns`, rounded up): status, inject, diff and the report warn from here on. */
+export function nearDecayAt(config: Pick<CairnConfig, "decayAfterRuns" | "nearDecayRatio">): number {
+  return Math.ceil(config.decayAfterRuns * config.nearDecayRatio);
+}
+
 /** What decay needs of an entry: the catalogue fields, not the parsed file. */
 export type DecayEntry = { id: string; path: string; state: "active" | "archived"; frontmatter: { lastConfirmed?: unknown } };
 

@@ -5,7 +5,7 @@ import type { Diagnostic } from "../entry/diagnostic.js";
 import type { Entry, EntryState } from "../entry/types.js";
 import type { EntryLedgerView, LedgerEvent } from "../ledger/index.js";
 import { findConflicts, type Conflict } from "./conflicts.js";
-import { limitOf, type Limit } from "./decay.js";
+import { limitOf, nearDecayAt, type Limit } from "./decay.js";
 
 /**
  * What the ledger says about an entry's truth: `independent` (an agent found it without being shown
@@ -91,7 +91,7 @@ export function buildStatus(input: StatusInput, options: { all?: boolean } = {})
     if (status === "superseded") warnings.push(`superseded${fm.supersededBy ? ` by ${String(fm.supersededBy)}` : ""}`);
     if (limit.kind === "past-limit") warnings.push(`past its decay limit: ${limit.reason} (after a merge?); the next record or decay archives it`);
     else if (limit.kind === "last-chance") warnings.push(`last chance: withheld from agents (holdout ${heldOutRuns}/${holdoutRuns(config)}) until one re-finds it on its own`);
-    else if (active && unconfirmedRuns >= Math.ceil(config.decayAfterRuns * config.nearDecayRatio)) {
+    else if (active && unconfirmedRuns >= nearDecayAt(config)) {
       warnings.push(`near decay: ${unconfirmedRuns}/${config.decayAfterRuns} runs without independent confirmation`);
     }
     if (active && evidence === "primed-only" && view) {

@@ -9,6 +9,7 @@ import type { Entry } from "../entry/types.js";
 import type { LedgerEvent, NewEvent } from "../ledger/index.js";
 import { heldOutForRun, injectionsForRun, projectLedger, type RunRef } from "../ledger/index.js";
 import { selectWithHoldout, type Withheld } from "../lifecycle/select.js";
+import { nearDecayAt } from "../lifecycle/decay.js";
 import { readEntryFile } from "../store/files.js";
 import type { Layout } from "../store/layout.js";
 import { verificationStates, verificationWarning, type VerificationState } from "../verify/records.js";
@@ -390,7 +391,7 @@ function toContext(config: CairnConfig, candidate: Candidate, unconfirmedRuns: n
   if (failed) warnings.push(oneLine(failed));
   const status = typeof fm.status === "string" ? fm.status : "observed";
   if (status === "disputed") warnings.push("disputed: another review or a human questioned this entry");
-  if (unconfirmedRuns >= Math.ceil(config.decayAfterRuns * config.nearDecayRatio)) {
+  if (unconfirmedRuns >= nearDecayAt(config)) {
     warnings.push(`near decay: injected in ${unconfirmedRuns}/${config.decayAfterRuns} runs without an independent confirmation`);
   }
   return {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { cairn, REPO } from "../helpers/cli.js";
 import { testdir } from "../helpers/fixture.js";
 
-const HEAVY = ["hnswlib-node", "@huggingface/transformers", "onnxruntime", "@energetic-ai", "@tensorflow", "chokidar"];
+const HEAVY = ["hnswlib-node", "@huggingface/transformers", "onnxruntime", "@energetic-ai", "@tensorflow", "chokidar", "chart.js", "/dist/report/"];
 
 async function trace(args: string[]): Promise<{ code: number; modules: string[] }> {
   const dir = await testdir();
@@ -18,11 +18,18 @@ async function trace(args: string[]): Promise<{ code: number; modules: string[] 
 }
 
 describe("heavy modules are loaded lazily", () => {
-  it.each([["check"], ["status"]])("`cairn %s` loads none of transformers.js, hnswlib-node, USE/tfjs, chokidar", async (command) => {
+  it.each([["check"], ["status"]])("`cairn %s` loads none of transformers.js, hnswlib-node, USE/tfjs, chokidar, the report", async (command) => {
     const { code, modules } = await trace([command]);
     expect(code).toBe(0);
     expect(modules.length).toBeGreaterThan(10); // the trace really recorded the CLI's imports
     expect(modules.some((m) => m.includes("/dist/cli/commands/"))).toBe(true);
     for (const heavy of HEAVY) expect(modules.filter((m) => m.includes(heavy))).toEqual([]);
+  });
+
+  it("`cairn report --json` builds the model without the page, the chart library or the search index", async () => {
+    const { code, modules } = await trace(["report", "--json"]);
+    expect(code).toBe(0);
+    expect(modules.some((m) => m.endsWith("/dist/report/model.js"))).toBe(true);
+    for (const page of ["/dist/report/assets.js", "/dist/report/html.js", "chart.js", "hnswlib-node", "@energetic-ai"]) expect(modules.filter((m) => m.includes(page))).toEqual([]);
   });
 });

@@ -76,6 +76,15 @@ describe("cairn verify: grep-like steps run in-process", () => {
     expect((await repo.kb.status()).entries.find((e) => e.id === "stat-epoch")!.warnings).toEqual([]);
   });
 
+  it("a step naming one file searches that file (a plain path is not only a directory prefix)", async () => {
+    const single = STAT_ENTRY.replace("in hooks/*.sh and scripts/*.sh", "in hooks/lib-discovery.sh");
+    const repo = await codeRepo({ ...files, "knowledge/stat-epoch.md": single, "hooks/lib-discovery.sh.orig": "echo\n" });
+    const report = await repo.kb.verify({ ids: ["stat-epoch"], dryRun: true });
+    expect("entries" in report && report.entries[0]!.steps).toEqual([
+      { step: 0, result: "passed", pattern: "stat.*|| echo 0", paths: ["hooks/lib-discovery.sh"], files: 1, matches: [{ file: "hooks/lib-discovery.sh", line: 3 }] },
+    ]);
+  });
+
   it("searches tracked files only, never the knowledge directory, never through a link leaving the repository", async () => {
     const outside = path.join(os.tmpdir(), `cairn-verify-outside-${process.pid}.sh`);
     await writeFile(outside, 'x=$(stat -c %Y f || echo 0)\n');
