@@ -195,19 +195,22 @@ export class KnowledgeBase {
   }
 
   /** What `status` is computed from: every entry run through the same rules as `check` (the one engine), the ledger and its projection. */
-  async #statusInput(): Promise<StatusInput> {
-    const { loaded, diagnostics } = await lintKnowledge(this.layout, this.config, { today: this.today() });
+  async #statusInput(): Promise<StatusInput & { entries: KnowledgeView["entries"] }> {
+    // The catalogue and the lint cache: the same rules and results as `check`, re-computed only for what changed.
+    const view = await this.knowledge();
     const { events, warnings } = await this.ledger.read();
-    const views = projectLedger(events, confirmationInfo(loaded.entries), { today: this.today() });
+    const { lintCatalogue } = await import("./check/catalogue-lint.js");
+    const { diagnostics } = await lintCatalogue({ layout: this.layout, config: this.config, view, events, today: this.today() });
+    const views = projectLedger(events, confirmationInfo(view.entries), { today: this.today() });
     const { liveWarnings } = await import("./anchors/live.js");
     return {
-      entries: loaded.entries,
+      entries: view.entries,
       diagnostics,
       views,
       events,
       config: this.config,
-      extra: liveWarnings(loaded.entries, diagnostics, events),
-      ledgerWarnings: [...unreadableEntries(loaded, diagnostics), ...warnings.map((w) => `${w.file}:${w.line}: ${w.message}`)],
+      extra: liveWarnings(view.entries, diagnostics, events),
+      ledgerWarnings: [...unreadableEntries(view, diagnostics), ...warnings.map((w) => `${w.file}:${w.line}: ${w.message}`)],
     };
   }
 
@@ -221,8 +224,10 @@ export class KnowledgeBase {
     const input = await this.#statusInput();
     const { buildReportModel } = await import("./report/model.js");
     const project = path.basename(path.resolve(this.layout.root));
+    // The report shows each entry's finding and Verify section: the one reader here that needs every body.
+    const loaded = await this.load();
     return buildReportModel(
-      { status: buildStatus(input, { all: true }), entries: input.entries, diagnostics: input.diagnostics, events: input.events, config: this.config, project, now: this.#now() },
+      { status: buildStatus(input, { all: true }), entries: loaded.entries, diagnostics: input.diagnostics, events: input.events, config: this.config, project, now: this.#now() },
       options,
     );
   }
@@ -630,7 +635,7 @@ function stringOr(value: unknown): string | undefined {
 }
 
 /** Files that hold no readable entry (status has no row for them): one warning each, naming the first problem. */
-function unreadableEntries(loaded: LoadedKnowledge, diagnostics: Diagnostic[]): string[] {
+function unreadableEntries(loaded: { entries: ReadonlyArray<{ path: string }> }, diagnostics: Diagnostic[]): string[] {
   const parsed = new Set(loaded.entries.map((e) => e.path));
   const first = new Map<string, Diagnostic>();
   for (const d of diagnostics) if (d.severity === "error" && !parsed.has(d.file) && !first.has(d.file)) first.set(d.file, d);
@@ -638,7 +643,7 @@ function unreadableEntries(loaded: LoadedKnowledge, diagnostics: Diagnostic[]): 
 }
 
 /** What the ledger projection needs of each entry. */
-function confirmationInfo(entries: LoadedKnowledge["entries"]): Array<{ id: string; lastConfirmed?: string }> {
+function confirmationInfo(entries: ReadonlyArray<Pick<Entry, "id" | "frontmatter">>): Array<{ id: string; lastConfirmed?: string }> {
   return entries.map((e) => {
     const lastConfirmed = stringOr(e.frontmatter.lastConfirmed);
     return lastConfirmed === undefined ? { id: e.id } : { id: e.id, lastConfirmed };

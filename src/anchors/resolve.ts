@@ -32,7 +32,12 @@ export type LocatorOptions = {
   fingerprints?: () => Promise<Map<string, ConfirmedPrints>>;
   /** Look for renamed files with git; default true. */
   renames?: boolean;
+  /** Told of every repository fact a resolution reads (a file, the listing, git's renames), so a result can be cached with what it depends on; default none. */
+  onAccess?: (access: Access) => void;
 };
+
+/** What a resolution read: one file (its existence and content), the repository's file listing, or git's rename history. */
+export type Access = { kind: "file"; path: string } | { kind: "listing" } | { kind: "git" } | { kind: "external"; repo: string };
 
 /** Who the anchor belongs to: the entry's id and `lastConfirmed` (for its fingerprints). */
 export type LocateContext = { entryId?: string; lastConfirmed?: string };
@@ -50,14 +55,14 @@ const EXAMPLE = "expected a repo-relative path such as src/x.ts";
 const PROSE_WORDS = new Set("in at of from the a an and or see to into inside within under on by for per with via also our its their this that both".split(" "));
 
 export function createLocator(root: string, options: LocatorOptions = {}): Locator {
-  const files = repoFiles(root, [...DEFAULT_ANCHOR_IGNORE, ...(options.ignore ?? [])]);
+  const files = tracked(repoFiles(root, [...DEFAULT_ANCHOR_IGNORE, ...(options.ignore ?? [])]), options.onAccess);
   const elsewhere = elsewhereFinder(files);
   let renames: Promise<Renames> | undefined;
   let prints: Promise<Map<string, ConfirmedPrints>> | undefined;
   const siblings = new Map<string, Locator>();
   const repos = options.repos ?? {};
 
-  const getRenames = (): Promise<Renames> => (renames ??= options.renames === false ? Promise.resolve({ follow: () => undefined, followDir: () => undefined }) : loadRenames(files.root));
+  const getRenames = (): Promise<Renames> => (options.onAccess?.({ kind: "git" }), renames ??= options.renames === false ? Promise.resolve({ follow: () => undefined, followDir: () => undefined }) : loadRenames(files.root));
   const printOf = async (anchor: Anchor, file: string, context: LocateContext): Promise<AnchorFingerprint | undefined> => {
     if (!options.fingerprints || context.entryId === undefined) return undefined;
     prints ??= options.fingerprints();
@@ -77,6 +82,7 @@ export function createLocator(root: string, options: LocatorOptions = {}): Locat
   };
 
   const external = async (name: string, anchor: Anchor, rest: string): Promise<ResolvedAnchor> => {
+    options.onAccess?.({ kind: "external", repo: name });
     const { locator, dir, name: key } = sibling(name);
     const where = `${key}:${rest}`;
     if (!locator || !dir || !(await stat(dir).then((s) => s.isDirectory(), () => false))) {
@@ -347,4 +353,22 @@ export function repoRelative(raw: string): { path: string } | { outside: string 
   const normal = path.posix.normalize(raw.replace(/\\/g, "/"));
   if (normal === ".." || normal.startsWith("../")) return { outside: `${raw} leaves the repository through \`..\`` };
   return { path: normal.replace(/\/+$/, "") || "." };
+}
+
+/** `files` reporting every fact read to `onAccess` (memoised reads are reported too: each caller depends on them). */
+function tracked(files: RepoFiles, onAccess: LocatorOptions["onAccess"]): RepoFiles {
+  if (!onAccess) return files;
+  const file = (path: string) => onAccess({ kind: "file", path });
+  const listing = () => onAccess({ kind: "listing" });
+  return {
+    root: files.root,
+    listing: () => (listing(), files.listing()),
+    target: (rel) => (file(rel), files.target(rel)),
+    facts: (rel) => (file(rel), files.facts(rel)),
+    hasWord: (rel, word) => (file(rel), files.hasWord(rel, word)),
+    definitions: (rel) => (file(rel), files.definitions(rel)),
+    glob: (pattern) => (listing(), files.glob(pattern)),
+    under: (dir) => (listing(), files.under(dir)),
+    byBasename: (name) => (listing(), files.byBasename(name)),
+  };
 }

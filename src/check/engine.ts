@@ -40,28 +40,22 @@ export function targetOf(file: EntryFile, read: ReadResult): EntryTarget {
   };
 }
 
-export async function createLinter(layout: Layout, config: CairnConfig, options: LintOptions = {}): Promise<Linter> {
-  const settings: Record<string, RuleSetting> = config.rules ?? {};
-  const enabled = (id: string): boolean => (settings[id] ?? ruleMeta(id)?.severity) !== "off";
-  const setup = { layout, config, options, enabled };
-  const modules = await Promise.all(
-    RULE_MODULES.filter((m) => m.create && m.rules.some((r) => enabled(r.id))).map(async (m): Promise<RuleHooks> => m.create!(setup)),
-  );
-  const directives = new Map<string, Directive[]>();
+/**
+ * The policy half of the engine: config severities, inline disables and the per-rule cap, over raw
+ * diagnostics. Needs no rule module, so results cached from an earlier run (status) go through it too.
+ */
+export type Policy = {
+  /** False when config sets the rule to "off". */
+  enabled(id: string): boolean;
+  /** Apply severities and the inline disables of `directives` (file → its directives) to raw diagnostics; adds the directives' own problems. */
+  finalize(diagnostics: Diagnostic[], files: Iterable<string>, directives: ReadonlyMap<string, Directive[]>): Diagnostic[];
+};
 
-  const linter: Linter = {
-    async entryDiagnostics(target) {
-      if (target.text !== undefined) directives.set(target.file, findDirectives(target.text));
-      const out: Diagnostic[] = [];
-      for (const hooks of modules) if (hooks.entry) out.push(...(await hooks.entry(target)));
-      return out;
-    },
-    async knowledgeDiagnostics(loaded) {
-      const out: Diagnostic[] = [];
-      for (const hooks of modules) if (hooks.knowledge) out.push(...(await hooks.knowledge(loaded)));
-      return out;
-    },
-    finalize(diagnostics, files) {
+export function createPolicy(config: Pick<CairnConfig, "rules">): Policy {
+  const settings: Record<string, RuleSetting> = config.rules ?? {};
+  return {
+    enabled: (id) => (settings[id] ?? ruleMeta(id)?.severity) !== "off",
+    finalize(diagnostics, files, directives) {
       const out: Diagnostic[] = [];
       for (const file of new Set(files)) out.push(...directiveProblems(file, directives.get(file) ?? []));
       const raw = [...diagnostics, ...out];
@@ -82,6 +76,31 @@ export async function createLinter(layout: Layout, config: CairnConfig, options:
       }
       return final;
     },
+  };
+}
+
+export async function createLinter(layout: Layout, config: CairnConfig, options: LintOptions = {}): Promise<Linter> {
+  const policy = createPolicy(config);
+  const enabled = policy.enabled;
+  const setup = { layout, config, options, enabled };
+  const modules = await Promise.all(
+    RULE_MODULES.filter((m) => m.create && m.rules.some((r) => enabled(r.id))).map(async (m): Promise<RuleHooks> => m.create!(setup)),
+  );
+  const directives = new Map<string, Directive[]>();
+
+  const linter: Linter = {
+    async entryDiagnostics(target) {
+      if (target.text !== undefined) directives.set(target.file, findDirectives(target.text));
+      const out: Diagnostic[] = [];
+      for (const hooks of modules) if (hooks.entry) out.push(...(await hooks.entry(target)));
+      return out;
+    },
+    async knowledgeDiagnostics(loaded) {
+      const out: Diagnostic[] = [];
+      for (const hooks of modules) if (hooks.knowledge) out.push(...(await hooks.knowledge(loaded)));
+      return out;
+    },
+    finalize: (diagnostics, files) => policy.finalize(diagnostics, files, directives),
     async lintFile(file, today) {
       const read = await readEntryFile(layout, file, today);
       const raw = [...read.diagnostics, ...(await linter.entryDiagnostics(targetOf(file, read)))];

@@ -11,12 +11,13 @@ export function refsOf(entry: Pick<Entry, "frontmatter">, key: (typeof REFERENCE
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 }
 
-export function checkReferences(entries: Entry[], byId: Map<string, Entry>): Diagnostic[] {
+/** Broken and self references; `keyLines` places each problem (a catalogue record carries the lines of these keys). */
+export function checkReferences(entries: ReadonlyArray<Pick<Entry, "id" | "path" | "frontmatter"> & { keyLines?: Partial<Record<string, number>> }>, byId: ReadonlyMap<string, unknown>): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const entry of entries) {
     for (const key of REFERENCE_KEYS) {
       for (const ref of refsOf(entry, key)) {
-        const at = { line: entry.keyLines[key] ?? 1, column: 1 };
+        const at = { line: entry.keyLines?.[key] ?? 1, column: 1 };
         if (ref === entry.id) {
           out.push(diagnostic(entry.path, "reference-self", "error", `\`${key}\` names the entry itself ("${ref}"); expected another entry's id`, at));
         } else if (!byId.has(ref)) {

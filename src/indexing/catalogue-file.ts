@@ -4,49 +4,108 @@ import { writeFileAtomic } from "../store/atomic.js";
 import type { BrokenFile, CatalogueData, CatalogueRecord } from "./catalogue.js";
 
 const FORMAT = "cairn-catalogue";
+/** Bump when the record tuple changes. */
+const VERSION = 3;
+
+/**
+ * A record as one JSON array (no repeated key names: ~40% smaller and faster to parse at 100k entries):
+ * [id, path ("" when it is `<dir>/<id>.md`), state (0 active, 1 archived), frontmatter, anchors as
+ * [path, startLine|0, endLine|0, symbol|"", glob 0|1], fileHash, lexicalHash, contentHash, verifyHash,
+ * mtimeMs, size, flags (1 racy), keyLines|0, problems|0, unparsed|0]
+ */
+type Tuple = [string, string, 0 | 1, Record<string, unknown>, Array<[string, number, number, string, 0 | 1]>, string, string, string, string, number, number, number, unknown, unknown, unknown];
 
 /** Ids whose lexical document must be re-analyzed from their file (`stale`) or dropped (`gone`) when the lexical index is next loaded. */
 export type LexicalDebt = { stale: string[]; gone: string[] };
 
 export type SavedCatalogue = CatalogueData & { lexical: LexicalDebt };
 
-export async function writeCatalogue(file: string, saved: SavedCatalogue): Promise<void> {
-  await writeFileAtomic(file, JSON.stringify({ format: FORMAT, ...saved }));
+/** Where an entry of each state lives, relative to the root (`knowledge`, `knowledge/archive`): paths there are stored as "". */
+export type CatalogueDirs = { active: string; archived: string };
+
+export async function writeCatalogue(file: string, saved: SavedCatalogue, dirs: CatalogueDirs): Promise<void> {
+  const records = saved.records.map((r) => encode(r, dirs));
+  await writeFileAtomic(file, JSON.stringify({ format: FORMAT, version: VERSION, records, broken: saved.broken, lexical: saved.lexical }));
+}
+
+function encode(r: CatalogueRecord, dirs: CatalogueDirs): Tuple {
+  const derived = `${r.state === "active" ? dirs.active : dirs.archived}/${r.id}.md`;
+  return [
+    r.id,
+    r.path === derived ? "" : r.path,
+    r.state === "active" ? 0 : 1,
+    r.frontmatter,
+    r.anchors.map((a) => [a.path, a.startLine ?? 0, a.endLine ?? 0, a.symbol ?? "", a.glob ? 1 : 0]),
+    r.fileHash,
+    r.lexicalHash,
+    r.contentHash,
+    r.verifyHash,
+    r.mtimeMs,
+    r.size,
+    r.racy ? 1 : 0,
+    r.keyLines ?? 0,
+    r.problems ?? 0,
+    r.unparsed ?? 0,
+  ];
+}
+
+function decode(t: unknown, dirs: CatalogueDirs): CatalogueRecord | undefined {
+  if (!Array.isArray(t) || t.length !== 15) return undefined;
+  const [id, file, state, frontmatter, anchors, fileHash, lexicalHash, contentHash, verifyHash, mtimeMs, size, flags, keyLines, problems, unparsed] = t as Tuple;
+  if (typeof id !== "string" || !id || typeof file !== "string" || (state !== 0 && state !== 1)) return undefined;
+  if (typeof frontmatter !== "object" || frontmatter === null || Array.isArray(frontmatter) || !Array.isArray(anchors)) return undefined;
+  if (![fileHash, lexicalHash, contentHash, verifyHash].every((h) => typeof h === "string") || typeof mtimeMs !== "number" || typeof size !== "number") return undefined;
+  const places: CatalogueRecord["anchors"] = [];
+  for (const a of anchors) {
+    if (!Array.isArray(a) || typeof a[0] !== "string" || typeof a[1] !== "number" || typeof a[2] !== "number" || typeof a[3] !== "string") return undefined;
+    places.push({ path: a[0], ...(a[4] ? { glob: true as const } : {}), ...(a[1] ? { startLine: a[1], endLine: a[2] || a[1] } : {}), ...(a[3] ? { symbol: a[3] } : {}) });
+  }
+  const listOf = (v: unknown) => (Array.isArray(v) ? (v as CatalogueRecord["problems"]) : undefined);
+  const st = state === 0 ? "active" : "archived";
+  return {
+    id,
+    path: file || `${st === "active" ? dirs.active : dirs.archived}/${id}.md`,
+    state: st,
+    frontmatter: frontmatter as CatalogueRecord["frontmatter"],
+    anchors: places,
+    fileHash,
+    lexicalHash,
+    contentHash,
+    verifyHash,
+    ...(keyLines && typeof keyLines === "object" ? { keyLines: keyLines as CatalogueRecord["keyLines"] } : {}),
+    ...(listOf(problems) ? { problems: listOf(problems)! } : {}),
+    mtimeMs,
+    size,
+    ...(flags === 1 ? { racy: true as const } : {}),
+    ...(listOf(unparsed) ? { unparsed: listOf(unparsed)! } : {}),
+  };
 }
 
 /** Read a saved catalogue; a damaged one is `corrupt` with the reason (the caller rebuilds). */
-export async function readCatalogue(file: string): Promise<{ kind: "ok"; saved: SavedCatalogue } | { kind: "corrupt"; reason: string }> {
+export async function readCatalogue(file: string, dirs: CatalogueDirs): Promise<{ kind: "ok"; saved: SavedCatalogue } | { kind: "corrupt"; reason: string }> {
   let value: unknown;
   try {
     value = JSON.parse(await readFile(file, "utf8"));
   } catch (error) {
     return { kind: "corrupt", reason: `the catalogue is unreadable (${(error as Error).message})` };
   }
-  const v = value as Partial<SavedCatalogue> & { format?: unknown };
-  if (typeof v !== "object" || v === null || v.format !== FORMAT || !Array.isArray(v.records) || !Array.isArray(v.broken)) {
+  const v = value as { format?: unknown; version?: unknown; records?: unknown; broken?: unknown; lexical?: Partial<LexicalDebt> };
+  if (typeof v !== "object" || v === null || v.format !== FORMAT || v.version !== VERSION || !Array.isArray(v.records) || !Array.isArray(v.broken)) {
     return { kind: "corrupt", reason: "catalogue.json does not have the expected shape" };
   }
   // A hand-edited or damaged record (e.g. `null`) means "rebuild", never a crash later on.
-  const bad = v.records.findIndex((r) => !isRecord(r));
-  if (bad >= 0) {
-    const id = (v.records[bad] as { id?: unknown } | null)?.id;
-    return { kind: "corrupt", reason: `catalogue.json record ${typeof id === "string" ? JSON.stringify(id) : `#${bad + 1}`} is not a valid index record` };
+  const records: CatalogueRecord[] = [];
+  for (const [i, raw] of (v.records as unknown[]).entries()) {
+    const record = decode(raw, dirs);
+    if (!record) {
+      const id = Array.isArray(raw) ? raw[0] : undefined;
+      return { kind: "corrupt", reason: `catalogue.json record ${typeof id === "string" ? JSON.stringify(id) : `#${i + 1}`} is not a valid index record` };
+    }
+    records.push(record);
   }
-  if (!v.broken.every(isBroken)) return { kind: "corrupt", reason: "catalogue.json lists a damaged unreadable-file record" };
-  const lexical = v.lexical && Array.isArray(v.lexical.stale) && Array.isArray(v.lexical.gone) ? v.lexical : { stale: [], gone: [] };
-  return { kind: "ok", saved: { records: v.records, broken: v.broken, lexical } };
-}
-
-function isRecord(value: unknown): value is CatalogueRecord {
-  if (typeof value !== "object" || value === null) return false;
-  const r = value as Record<string, unknown>;
-  return (
-    ["id", "path", "fileHash", "lexicalHash", "contentHash", "verifyHash"].every((k) => typeof r[k] === "string") &&
-    (r.state === "active" || r.state === "archived") &&
-    ["mtimeMs", "size"].every((k) => typeof r[k] === "number") &&
-    typeof r.frontmatter === "object" && r.frontmatter !== null &&
-    Array.isArray(r.anchors)
-  );
+  if (!(v.broken as unknown[]).every(isBroken)) return { kind: "corrupt", reason: "catalogue.json lists a damaged unreadable-file record" };
+  const lexical = v.lexical && Array.isArray(v.lexical.stale) && Array.isArray(v.lexical.gone) ? (v.lexical as LexicalDebt) : { stale: [], gone: [] };
+  return { kind: "ok", saved: { records, broken: v.broken as BrokenFile[], lexical } };
 }
 
 function isBroken(value: unknown): value is BrokenFile {

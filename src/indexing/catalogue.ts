@@ -23,7 +23,7 @@ export type CatalogueRecord = {
   frontmatter: Entry["frontmatter"];
   /** Where the evidence anchors point (paths or globs, lines, symbols). */
   anchors: AnchorRef[];
-  /** sha256 of the file bytes. */
+  /** sha256 of the file bytes (first 32 hex digits). */
   fileHash: string;
   /** Hash of the lexical fields (the lexical index holds a document per hash). */
   lexicalHash: string;
@@ -31,8 +31,8 @@ export type CatalogueRecord = {
   contentHash: string;
   /** Hash of the verify steps' text (verification records are tied to it). */
   verifyHash: string;
-  /** Lines of the date keys, for the future-date rule at read time. */
-  dateLines?: Partial<Record<"lastConfirmed" | "created" | "archived", number>>;
+  /** Lines of the date and reference keys (the future-date and reference rules run on records). */
+  keyLines?: Partial<Record<(typeof LINE_KEYS)[number], number>>;
   /** Problems the parser reported (not the rule modules'), future dates excluded. */
   problems?: Diagnostic[];
   mtimeMs: number;
@@ -62,6 +62,7 @@ export type CatalogueChanges = {
 /** A write within this many ms of the stat may share its mtime with a later write (timestamp granularity). */
 const RACY_MS = 2_000;
 const DATE_KEYS = ["lastConfirmed", "created", "archived"] as const;
+const LINE_KEYS = [...DATE_KEYS, "supersedes", "supersededBy", "contradicts"] as const;
 
 export const emptyCatalogue = (): CatalogueData => ({ records: [], broken: [] });
 
@@ -73,8 +74,8 @@ export function shortHash(text: string): string {
 export function recordOf(entry: Entry, problems: readonly Diagnostic[], stat: { mtimeMs: number; size: number }, doc: IndexDoc = entryDocument(entry)): CatalogueRecord {
   const frontmatter: Entry["frontmatter"] = {};
   for (const [key, value] of Object.entries(entry.frontmatter)) if (KNOWN_KEYS.has(key)) frontmatter[key] = value;
-  const dateLines: CatalogueRecord["dateLines"] = {};
-  for (const key of DATE_KEYS) if (entry.keyLines[key] !== undefined) dateLines[key] = entry.keyLines[key];
+  const keyLines: CatalogueRecord["keyLines"] = {};
+  for (const key of LINE_KEYS) if (entry.keyLines[key] !== undefined) keyLines[key] = entry.keyLines[key];
   const parseProblems = problems.filter((d) => d.rule !== "date-in-future");
   return {
     id: entry.id,
@@ -82,11 +83,11 @@ export function recordOf(entry: Entry, problems: readonly Diagnostic[], stat: { 
     state: entry.state,
     frontmatter,
     anchors: doc.meta.anchors,
-    fileHash: entry.hash,
+    fileHash: entry.hash.slice(0, 32),
     lexicalHash: doc.lexicalHash,
     contentHash: doc.meta.contentHash,
     verifyHash: shortHash(entry.verify.text).slice(0, 16),
-    ...(Object.keys(dateLines).length ? { dateLines } : {}),
+    ...(Object.keys(keyLines).length ? { keyLines } : {}),
     ...(parseProblems.length ? { problems: parseProblems } : {}),
     mtimeMs: stat.mtimeMs,
     size: stat.size,
@@ -100,7 +101,7 @@ export function problemsOf(record: CatalogueRecord, today: string): Diagnostic[]
   for (const key of DATE_KEYS) {
     const value = record.frontmatter[key];
     if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) && value > today) {
-      const line = record.dateLines?.[key] ?? 2;
+      const line = record.keyLines?.[key] ?? 2;
       out.push({ file: record.path, line, column: 1, rule: "date-in-future", severity: "error", message: `\`${key}\` is ${value}, after today (${today} UTC); expected a date that has happened` });
     }
   }
@@ -170,7 +171,7 @@ export async function refreshCatalogue(layout: Layout, previous: CatalogueData, 
 function bytesChanged(file: EntryFile, before: CatalogueRecord | BrokenFile): boolean {
   if (!("fileHash" in before) || before.unparsed) return true;
   try {
-    return createHash("sha256").update(readFileSync(file.abs)).digest("hex") !== before.fileHash;
+    return createHash("sha256").update(readFileSync(file.abs)).digest("hex").slice(0, 32) !== before.fileHash;
   } catch {
     return true;
   }

@@ -11,11 +11,11 @@ import path from "node:path";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { parseEntry } from "../entry/parse.js";
 import type { EntryFile } from "../store/files.js";
-import type { Layout } from "../store/layout.js";
+import { relativePath, type Layout } from "../store/layout.js";
 import { writeFileAtomic } from "../store/atomic.js";
 import { assertTreeContained } from "../store/contain.js";
 import { emptyCatalogue, refreshCatalogue, type CatalogueData, type CatalogueRecord } from "./catalogue.js";
-import { readCatalogue, writeCatalogue, type LexicalDebt } from "./catalogue-file.js";
+import { readCatalogue, writeCatalogue, type CatalogueDirs, type LexicalDebt } from "./catalogue-file.js";
 import { entryDocument, type AnchorRef, type IndexDoc } from "./document.js";
 import type { Embedder } from "./embedder.js";
 import { EmbeddingCache } from "./embedding-cache.js";
@@ -99,7 +99,7 @@ export class SearchIndex {
     if (read.kind === "corrupt") return fresh(`the index in .cairn/ was unreadable (${read.reason}); rebuilding it from the entry files`);
     const manifest = read.manifest;
     if (manifest.format !== INDEX_FORMAT) return fresh(`the index format changed (${String(manifest.format)} → ${INDEX_FORMAT}); rebuilding`);
-    const catalogue = await readCatalogue(path.join(layout.cache, manifest.files.catalogue));
+    const catalogue = await readCatalogue(path.join(layout.cache, manifest.files.catalogue), catalogueDirs(layout));
     if (catalogue.kind === "corrupt") return fresh(`the index in .cairn/ was unreadable (${catalogue.reason}); rebuilding it from the entry files`);
     const index = new SearchIndex(layout, embedder, manifest, catalogue.saved);
     index.#debt = { stale: new Set(catalogue.saved.lexical.stale), gone: new Set(catalogue.saved.lexical.gone) };
@@ -431,7 +431,7 @@ export class SearchIndex {
       this.#vectorsChanged = false;
     }
     const debt: LexicalDebt = { stale: [...this.#debt.stale].sort(), gone: [...this.#debt.gone].sort() };
-    await writeCatalogue(path.join(this.layout.cache, files.catalogue), { ...this.#data, lexical: debt });
+    await writeCatalogue(path.join(this.layout.cache, files.catalogue), { ...this.#data, lexical: debt }, catalogueDirs(this.layout));
     const embedder = this.embedder && files.vectors ? { id: this.embedder.id, dims: this.embedder.dims } : null;
     const manifest: Manifest = { format: INDEX_FORMAT, embedder, generation, files, updated: new Date().toISOString() };
     await writeManifest(this.layout.cache, manifest);
@@ -456,6 +456,10 @@ export class SearchIndex {
     if (this.#segmentFd !== null) closeSync(this.#segmentFd);
     this.#segmentFd = null;
   }
+}
+
+function catalogueDirs(layout: Layout): CatalogueDirs {
+  return { active: relativePath(layout, layout.knowledge), archived: relativePath(layout, layout.archive) };
 }
 
 function readWhole(fd: number): Uint8Array {

@@ -6,30 +6,9 @@
  */
 import { createHash } from "node:crypto";
 import { readFile, realpath, stat } from "node:fs/promises";
+import { gitDirs } from "../store/git-dirs.js";
 import os from "node:os";
 import path from "node:path";
-
-/** The git dir (per worktree) and common dir (per clone) of the repository holding `start`, if any. */
-async function gitDirs(start: string): Promise<{ gitDir: string; commonDir: string } | undefined> {
-  let dir = path.resolve(start);
-  for (;;) {
-    const dotGit = path.join(dir, ".git");
-    const info = await stat(dotGit).catch(() => undefined);
-    if (info?.isDirectory()) return { gitDir: dotGit, commonDir: dotGit };
-    if (info?.isFile()) {
-      // A worktree or submodule: `.git` is a file "gitdir: <path>".
-      const text = await readFile(dotGit, "utf8").catch(() => "");
-      const match = /^gitdir:\s*(.+)$/m.exec(text);
-      if (!match) return undefined;
-      const gitDir = path.resolve(dir, match[1]!.trim());
-      const common = (await readFile(path.join(gitDir, "commondir"), "utf8").catch(() => "")).trim();
-      return { gitDir, commonDir: common ? path.resolve(gitDir, common) : gitDir };
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}
 
 /** The checked-out branch (`main`, `feature/x`), or `detached` when HEAD is a commit. */
 async function branchOf(gitDir: string): Promise<string> {

@@ -2,7 +2,7 @@
 import { describeBlocking, gateVerdict } from "../check/gate.js";
 import { holdoutRuns, type CairnConfig } from "../config.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
-import type { Entry, EntryState } from "../entry/types.js";
+import type { EntryState, EntrySummary } from "../entry/types.js";
 import type { EntryLedgerView, LedgerEvent } from "../ledger/index.js";
 import { findConflicts, type Conflict } from "./conflicts.js";
 import { limitOf, nearDecayAt, type Limit } from "./decay.js";
@@ -48,7 +48,7 @@ export type StatusReport = {
 };
 
 export type StatusInput = {
-  entries: Entry[];
+  entries: EntrySummary[];
   diagnostics: Diagnostic[];
   views: Map<string, EntryLedgerView>;
   events: readonly LedgerEvent[];

@@ -32,13 +32,15 @@ export async function listEntryFiles(layout: Layout): Promise<EntryFile[]> {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
       throw error;
     }
+    // One path computation per directory, not per file: at 100k entries path.relative per file is measurable.
+    const absDir = dir + path.sep;
+    const relDir = `${relativePath(layout, dir)}/`;
     for (const name of names) {
       if (!isEntryFileName(name)) continue;
-      const abs = path.join(dir, name);
-      out.push({ abs, rel: relativePath(layout, abs), state });
+      out.push({ abs: absDir + name, rel: relDir + name, state });
     }
   }
-  return out.sort((a, b) => a.rel.localeCompare(b.rel));
+  return out.sort((a, b) => byPathOrder(a.rel, b.rel));
 }
 
 /** Classify a path given on the command line or by the watcher. Undefined when it is not an entry location. */
@@ -77,6 +79,13 @@ export async function readEntryFile(layout: Layout, file: EntryFile, today?: str
   } catch (error) {
     return problem("file-unreadable", `cannot read file: ${(error as Error).message}`);
   }
+}
+
+const collator = new Intl.Collator();
+
+/** The order entry files are listed in (the locale order `localeCompare` gives, through one shared collator: ~10× faster). */
+export function byPathOrder(a: string, b: string): number {
+  return collator.compare(a, b);
 }
 
 export function isInside(parent: string, child: string): boolean {

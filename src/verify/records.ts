@@ -10,7 +10,8 @@ import type { Entry } from "../entry/types.js";
 import type { LedgerEvent, VerifiedEvent } from "../ledger/events.js";
 
 /** sha256 (first 16 hex) of an entry's Verify section: a verification applies to the steps it ran. */
-export function verifyHashOf(entry: Entry): string {
+export function verifyHashOf(entry: Pick<Entry, "verify"> | { verifyHash: string }): string {
+  if ("verifyHash" in entry) return entry.verifyHash; // a catalogue record keeps it
   return createHash("sha256").update(entry.verify.text).digest("hex").slice(0, 16);
 }
 
@@ -30,7 +31,7 @@ export function verificationStates(events: readonly LedgerEvent[]): Map<string, 
 }
 
 /** The warning for an entry whose latest verification failed, or undefined. */
-export function verificationWarning(entry: Entry, state: VerificationState | undefined): string | undefined {
+export function verificationWarning(entry: Pick<Entry, "verify"> | { verifyHash: string }, state: VerificationState | undefined): string | undefined {
   if (!state || state.confirmedAfter || state.latest.result !== "failed" || state.latest.verifyHash !== verifyHashOf(entry)) return undefined;
   const failed = state.latest.steps.find((s) => s.result === "failed");
   const what = failed?.pattern ? `\`${failed.pattern}\` no longer matches in ${(failed.paths ?? ["the repository"]).join(", ")}` : "a verify step no longer matches";
