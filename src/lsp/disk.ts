@@ -3,7 +3,10 @@
  * broken references) and for id completion: every entry file parsed once and kept until it
  * changes. A lint pass runs after every pause in typing, so re-reading and re-parsing every entry
  * each time is not an option; the listing and the files' stamps (mtime, size, inode) are checked
- * again when a watcher says something changed, or at most every `maxAgeMs`.
+ * again when something says the entries changed — a watched-file event, or the knowledge
+ * directories' own mtime, which moves on every save by rename (editors, git, cairn's atomic
+ * writes) — and otherwise at most every `maxAgeMs`: stat-ing 10,000 files takes about a second on
+ * a busy machine, too much to do while someone types.
  */
 import { lstat } from "node:fs/promises";
 import { CairnError } from "../errors.js";
@@ -24,7 +27,7 @@ export class DiskEntries {
 
   constructor(layout: Layout, options: { maxAgeMs?: number } = {}) {
     this.#layout = layout;
-    this.#maxAgeMs = options.maxAgeMs ?? 2000;
+    this.#maxAgeMs = options.maxAgeMs ?? 30_000;
   }
 
   /** Something changed on disk (a watcher event): check the listing and stamps on the next use. `abs` drops one file's parse at once. */

@@ -18,6 +18,7 @@ import {
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { CONFIG_FILE } from "../config.js";
+import type { Diagnostic } from "../entry/diagnostic.js";
 import { openKnowledgeBase, type KnowledgeBase } from "../knowledge-base.js";
 import { entryFileFor } from "../store/files.js";
 import { findRoot } from "../store/layout.js";
@@ -90,8 +91,16 @@ export async function serveLsp(kb: KnowledgeBase, options: LspOptions): Promise<
     if (!entries.length) return;
     // Stamp what this pass reads before reading it, so that a change made while it runs is noticed by the next look.
     await noticeChanges(entries);
-    const results = await ws.lint(entries);
-    for (const e of entries) publish(e.uri, e.version, toLspDiagnostics(e.text, ws.parse(e).entry, results.get(e.file.rel) ?? []));
+    const publishAll = (results: Map<string, Diagnostic[]>) => {
+      for (const e of entries) publish(e.uri, e.version, toLspDiagnostics(e.text, ws.parse(e).entry, results.get(e.file.rel) ?? []));
+    };
+    if (!ws.warm) {
+      // Reading every entry on disk takes seconds at 10,000 entries: until it is done, each buffer's own problems.
+      publishAll(await ws.lintAlone(entries));
+      void ws.warmUp().then(() => scheduler.request(0), failed("reading the knowledge base"));
+      return;
+    }
+    publishAll(await ws.lint(entries));
     if (ws.problem && ws.problem !== warnedProblem) void connection.window.showWarningMessage(`cairn: ${ws.problem}`);
     warnedProblem = ws.problem;
   };

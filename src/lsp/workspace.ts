@@ -6,6 +6,7 @@
  */
 import { createLinter, type Linter } from "../check/engine.js";
 import { anchorResolverFor, type AnchorResolver } from "../check/anchors.js";
+import { ruleMeta } from "../check/rules/registry.js";
 import { lintWith, mergeFiles } from "../check/run.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { parseEntry } from "../entry/parse.js";
@@ -27,6 +28,8 @@ export class Workspace {
   #generation: Generation | undefined;
   /** The last parse of each open buffer (hover, completion and the lint pass all ask for it). */
   readonly #parsed = new Map<string, { key: string; result: ReadResult }>();
+  #warm = false;
+  #warming: Promise<void> | undefined;
 
   constructor(kb: KnowledgeBase) {
     this.#kb = kb;
@@ -52,6 +55,25 @@ export class Workspace {
     this.#disk = new DiskEntries(kb.layout);
     this.#generation = undefined;
     this.#parsed.clear();
+    this.#warm = false;
+    this.#warming = undefined;
+  }
+
+  /** True once every entry on disk has been read (the first read of a large knowledge base takes seconds: 10,000 entries, several). */
+  get warm(): boolean {
+    return this.#warm;
+  }
+
+  /** Read every entry on disk once, in the background; resolves when done (at once when warm). */
+  warmUp(): Promise<void> {
+    if (this.#warm) return Promise.resolve();
+    const warming = (this.#warming ??= this.knowledge([]).then(() => {
+      if (this.#warming === warming) this.#warm = true;
+    }));
+    warming.catch(() => {
+      if (this.#warming === warming) this.#warming = undefined;
+    });
+    return warming;
   }
 
   place(uri: string): Place {
@@ -103,9 +125,19 @@ export class Workspace {
       report: new Set(buffers.map((b) => b.file.rel)),
       read: this.#reader(buffers),
     });
-    const out = new Map<string, Diagnostic[]>(buffers.map((b) => [b.file.rel, []]));
-    for (const d of diagnostics) out.get(d.file)?.push(d);
-    return out;
+    return byFile(buffers, diagnostics);
+  }
+
+  /**
+   * What the buffers show on their own, without reading the entries on disk: every rule but the
+   * ones across entries (ids, references, near-duplicates), which would be wrong without the rest.
+   * For the passes while the knowledge base is still being read (see `warmUp`).
+   */
+  async lintAlone(buffers: readonly OpenEntry[]): Promise<Map<string, Diagnostic[]>> {
+    const linter = await this.generation().linter;
+    const files = buffers.map((b) => b.file);
+    const { diagnostics } = await lintWith(this.layout, linter, files, { today: this.#kb.today(), read: this.#reader(buffers) });
+    return byFile(buffers, diagnostics.filter((d) => !ACROSS.has(ruleMeta(d.rule)?.category ?? "")));
   }
 
   /** Every entry (disk, with open buffers in place of their files), parsed but not linted: for id completion. */
@@ -125,6 +157,15 @@ export class Workspace {
       return buffer ? this.parse(buffer) : this.#disk.read(file, today);
     };
   }
+}
+
+/** Rule categories that look across entries. */
+const ACROSS = new Set(["ids", "references", "duplicates"]);
+
+function byFile(buffers: readonly OpenEntry[], diagnostics: readonly Diagnostic[]): Map<string, Diagnostic[]> {
+  const out = new Map<string, Diagnostic[]>(buffers.map((b) => [b.file.rel, []]));
+  for (const d of diagnostics) out.get(d.file)?.push(d);
+  return out;
 }
 
 /**
