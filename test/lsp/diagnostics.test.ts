@@ -1,4 +1,6 @@
 /** Live diagnostics from `cairn lsp`, through a real LSP client over stdio, on real files in a git repository. */
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { codes, startLsp } from "./client.js";
 import { ANCHOR_AT, AUTH_TS, entry, evidenceLine, project, pushDown, sharedServer } from "./fixture.js";
@@ -104,6 +106,12 @@ describe("cairn lsp: files changing on disk", () => {
     // No event this time: the server notices by itself within its re-check interval (1 s).
     await pushDown(repo, "src/auth.ts", AUTH_TS, 10);
     const [again] = await client.diagnostics(uri, (l) => l.some((d) => String(d.message).includes("moved to 11-13")), 5000);
-    expect(again?.code).toBe("anchor-moved");
+    expect(again).toMatchObject({ code: "anchor-moved", severity: WARNING });
+
+    // The project's configuration is read again when it changes.
+    await writeFile(path.join(repo.dir, "cairn.config.json"), JSON.stringify({ rules: { "anchor-moved": "error" } }));
+    await client.connection.sendNotification("workspace/didChangeWatchedFiles", { changes: [{ uri: client.uri("cairn.config.json"), type: 2 }] });
+    const [stricter] = await client.diagnostics(uri, (l) => l[0]?.severity === ERROR);
+    expect(stricter?.code).toBe("anchor-moved");
   });
 });
