@@ -4,8 +4,8 @@ import type { CairnConfig } from "../config.js";
 import { sortDiagnostics, type Diagnostic } from "../entry/diagnostic.js";
 import { entryFileFor, listEntryFiles, type EntryFile } from "../store/files.js";
 import { relativePath, type Layout } from "../store/layout.js";
-import { loadKnowledge, type LoadedKnowledge } from "../store/load.js";
-import { createLinter, targetOf, type LintOptions } from "./engine.js";
+import { loadKnowledge, type LoadedKnowledge, type LoadOptions } from "../store/load.js";
+import { createLinter, targetOf, type Linter, type LintOptions } from "./engine.js";
 
 export type CheckOptions = {
   /** Files or directories to report on (repo-relative or absolute). Default: the whole knowledge dir. */
@@ -36,16 +36,36 @@ export async function lintKnowledge(layout: Layout, config: CairnConfig, options
   });
   const report = wanted ? new Set(wanted.map((f) => f.rel)) : undefined;
   const files = wanted ? mergeFiles(all, wanted) : all;
+  return lintWith(layout, linter, files, { ...(report ? { report } : {}), ...(options.today ? { today: options.today } : {}) });
+}
+
+export type LintWithOptions = {
+  /** Only these files (repo-relative) get per-entry rules and are reported. Default: every file. */
+  report?: ReadonlySet<string>;
+  /** Today's date YYYY-MM-DD (UTC). Default: now. */
+  today?: string;
+  /** Read a file another way than from disk (an editor's buffer, a cached parse); see `LoadOptions.read`. Default: from disk. */
+  read?: LoadOptions["read"];
+};
+
+/**
+ * The one pass behind `check`, `status` and the language server: load `files` (each read once),
+ * run the per-entry rules on the reported ones and the cross-entry rules over all, then apply the
+ * policy (config severities, inline disables).
+ */
+export async function lintWith(layout: Layout, linter: Linter, files: EntryFile[], options: LintWithOptions = {}): Promise<KnowledgeLint> {
+  const { report } = options;
   const loaded = await loadKnowledge(layout, {
     files,
     ...(options.today ? { today: options.today } : {}),
+    ...(options.read ? { read: options.read } : {}),
     visit: (file, result) => (report && !report.has(file.rel) ? [] : linter.entryDiagnostics(targetOf(file, result))),
   });
   const raw = [...loaded.diagnostics, ...(await linter.knowledgeDiagnostics(loaded))];
-  const final = linter.finalize(raw, files.map((f) => f.rel));
+  const final = linter.finalize(report ? raw.filter((d) => report.has(d.file)) : raw, report ?? files.map((f) => f.rel));
   return {
     loaded,
-    diagnostics: sortDiagnostics(report ? final.filter((d) => report.has(d.file)) : final),
+    diagnostics: sortDiagnostics(final),
     files: report ? report.size : files.length,
   };
 }
@@ -75,7 +95,8 @@ function selectFiles(layout: Layout, all: EntryFile[], paths: string[]): EntryFi
   return [...out.values()];
 }
 
-function mergeFiles(all: EntryFile[], wanted: EntryFile[]): EntryFile[] {
+/** `all` with `wanted` added (by path), sorted by path. */
+export function mergeFiles(all: EntryFile[], wanted: EntryFile[]): EntryFile[] {
   const map = new Map(all.map((f) => [f.rel, f]));
   for (const f of wanted) map.set(f.rel, f);
   return [...map.values()].sort((a, b) => a.rel.localeCompare(b.rel));

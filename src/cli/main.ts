@@ -228,6 +228,13 @@ export function buildProgram(): Command {
     );
 
   program
+    .command("lsp")
+    .description("run the language server on stdio for entry files: live diagnostics (the rules of check), hover and go to definition on evidence anchors, quick fixes for drifted anchors, frontmatter completion")
+    .option("--stdio", "talk LSP over stdin/stdout (the default and only transport; accepted because editors pass it)")
+    .addOption(new Option("--clientProcessId <pid>", "exit when this process ends (passed by some clients)").hideHelp())
+    .action(() => run(program, async (kb) => (await import("../lsp/server.js")).serveLsp(kb, { rootGiven: program.opts<{ root?: string }>().root !== undefined })));
+
+  program
     .command("schema")
     .description("print the JSON Schema of entry frontmatter (for editors' YAML validation)")
     .action(() => run(program, async (kb, io) => (io.out(JSON.stringify(kb.schema(), null, 2)), EXIT.ok)));

@@ -19,15 +19,17 @@ export type LoadOptions = {
   files?: EntryFile[];
   /** Today's date (UTC) for date rules. Default: now. */
   today?: string;
+  /** Read one file instead of from disk, e.g. an editor's unsaved buffer or a cached parse. Default: `readEntryFile`. */
+  read?: (file: EntryFile) => Promise<ReadResult> | ReadResult;
   /** Called once per file with its bytes and parse result, e.g. to run extra checks; returns extra diagnostics. */
   visit?: (file: EntryFile, result: ReadResult) => Promise<Diagnostic[]> | Diagnostic[];
 };
 
 export async function loadKnowledge(layout: Layout, options: LoadOptions = {}): Promise<LoadedKnowledge> {
   const files = options.files ?? (await listEntryFiles(layout));
-  const visit = options.visit;
+  const { visit, read } = options;
   const results = await mapLimit(files, 16, async (file) => {
-    const result = await readEntryFile(layout, file, options.today);
+    const result = read ? await read(file) : await readEntryFile(layout, file, options.today);
     if (!visit) return result;
     const extra = await visit(file, result);
     return extra.length ? { ...result, diagnostics: [...result.diagnostics, ...extra] } : result;

@@ -4,12 +4,13 @@ import { describe, expect, it } from "vitest";
 import { cairn, REPO } from "../helpers/cli.js";
 import { testdir } from "../helpers/fixture.js";
 
-const HEAVY = ["hnswlib-node", "@huggingface/transformers", "onnxruntime", "@energetic-ai", "@tensorflow", "chokidar", "chart.js", "/dist/report/"];
+const HEAVY = ["hnswlib-node", "@huggingface/transformers", "onnxruntime", "@energetic-ai", "@tensorflow", "chokidar", "chart.js", "/dist/report/", "vscode-languageserver", "vscode-jsonrpc"];
 
-async function trace(args: string[]): Promise<{ code: number; modules: string[] }> {
+async function trace(args: string[], input?: string): Promise<{ code: number; modules: string[] }> {
   const dir = await testdir();
   const log = path.join(dir, "imports.log");
   const result = await cairn(args, {
+    ...(input !== undefined ? { input } : {}),
     env: { CAIRN_TRACE_IMPORTS: log },
     nodeArgs: ["--import", path.join(REPO, "test/helpers/trace-imports.mjs")],
   });
@@ -18,7 +19,7 @@ async function trace(args: string[]): Promise<{ code: number; modules: string[] 
 }
 
 describe("heavy modules are loaded lazily", () => {
-  it.each([["check"], ["status"]])("`cairn %s` loads none of transformers.js, hnswlib-node, USE/tfjs, chokidar, the report", async (command) => {
+  it.each([["check"], ["status"]])("`cairn %s` loads none of transformers.js, hnswlib-node, USE/tfjs, chokidar, the report, the language server", async (command) => {
     const { code, modules } = await trace([command]);
     expect(code).toBe(0);
     expect(modules.length).toBeGreaterThan(10); // the trace really recorded the CLI's imports
@@ -31,5 +32,13 @@ describe("heavy modules are loaded lazily", () => {
     expect(code).toBe(0);
     expect(modules.some((m) => m.endsWith("/dist/report/model.js"))).toBe(true);
     for (const page of ["/dist/report/assets.js", "/dist/report/html.js", "chart.js", "hnswlib-node", "@energetic-ai"]) expect(modules.filter((m) => m.includes(page))).toEqual([]);
+  });
+
+  it("`cairn lsp` loads the language server library (so the trace above would see it) and still none of the search stack", async () => {
+    // stdin closes at once: the server starts, then ends as the protocol asks when its input is gone.
+    const { modules } = await trace(["lsp", "--stdio"], "");
+    expect(modules.some((m) => m.includes("/dist/lsp/server.js"))).toBe(true);
+    expect(modules.some((m) => m.includes("vscode-languageserver"))).toBe(true);
+    for (const heavy of HEAVY.filter((h) => !h.startsWith("vscode-"))) expect(modules.filter((m) => m.includes(heavy))).toEqual([]);
   });
 });
