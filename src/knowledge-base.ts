@@ -420,6 +420,7 @@ export class KnowledgeBase {
           search: (query, options) => this.search(query, options),
           append: this.append,
           agentScopes: () => this.agentScopes(),
+          gate: () => this.#cachedGate(),
           origin: () => this.origin(),
           today: this.today(),
           now: () => this.#now(),
@@ -430,6 +431,15 @@ export class KnowledgeBase {
     } finally {
       await release?.().catch(() => {});
     }
+  }
+
+  /** The inject gate's rule results from the catalogue and the lint cache (computed and kept for entries not in it). */
+  async #cachedGate(): Promise<import("./retrieval/inject.js").CachedGate> {
+    const { index } = await this.searchIndex();
+    const byPath = new Map(index.catalogue.records.map((r) => [r.path, r]));
+    const { recordLinter } = await import("./check/catalogue-lint.js");
+    const linter = await recordLinter({ layout: this.layout, config: this.config, events: (await this.ledger.read()).events, today: this.today() });
+    return { record: (p) => byPath.get(p), final: (records) => linter.final(records), save: () => linter.save("merge") };
   }
 
   /** Every distinct `agents:` scope among active entries (read from the search index). */

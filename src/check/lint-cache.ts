@@ -12,6 +12,7 @@ import path from "node:path";
 import type { CairnConfig } from "../config.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { writeFileAtomic } from "../store/atomic.js";
+import { cacheSeal } from "../store/cache-seal.js";
 import type { Directive } from "./directives.js";
 
 const FORMAT = "cairn-lint-cache";
@@ -37,9 +38,12 @@ export type LintCache = { key: string; content: Record<string, ContentLint>; anc
 
 const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
 
-/** The key of results computed by this version of cairn with these settings (rules change between versions). */
-export function lintKey(config: Pick<CairnConfig, "allowHosts" | "denyPatterns" | "repos">): string {
-  const settings = JSON.stringify([VERSION, config.allowHosts, config.denyPatterns, config.repos]);
+/**
+ * The key of results computed by this version of cairn with these settings (rules change between versions), in
+ * this `.cairn/` (its seal: a committed or copied cache could claim an entry with a secret is clean).
+ */
+export function lintKey(config: Pick<CairnConfig, "allowHosts" | "denyPatterns" | "repos">, cacheDir: string): string {
+  const settings = JSON.stringify([VERSION, config.allowHosts, config.denyPatterns, config.repos, cacheSeal(cacheDir) ?? "unsealed"]);
   return createHash("sha256").update(settings).digest("hex").slice(0, 16);
 }
 

@@ -13,6 +13,7 @@ import { parseEntry } from "../entry/parse.js";
 import type { EntryFile } from "../store/files.js";
 import { relativePath, type Layout } from "../store/layout.js";
 import { writeFileAtomic } from "../store/atomic.js";
+import { cacheSeal } from "../store/cache-seal.js";
 import { assertTreeContained } from "../store/contain.js";
 import { emptyCatalogue, refreshCatalogue, type CatalogueData, type CatalogueRecord } from "./catalogue.js";
 import { readCatalogue, writeCatalogue, type CatalogueDirs, type LexicalDebt } from "./catalogue-file.js";
@@ -99,6 +100,8 @@ export class SearchIndex {
     if (read.kind === "corrupt") return fresh(`the index in .cairn/ was unreadable (${read.reason}); rebuilding it from the entry files`);
     const manifest = read.manifest;
     if (manifest.format !== INDEX_FORMAT) return fresh(`the index format changed (${String(manifest.format)} → ${INDEX_FORMAT}); rebuilding`);
+    // A committed or copied .cairn/ could claim that an entry with a secret parses clean: only trust what was written here.
+    if (manifest.seal === undefined || manifest.seal !== cacheSeal(layout.cache)) return fresh("the index in .cairn/ was not built in this directory (copied, or committed to git); rebuilding it from the entry files");
     const catalogue = await readCatalogue(path.join(layout.cache, manifest.files.catalogue), catalogueDirs(layout));
     if (catalogue.kind === "corrupt") return fresh(`the index in .cairn/ was unreadable (${catalogue.reason}); rebuilding it from the entry files`);
     const index = new SearchIndex(layout, embedder, manifest, catalogue.saved);
@@ -433,7 +436,8 @@ export class SearchIndex {
     const debt: LexicalDebt = { stale: [...this.#debt.stale].sort(), gone: [...this.#debt.gone].sort() };
     await writeCatalogue(path.join(this.layout.cache, files.catalogue), { ...this.#data, lexical: debt }, catalogueDirs(this.layout));
     const embedder = this.embedder && files.vectors ? { id: this.embedder.id, dims: this.embedder.dims } : null;
-    const manifest: Manifest = { format: INDEX_FORMAT, embedder, generation, files, updated: new Date().toISOString() };
+    const seal = cacheSeal(this.layout.cache);
+    const manifest: Manifest = { format: INDEX_FORMAT, embedder, generation, files, updated: new Date().toISOString(), ...(seal ? { seal } : {}) };
     await writeManifest(this.layout.cache, manifest);
     this.#manifest = manifest;
     this.#dirty = false;
