@@ -25,7 +25,7 @@ import { entryFileFor, readEntryFile } from "../store/files.js";
 import { findDirectives, type Directive } from "./directives.js";
 import { createPolicy, type Linter, type Policy } from "./engine.js";
 import type { AnchorResolver } from "./anchors.js";
-import { lintKey, readLintCache, writeLintCache, type AnchorLint, type LintCache } from "./lint-cache.js";
+import { CLEAN, lintKey, readLintCache, writeLintCache, type AnchorLint, type LintCache } from "./lint-cache.js";
 import { checkReferences } from "./references.js";
 import { RULE_MODULES } from "./rules/registry.js";
 
@@ -59,7 +59,7 @@ export async function recordLinter(input: RecordLintInput): Promise<RecordLinter
   const { layout, config, today } = input;
   const policy = createPolicy(config);
   const cache = await readLintCache(layout.cache, lintKey(config, layout.cache));
-  const next: LintCache = { key: cache.key, content: {}, anchors: {} };
+  const next: LintCache = { key: cache.key, content: new Map(), anchors: new Map() };
   const computed = { content: 0, anchors: 0 };
   let linter: Linter | undefined;
   const contentLinter = async () => (linter ??= await (await import("./engine.js")).createLinter(layout, config, { anchors: false }));
@@ -72,15 +72,16 @@ export async function recordLinter(input: RecordLintInput): Promise<RecordLinter
     for (const record of records) {
       diagnostics.push(...problemsOf(record, today));
       if (record.unparsed) continue;
-      let content = next.content[record.fileHash] ?? cache.content[record.fileHash];
+      let content = next.content.get(record.fileHash) ?? cache.content.get(record.fileHash);
       if (!content) {
         const text = readText(layout, record);
         if (text === undefined) continue; // gone since the catalogue was refreshed: the next run sees where it went
         const found = await (await contentLinter()).entryDiagnostics({ file: record.path, state: record.state, text });
-        content = { diagnostics: found, directives: findDirectives(text) };
+        const directives = findDirectives(text);
+        content = found.length || directives.length ? { diagnostics: found, directives } : CLEAN;
         computed.content++;
       }
-      next.content[record.fileHash] = content;
+      next.content.set(record.fileHash, content);
       directives.set(record.path, content.directives);
       diagnostics.push(...content.diagnostics.map((d) => (d.file === record.path ? d : { ...d, file: record.path })));
       if (anchorsOn) diagnostics.push(...(await anchors(record)));
@@ -98,7 +99,7 @@ export async function recordLinter(input: RecordLintInput): Promise<RecordLinter
       return byFile;
     },
     async save(mode) {
-      const out = mode === "prune" ? next : { key: cache.key, content: { ...cache.content, ...next.content }, anchors: { ...cache.anchors, ...next.anchors } };
+      const out = mode === "prune" ? next : { key: cache.key, content: new Map([...cache.content, ...next.content]), anchors: new Map([...cache.anchors, ...next.anchors]) };
       if (changed(cache, out)) await writeLintCache(layout.cache, out).catch(() => undefined);
     },
   };
@@ -137,6 +138,17 @@ function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache,
     }
     return s;
   };
+  // Each distinct `path\0signature` is checked once, however many entries depend on it.
+  const checked = new Map<string, boolean>();
+  const unchanged = (dep: string): boolean => {
+    let ok = checked.get(dep);
+    if (ok === undefined) {
+      const at = dep.indexOf("\0");
+      ok = sig(dep.slice(0, at)) === dep.slice(at + 1);
+      checked.set(dep, ok);
+    }
+    return ok;
+  };
   let gitToken: Promise<string | undefined> | undefined;
   const git = () => (gitToken ??= gitStateToken(layout.root));
 
@@ -159,9 +171,9 @@ function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache,
 
   return (record) => serial(async () => {
     const key = anchorKey(record, printsOf().get(record.id));
-    const hit = next.anchors[record.path] ?? cache.anchors[record.path];
-    if (hit && (await fresh(hit, key, sig, git))) {
-      next.anchors[record.path] = hit;
+    const hit = next.anchors.get(record.path) ?? cache.anchors.get(record.path);
+    if (hit && (await fresh(hit, key, unchanged, git))) {
+      next.anchors.set(record.path, hit);
       return hit.diagnostics;
     }
     const entry = await fullEntry(layout, record);
@@ -173,8 +185,7 @@ function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache,
     tracker = { files: new Set(), git: false, volatile: false };
     const found: Diagnostic[] = [];
     for (const anchor of entry.evidence.anchors) found.push(...(await resolver.resolve(anchor, entry.path, entry)));
-    const deps: Record<string, string> = {};
-    for (const file of tracker.files) deps[file] = sig(file);
+    const deps = [...tracker.files].map((file) => `${file}\0${sig(file)}`);
     const token = tracker.git ? await git() : undefined;
     const result: AnchorLint = {
       key,
@@ -185,21 +196,21 @@ function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache,
     };
     tracker = undefined;
     computed.anchors++;
-    next.anchors[record.path] = result;
+    next.anchors.set(record.path, result);
     return found;
   });
 }
 
-async function fresh(hit: AnchorLint, key: string, sig: (rel: string) => string, git: () => Promise<string | undefined>): Promise<boolean> {
+async function fresh(hit: AnchorLint, key: string, unchanged: (dep: string) => boolean, git: () => Promise<string | undefined>): Promise<boolean> {
   if (hit.volatile || hit.key !== key) return false;
-  for (const [file, was] of Object.entries(hit.deps)) if (sig(file) !== was) return false;
+  for (const dep of hit.deps) if (!unchanged(dep)) return false;
   return hit.git === undefined || hit.git === (await git());
 }
 
 /** What an entry's anchor results depend on besides the files they read: its text, its `lastConfirmed` and its latest fingerprints. */
-function anchorKey(record: CatalogueRecord, prints: unknown): string {
+function anchorKey(record: CatalogueRecord, prints: ConfirmedPrints | undefined): string {
   const lastConfirmed = typeof record.frontmatter.lastConfirmed === "string" ? record.frontmatter.lastConfirmed : "";
-  return createHash("sha256").update(JSON.stringify([record.fileHash, lastConfirmed, prints ?? null])).digest("hex").slice(0, 24);
+  return `${record.fileHash}|${lastConfirmed}|${prints ? createHash("sha256").update(JSON.stringify(prints)).digest("hex").slice(0, 16) : ""}`;
 }
 
 function readText(layout: Layout, record: CatalogueRecord): string | undefined {
@@ -223,9 +234,8 @@ function brokenPaths(view: KnowledgeView): string[] {
 }
 
 function changed(before: LintCache, after: LintCache): boolean {
-  const keys = (o: object) => Object.keys(o).length;
-  if (keys(before.content) !== keys(after.content) || keys(before.anchors) !== keys(after.anchors)) return true;
-  for (const k of Object.keys(after.content)) if (before.content[k] !== after.content[k]) return true;
-  for (const k of Object.keys(after.anchors)) if (before.anchors[k] !== after.anchors[k]) return true;
+  if (before.content.size !== after.content.size || before.anchors.size !== after.anchors.size) return true;
+  for (const [k, v] of after.content) if (before.content.get(k) !== v) return true;
+  for (const [k, v] of after.anchors) if (before.anchors.get(k) !== v) return true;
   return false;
 }

@@ -56,9 +56,9 @@ describe("status from the catalogue and the lint cache", () => {
     // Forge the cache: the entry holding a token "has no problems".
     const file = path.join(root, ".cairn/lint.json");
     const cache = JSON.parse(await readFile(file, "utf8"));
-    for (const content of Object.values(cache.content) as Array<{ diagnostics: Array<{ rule: string }> }>) {
-      content.diagnostics = content.diagnostics.filter((d) => !d.rule.startsWith("secret-"));
-    }
+    expect(Object.keys(cache.content).length).toBeGreaterThan(0);
+    cache.clean.push(...Object.keys(cache.content));
+    cache.content = {};
     await writeFile(file, JSON.stringify(cache));
     // The same project arriving elsewhere (a clone of a commit that holds .cairn/, a copied directory).
     const other = await testdir();
