@@ -176,7 +176,26 @@ export class KnowledgeBase {
   async #nearDuplicates(loaded: LoadedKnowledge) {
     const { findNearDuplicates } = await import("./check/duplicates.js");
     const { index } = await this.searchIndex();
-    return findNearDuplicates(index, loaded, this.config.duplicateThreshold);
+    // Opt-in and meant for CI: the model compares the lexically pre-selected pairs only (their vectors are cached).
+    const embedder = index.embedder ? undefined : await this.#matchingEmbedder();
+    const { cachedEmbed } = await import("./indexing/cached-embed.js");
+    const embed = embedder ? await cachedEmbed(this.layout.cache, embedder) : undefined;
+    try {
+      return await findNearDuplicates(index, loaded, this.config.duplicateThreshold, embed);
+    } catch (error) {
+      if (!embed) throw error;
+      this.onWarning(`embedding model unavailable for near-duplicates (${(error as Error).message}); compared by word overlap`);
+      return findNearDuplicates(index, loaded, this.config.duplicateThreshold);
+    }
+  }
+
+  /** The configured embedder (or the `embedder` option), usable or null, for comparing a few texts. */
+  async #matchingEmbedder(): Promise<Embedder | null> {
+    if (this.#embedder !== undefined) return this.#embedder;
+    const { createEmbedder, usableEmbedder } = await import("./indexing/embedders/index.js");
+    const { embedder, warning } = await usableEmbedder(createEmbedder(this.config.embedder, { root: this.layout.root }));
+    if (warning) this.onWarning(warning);
+    return embedder;
   }
 
   /** Write a new, valid entry; refuses without evidence or verify steps, on a clash, or on sanitization errors. */

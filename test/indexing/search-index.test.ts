@@ -146,4 +146,19 @@ describe("check --duplicates", () => {
     const lexical = await (await openKnowledgeBase({ root, embedder: null })).check({ duplicates: true });
     expect(lexical.diagnostics.map((d) => d.rule)).toEqual(["near-duplicate"]);
   });
+
+  it("embeds only the lexically pre-selected entries, once: a second run takes every vector from the cache", async () => {
+    const files: Record<string, string> = { ...SOURCE_FILES };
+    for (let i = 0; i < 12; i++) files[`knowledge/e${i}.md`] = entryText({ finding: `Topic ${i} finding about ${["caching", "retries", "locks"][i % 3]} in module ${i}.`, evidence: `src/auth.ts — note ${i}` });
+    files["knowledge/odd.md"] = entryText({ finding: "Zebra quantum lattice.", evidence: "src/auth.ts — odd" });
+    const root = await testdir(files);
+    const embedder = fakeEmbedder();
+    await (await openKnowledgeBase({ root, embedder })).check({ duplicates: true });
+    // The entry that shares no word with any other is never a candidate, nor compared.
+    expect(embedder.texts).toBeGreaterThan(0);
+    expect(embedder.texts).toBeLessThanOrEqual(12);
+    const again = fakeEmbedder();
+    await (await openKnowledgeBase({ root, embedder: again })).check({ duplicates: true });
+    expect(again.texts).toBe(0);
+  });
 });
