@@ -352,15 +352,39 @@ export class KnowledgeBase {
 
   /** The open search index, refreshed from the files at most every refreshIntervalMs (a running watcher refreshes it on change instead). */
   async searchIndex(): Promise<{ index: SearchIndex; warnings: string[] }> {
-    const { refreshAndSave } = await import("./indexing/open.js");
     const index = await this.#openIndex();
     let warnings: string[] = [];
-    if (Date.now() - this.#indexFreshAt > this.#refreshIntervalMs) {
-      warnings = (await refreshAndSave(index)).warnings;
-      this.#indexFreshAt = Date.now();
-    }
+    if (Date.now() - this.#indexFreshAt > this.#refreshIntervalMs) warnings = await this.#sharedRefresh(index);
     return { index, warnings: [...index.takeOpenWarnings(), ...index.warnings, ...warnings] };
   }
+
+  /**
+   * One refresh in flight per process, shared by concurrent callers (inject's two searches, an MCP server's
+   * clients). A refresh that started before the last `invalidate()` (a write since) does not count: another runs.
+   */
+  async #sharedRefresh(index: SearchIndex): Promise<string[]> {
+    const wanted = this.#invalidations;
+    const running = this.#refreshing;
+    if (running && running.since >= wanted) return running.done;
+    if (running) await running.done.catch(() => undefined);
+    if (this.#refreshing && this.#refreshing !== running && this.#refreshing.since >= wanted) return this.#refreshing.done;
+    const started = Date.now();
+    const since = this.#invalidations;
+    const done = import("./indexing/open.js").then(async ({ refreshAndSave }) => (await refreshAndSave(index)).warnings);
+    const flight = { since, done };
+    this.#refreshing = flight;
+    try {
+      const warnings = await done;
+      if (this.#invalidations === since && this.#indexFreshAt !== Number.MAX_SAFE_INTEGER) this.#indexFreshAt = started;
+      return warnings;
+    } finally {
+      if (this.#refreshing === flight) this.#refreshing = undefined;
+    }
+  }
+
+  #refreshing: { since: number; done: Promise<string[]> } | undefined;
+  /** Bumped by every invalidate(): a refresh must start after the latest one to count as fresh. */
+  #invalidations = 0;
 
   /** Watch the knowledge dir and keep the index current until `close()` (holds the index writer lock). */
   async watch(options: import("./indexing/watch.js").WatchOptions = {}): Promise<import("./indexing/watch.js").WatchHandle> {
@@ -399,11 +423,12 @@ export class KnowledgeBase {
   /** Forget the cached index so the next search re-reads the files (used by the watcher and after writes). */
   invalidate(): void {
     this.#indexFreshAt = 0;
+    this.#invalidations++;
   }
 
   /** Matching for record/compound must see every file as it is now (another process may have just written one), unless a watcher keeps the index current. */
   #refreshBeforeMatching(): void {
-    if (this.#indexFreshAt !== Number.MAX_SAFE_INTEGER) this.#indexFreshAt = 0;
+    if (this.#indexFreshAt !== Number.MAX_SAFE_INTEGER) this.invalidate();
   }
 
   /**

@@ -71,6 +71,24 @@ describe("search index: incremental updates", () => {
   });
 });
 
+describe("search index: one refresh per process", () => {
+  it("concurrent searches share one refresh; a write in between makes the next search refresh again", async () => {
+    const { root, kb } = await setup(null);
+    await kb.index();
+    const { index } = await kb.searchIndex();
+    let refreshes = 0;
+    const refresh = index.refresh.bind(index);
+    index.refresh = (options) => (refreshes++, refresh(options));
+    kb.invalidate();
+    await Promise.all([kb.search("retry backoff"), kb.search("context cancellation"), kb.search("sql injection")]);
+    expect(refreshes).toBe(1);
+    await writeFile(path.join(root, "knowledge/new-one.md"), entryText({ finding: "Zebra crossings need a second look in the parser." }));
+    kb.invalidate();
+    expect((await kb.search("zebra crossings parser")).results[0]?.id).toBe("new-one");
+    expect(refreshes).toBe(2);
+  });
+});
+
 describe("search index: robustness", () => {
   it("rebuilds with a warning when the manifest is corrupt or the embedder changed", async () => {
     const { root, kb } = await setup();
