@@ -1,8 +1,9 @@
 /** The open knowledge base: one typed object the CLI and the MCP server call into. */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { statSync } from "node:fs";
 import path from "node:path";
 import { applyConfigOverride, loadConfig, vectorWeightOf, type CairnConfig } from "./config.js";
-import { lintKnowledge, runCheck, type CheckOptions, type CheckReport } from "./check/run.js";
+import type { CheckOptions, CheckReport } from "./check/run.js";
 import type { GateVerdict } from "./check/gate.js";
 import type { Diagnostic } from "./entry/diagnostic.js";
 import { entryFileFor } from "./store/files.js";
@@ -39,6 +40,9 @@ import type { ShowResult } from "./lifecycle/show.js";
 /** The actor of the changes made inside `KnowledgeBase.actingAs`, per async call chain. */
 const actorScope = new AsyncLocalStorage<string>();
 
+/** A search embeds at most this many texts of a cold index with a ranking embedder; `cairn index` embeds the rest. */
+const SEARCH_EMBED_LIMIT = 64;
+
 /** `inject` waits at most this long for another injection's lock, then goes on unserialised with a warning. */
 const INJECT_LOCK_WAIT_MS = 1_000;
 
@@ -66,7 +70,7 @@ export type OpenOptions = {
   now?: () => Date;
   /** Use this embedder instead of the configured one (null = lexical only). Default: from config. */
   embedder?: Embedder | null;
-  /** Without a watcher, searches re-check the files for changes at most this often (ms); stat-ing 10k files costs ~150 ms. Default 2000. */
+  /** Without a watcher, searches re-check every file for in-place edits at most this often (ms; added, removed and renamed entries are seen at once); stat-ing 10k files costs ~25 ms, 100k ~250 ms. Default 15000. */
   refreshIntervalMs?: number;
   /** Called with warnings that belong to no single result, e.g. "finished a change a killed process left pending". Default: dropped. */
   onWarning?: (message: string) => void;
@@ -93,7 +97,7 @@ export class KnowledgeBase {
   #actor: Promise<string> | undefined;
   readonly #origin: string | undefined;
 
-  constructor(layout: Layout, config: CairnConfig, now: () => Date, embedder?: Embedder | null, refreshIntervalMs = 2000, who: { actor?: string; origin?: string } = {}) {
+  constructor(layout: Layout, config: CairnConfig, now: () => Date, embedder?: Embedder | null, refreshIntervalMs = 15_000, who: { actor?: string; origin?: string } = {}) {
     this.layout = layout;
     this.config = config;
     this.ledger = openLedger(layout.ledger, { root: layout.root });
@@ -170,7 +174,29 @@ export class KnowledgeBase {
   async check(options: Omit<CheckOptions, "today"> & { duplicates?: boolean } = {}): Promise<CheckReport> {
     const { duplicates, ...rest } = options;
     await checkUserPaths(this.layout, rest.paths ?? []);
-    return runCheck(this.layout, this.config, { today: this.today(), ...rest, ...(duplicates ? { nearDuplicates: (loaded: LoadedKnowledge) => this.#nearDuplicates(loaded) } : {}) });
+    const paths = (rest.paths ?? []).map((p) => path.resolve(this.layout.root, p));
+    // Files outside the knowledge dir, and the near-duplicate rule (whole entries, the model), take the full pass.
+    if (duplicates || paths.some((p) => p !== this.layout.knowledge && !p.startsWith(this.layout.knowledge + path.sep))) {
+      const { runCheck } = await import("./check/run.js");
+      return runCheck(this.layout, this.config, { today: this.today(), ...rest, ...(duplicates ? { nearDuplicates: (loaded: LoadedKnowledge) => this.#nearDuplicates(loaded) } : {}) });
+    }
+    // Every entry file is read and hashed (a size and mtime can hide an edit); files whose bytes are unchanged keep
+    // their parse and rule results, so the result is exactly a full pass's.
+    await requireKnowledgeDir(this.layout);
+    const index = await this.#openIndex();
+    const { refreshAndSave } = await import("./indexing/open.js");
+    const run = await refreshAndSave(index, { verifyContent: true, embedLimit: 0 });
+    this.#indexFreshAt = Date.now();
+    for (const warning of [...index.takeOpenWarnings(), ...run.warnings]) this.onWarning(warning);
+    const { knowledgeView } = await import("./indexing/catalogue-view.js");
+    const view = knowledgeView(index.catalogue, this.today());
+    const { lintCatalogue } = await import("./check/catalogue-lint.js");
+    const { events } = await this.ledger.read();
+    const lint = await lintCatalogue({ layout: this.layout, config: this.config, view, events, today: this.today(), anchors: rest.anchors !== false, strictAnchors: true });
+    const inPaths = (file: string) => !paths.length || paths.some((p) => { const abs = path.join(this.layout.root, file); return abs === p || abs.startsWith(p + path.sep); });
+    const diagnostics = lint.diagnostics.filter((d) => inPaths(d.file));
+    const files = [...view.entries.map((e) => e.path), ...index.catalogue.broken.map((b) => b.path), ...index.catalogue.records.filter((r) => r.unparsed).map((r) => r.path)].filter(inPaths).length;
+    return { diagnostics, errors: diagnostics.filter((d) => d.severity === "error").length, warnings: diagnostics.filter((d) => d.severity === "warning").length, files };
   }
 
   async #nearDuplicates(loaded: LoadedKnowledge) {
@@ -354,7 +380,10 @@ export class KnowledgeBase {
   async searchIndex(): Promise<{ index: SearchIndex; warnings: string[] }> {
     const index = await this.#openIndex();
     let warnings: string[] = [];
-    if (Date.now() - this.#indexFreshAt > this.#refreshIntervalMs) warnings = await this.#sharedRefresh(index);
+    // An entry added, removed or renamed (an editor's atomic save included) changes a directory's mtime: seen at once.
+    // An in-place edit of a file is seen at the next re-check of every file (refreshIntervalMs) or by a watcher.
+    const stale = Date.now() - this.#indexFreshAt > this.#refreshIntervalMs || (this.#indexFreshAt !== Number.MAX_SAFE_INTEGER && dirSignature(this.layout) !== this.#freshDirs);
+    if (stale) warnings = await this.#sharedRefresh(index);
     return { index, warnings: [...index.takeOpenWarnings(), ...index.warnings, ...warnings] };
   }
 
@@ -370,7 +399,8 @@ export class KnowledgeBase {
     if (this.#refreshing && this.#refreshing !== running && this.#refreshing.since >= wanted) return this.#refreshing.done;
     const started = Date.now();
     const since = this.#invalidations;
-    const done = import("./indexing/open.js").then(async ({ refreshAndSave }) => (await refreshAndSave(index)).warnings);
+    this.#freshDirs = dirSignature(this.layout);
+    const done = import("./indexing/open.js").then(async ({ refreshAndSave }) => (await refreshAndSave(index, { embedLimit: SEARCH_EMBED_LIMIT })).warnings);
     const flight = { since, done };
     this.#refreshing = flight;
     try {
@@ -383,6 +413,8 @@ export class KnowledgeBase {
   }
 
   #refreshing: { since: number; done: Promise<string[]> } | undefined;
+  /** The knowledge and archive directories' mtimes when the last refresh started. */
+  #freshDirs = "";
   /** Bumped by every invalidate(): a refresh must start after the latest one to count as fresh. */
   #invalidations = 0;
 
@@ -682,6 +714,12 @@ export async function openKnowledgeBase(options: OpenOptions = {}): Promise<Know
   const kb = new KnowledgeBase(layoutFor(root, config), config, options.now ?? (() => new Date()), options.embedder, options.refreshIntervalMs, who);
   if (options.onWarning) kb.onWarning = options.onWarning;
   return kb;
+}
+
+/** The mtimes of the knowledge and archive directories: they change when an entry is added, removed or renamed. */
+function dirSignature(layout: Layout): string {
+  const at = (dir: string) => statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? -1;
+  return `${at(layout.knowledge)}:${at(layout.archive)}`;
 }
 
 function stringOr(value: unknown): string | undefined {

@@ -41,6 +41,13 @@ export type RecordLintInput = {
   config: CairnConfig;
   events: readonly LedgerEvent[];
   today: string;
+  /** Resolve anchors (default true; `check --no-anchors` says false). */
+  anchors?: boolean;
+  /**
+   * Resolve again every anchor whose cached result rests on git's state (globs, bare file names, renames):
+   * `check` does, so a new untracked file is seen before it is committed. Default false.
+   */
+  strictAnchors?: boolean;
 };
 
 /** Rule results of catalogue records, from the lint cache or computed now (and kept for next time). */
@@ -64,7 +71,7 @@ export async function recordLinter(input: RecordLintInput): Promise<RecordLinter
   let linter: Linter | undefined;
   const contentLinter = async () => (linter ??= await (await import("./engine.js")).createLinter(layout, config, { anchors: false }));
   const anchors = anchorLinter(input, cache, next, computed);
-  const anchorsOn = anchorRulesOn(policy.enabled);
+  const anchorsOn = input.anchors !== false && anchorRulesOn(policy.enabled);
 
   const raw: RecordLinter["raw"] = async (records) => {
     const diagnostics: Diagnostic[] = [];
@@ -172,7 +179,7 @@ function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache,
   return (record) => serial(async () => {
     const key = anchorKey(record, printsOf().get(record.id));
     const hit = next.anchors.get(record.path) ?? cache.anchors.get(record.path);
-    if (hit && (await fresh(hit, key, unchanged, git))) {
+    if (hit && !(input.strictAnchors && hit.git !== undefined) && (await fresh(hit, key, unchanged, git))) {
       next.anchors.set(record.path, hit);
       return hit.diagnostics;
     }

@@ -29,7 +29,7 @@ export async function openSearchIndex(layout: Layout, config: CairnConfig, optio
  * the lock (a running `cairn watch` keeps the index fresh), the in-memory refresh still happens but
  * nothing is written, unless `wait` asks to wait for the lock.
  */
-export async function refreshAndSave(index: SearchIndex, options: { wait?: boolean; onProgress?: Progress } = {}): Promise<IndexRun> {
+export async function refreshAndSave(index: SearchIndex, options: { wait?: boolean; onProgress?: Progress; embedLimit?: number; verifyContent?: boolean } = {}): Promise<IndexRun> {
   const warnings: string[] = [];
   let release: (() => Promise<void>) | undefined;
   try {
@@ -40,7 +40,8 @@ export async function refreshAndSave(index: SearchIndex, options: { wait?: boole
     if (!isCairnError(error) || error.code !== "LOCKED" || options.wait) throw error;
   }
   try {
-    const report = await index.refresh(options.onProgress ? { onProgress: options.onProgress } : {});
+    const { wait: _wait, ...refresh } = options;
+    const report = await index.refresh(refresh);
     const saved = release ? await index.save() : false;
     return { index, report, saved, warnings: [...warnings, ...report.warnings] };
   } finally {

@@ -44,6 +44,17 @@ export type SyncReport = {
 
 export type Progress = (done: number, total: number, phase: "embedding") => void;
 
+export type RefreshOptions = {
+  /** Told how embedding goes (a progress bar). Default none. */
+  onProgress?: Progress;
+  /** The entry files (default: listed from the knowledge dir). */
+  files?: EntryFile[];
+  /** Embed at most this many texts in this refresh (searches); the rest wait for `cairn index`. Default: all. */
+  embedLimit?: number;
+  /** Read and hash every entry file, not only those whose size or mtime changed (check). Default false. */
+  verifyContent?: boolean;
+};
+
 /** What retrieval reads of an indexed entry. */
 export type IndexMeta = { path: string; state: "active" | "archived"; status: string; agents: string[]; tags: string[]; anchors: AnchorRef[]; contentHash: string };
 
@@ -271,7 +282,7 @@ export class SearchIndex {
   }
 
   /** Bring the index up to date with the entry files; only changed files are parsed, only changed text is embedded. Calls are serialised. */
-  refresh(options: { onProgress?: Progress; files?: EntryFile[] } = {}): Promise<SyncReport> {
+  refresh(options: RefreshOptions = {}): Promise<SyncReport> {
     return this.#serial(() => this.#refresh(options));
   }
 
@@ -295,10 +306,10 @@ export class SearchIndex {
     this.#metaCache = new Map();
   }
 
-  async #refresh(options: { onProgress?: Progress; files?: EntryFile[] }): Promise<SyncReport> {
+  async #refresh(options: RefreshOptions): Promise<SyncReport> {
     const report: SyncReport = { added: [], updated: [], removed: [], moved: [], embedded: 0, reused: 0, unchanged: 0, errors: [], warnings: [] };
     const before = this.#indexed;
-    const { data, changes } = await refreshCatalogue(this.layout, this.#data, options.files ? { files: options.files } : {});
+    const { data, changes } = await refreshCatalogue(this.layout, this.#data, { ...(options.files ? { files: options.files } : {}), ...(options.verifyContent ? { verifyContent: true } : {}) });
     this.#data = data;
     this.#reindex();
     report.errors.push(...changes.errors);
@@ -342,7 +353,15 @@ export class SearchIndex {
       const need = new Map<string, CatalogueRecord>();
       for (const record of contentChanged) need.set(record.id, record);
       for (const [id, record] of this.#indexed) if (!this.#vectors?.has(id)) need.set(id, record);
-      await this.#embed([...need.values()], docOf, report, options.onProgress);
+      const all = [...need.values()];
+      const limit = options.embedLimit ?? Infinity;
+      // A search must not wait minutes for a cold index's vectors (inject never blocks a review): it embeds a few
+      // and ranks the rest lexically, and says so; `cairn index` (or the watcher) embeds everything, with progress.
+      if (all.length > limit && limit > 0) {
+        const message = `${all.length - limit} entries have no vector yet; they are ranked by words alone until \`cairn index\` embeds them (${this.embedder.id})`;
+        report.warnings.push(message);
+      }
+      await this.#embed(all.slice(0, limit), docOf, report, options.onProgress);
     }
     for (const list of [report.added, report.updated, report.removed, report.moved]) list.sort();
     if (changes.changed || report.added.length + report.updated.length + report.removed.length + report.moved.length > 0) this.#dirty = true;

@@ -1,8 +1,9 @@
-import { cp, readFile, writeFile } from "node:fs/promises";
+import { cp, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openKnowledgeBase } from "../../src/index.js";
 import { lintCatalogue } from "../../src/check/catalogue-lint.js";
+import { runCheck } from "../../src/check/run.js";
 import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
 
 const TOKEN = `ghp_${"A1b2C3d4E5f6G7h8I9j0".repeat(2).slice(0, 36)}`;
@@ -27,7 +28,8 @@ describe("status from the catalogue and the lint cache", () => {
   it("gives check's diagnostics, and on the next run computes nothing", async () => {
     const root = await testdir(FILES);
     const kb = await openKnowledgeBase({ root, embedder: null });
-    const check = await kb.check();
+    // The full pass (every file parsed, every rule run), not kb.check(), which now shares these caches.
+    const check = await runCheck(kb.layout, kb.config, { today: kb.today() });
     const first = await lint(root);
     expect(first.diagnostics).toEqual(check.diagnostics);
     expect(first.diagnostics.map((d) => `${d.file}:${d.rule}`)).toContain("knowledge/leak.md:secret-github-token");
@@ -47,7 +49,25 @@ describe("status from the catalogue and the lint cache", () => {
     expect(after.computed).toEqual({ content: 1, anchors: 3 });
     expect(after.diagnostics.filter((d) => d.rule === "anchor-moved").map((d) => d.file).sort()).toEqual(["knowledge/db.md", "knowledge/moved.md"]);
     const kb = await openKnowledgeBase({ root, embedder: null });
-    expect(after.diagnostics).toEqual((await kb.check()).diagnostics);
+    expect(after.diagnostics).toEqual((await runCheck(kb.layout, kb.config, { today: kb.today() })).diagnostics);
+    expect((await kb.check()).diagnostics).toEqual(after.diagnostics);
+  });
+
+  it("check reads every file: an edit that keeps the size and mtime is still seen", async () => {
+    const root = await testdir(FILES);
+    const file = path.join(root, "knowledge/ctx.md");
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(file, hourAgo, hourAgo); // an old file: its stat is trusted (not "racy")
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    expect((await kb.check()).errors).toBe(1); // the token in leak.md
+    const before = await stat(file);
+    const text = await readFile(file, "utf8");
+    // Same length: "2026-02-12" → "2999-02-12", a future date; then the old mtime back.
+    await writeFile(file, text.replace("lastConfirmed: 2026-02-12", "lastConfirmed: 2999-02-12"));
+    await utimes(file, before.atime, before.mtime);
+    expect((await stat(file)).size).toBe(before.size);
+    const report = await (await openKnowledgeBase({ root, embedder: null })).check();
+    expect(report.diagnostics.map((d) => `${d.file}:${d.rule}`)).toContain("knowledge/ctx.md:date-in-future");
   });
 
   it("a .cairn/ copied or committed from elsewhere is not believed: a forged clean result for a secret is ignored", async () => {

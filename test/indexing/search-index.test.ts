@@ -89,6 +89,22 @@ describe("search index: one refresh per process", () => {
   });
 });
 
+describe("search index: a cold index never makes a search wait for every vector", () => {
+  it("a search embeds a few and ranks the rest by words, saying so; `index` embeds the rest", async () => {
+    const files: Record<string, string> = { ...SOURCE_FILES };
+    for (let i = 0; i < 80; i++) files[`knowledge/e${i}.md`] = entryText({ finding: `Finding ${i} about topic ${i % 9} and its retries.` });
+    const root = await testdir(files);
+    const embedder = fakeEmbedder();
+    const kb = await openKnowledgeBase({ root, embedder, config: RANKED });
+    const found = await kb.search("topic 3 retries");
+    expect(embedder.texts).toBe(64 + 1); // 64 entries, and the query itself
+    expect(found.warnings.join("\n")).toMatch(/16 entries have no vector yet; they are ranked by words alone until `cairn index` embeds them/);
+    expect(found.results.length).toBeGreaterThan(0);
+    const report = await kb.index();
+    expect(report.embedded).toBe(16);
+  });
+});
+
 describe("search index: robustness", () => {
   it("rebuilds with a warning when the manifest is corrupt or the embedder changed", async () => {
     const { root, kb } = await setup();
