@@ -11,6 +11,7 @@ import { compilePattern, type CompiledPattern } from "./pattern.js";
 import { findLiterals } from "./multi-search.js";
 import { verifyHashOf } from "./records.js";
 import { planStep } from "./steps.js";
+import type { EntryVerification } from "../types/verify.js";
 
 export type VerifyLimits = {
   /** Wall-clock budget of one step, ms. Default 2000. */
@@ -25,15 +26,7 @@ export type VerifyLimits = {
 
 export const DEFAULT_VERIFY_LIMITS: VerifyLimits = { timeMs: 2000, maxFiles: 20_000, maxBytes: 64 * 1024 * 1024, maxFileBytes: 2 * 1024 * 1024 };
 
-export type EntryVerification = {
-  id: string;
-  path: string;
-  result: "passed" | "failed" | "not-mechanical";
-  verifyHash: string;
-  /** 1-based line of the Verify section in the entry file. */
-  line: number;
-  steps: VerifyStepRecord[];
-};
+export type { EntryVerification } from "../types/verify.js";
 
 /** Matches recorded per step. */
 const MAX_MATCHES = 5;
