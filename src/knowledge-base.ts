@@ -2,8 +2,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { statSync } from "node:fs";
 import path from "node:path";
-import { applyConfigOverride, loadConfig, vectorWeightOf, type CairnConfig } from "./config.js";
-import type { CheckOptions, CheckReport } from "./check/run.js";
+import { applyConfigOverride, loadConfig, vectorWeightOf } from "./config.js";
 import type { GateVerdict } from "./check/gate.js";
 import type { Diagnostic } from "./entry/diagnostic.js";
 import { entryFileFor } from "./store/files.js";
@@ -11,31 +10,34 @@ import { todayUtc } from "./entry/parse.js";
 import { frontmatterJsonSchema } from "./entry/schema.js";
 import { CairnError } from "./errors.js";
 import { openLedger, projectLedger, type Ledger, type NewEvent } from "./ledger/index.js";
-import { planNewEntry, writeNewEntry, type NewEntryInput } from "./lifecycle/create.js";
-import { archiveEntry, confirmEntry, lookup, restoreEntry, retractEntry, unreadableEntry, type ManualResult } from "./lifecycle/manual.js";
+import { planNewEntry, writeNewEntry } from "./lifecycle/create.js";
+import { archiveEntry, confirmEntry, lookup, restoreEntry, retractEntry, unreadableEntry } from "./lifecycle/manual.js";
 import { repairPendingChanges } from "./lifecycle/change.js";
-import { buildStatus, type StatusInput, type StatusReport } from "./lifecycle/status.js";
-import type { ReportOptions } from "./report/model.js";
-import type { ReportModel } from "./report/types.js";
-import { initKnowledge, type InitResult } from "./store/init.js";
-import { findRoot, gitTop, layoutFor, type Layout } from "./store/layout.js";
+import { buildStatus, type StatusInput } from "./lifecycle/status.js";
+import type { ReportModel, ReportOptions } from "./report/types.js";
+import { initKnowledge } from "./store/init.js";
+import { findRoot, gitTop, layoutFor } from "./store/layout.js";
 import { knowledgeDirProblem, requireKnowledgeDir } from "./store/require.js";
 import { checkUserPaths } from "./store/user-paths.js";
 import { loadKnowledge, type LoadedKnowledge } from "./store/load.js";
-import type { Progress, SearchIndex, SyncReport } from "./indexing/search-index.js";
+import type { SearchIndex } from "./indexing/search-index.js";
 import type { Embedder } from "./indexing/embedder.js";
-import type { SearchOptions, SearchResponse } from "./retrieval/search.js";
-import type { KnowledgeDiff } from "./diff/index.js";
-import type { InjectInput, InjectResult } from "./retrieval/inject.js";
-import type { Finding } from "./lifecycle/record.js";
-import type { CompoundResult, DecayResult, RecordResult, ReviewDeps, ReviewOptions } from "./lifecycle/review.js";
-import type { CompoundFinding } from "./lifecycle/compound.js";
-import type { History } from "./lifecycle/history.js";
+import type { ReviewDeps } from "./lifecycle/review.js";
 import type { Entry, EntryStatus, EntrySummary } from "./entry/types.js";
 import type { KnowledgeView } from "./indexing/catalogue-view.js";
-import type { FixReport } from "./anchors/fix-entries.js";
-import type { VerifyReport } from "./verify/index.js";
-import type { ShowResult } from "./lifecycle/show.js";
+// Public signatures use only the plain types of src/types/ (and the leaf modules they name), so the published
+// declarations stay small and free of zod and other dependencies (test/types/public-declarations.test.ts).
+import type { CheckOptions, CheckReport, FixAnchorsOptions, FixReport } from "./types/check.js";
+import type { CairnConfig } from "./types/config.js";
+import type { InitResult, ManualResult, NewEntryInput, NewEntryResult, RepairResult } from "./types/entries.js";
+import type { IndexOptions, IndexSummary, WatchHandle, WatchOptions } from "./types/indexing.js";
+import type { InjectInput, InjectResult } from "./types/inject.js";
+import type { Layout, OpenOptions } from "./types/open.js";
+import type { CompoundFinding, CompoundResult, DecayOptions, DecayResult, Finding, RecordResult, ReviewOptions } from "./types/review.js";
+import type { SearchOptions, SearchResponse } from "./types/search.js";
+import type { History, NotFound, ShowResult, StatusOptions, StatusReport } from "./types/status.js";
+import type { VerifyOptions, VerifyReport } from "./types/verify.js";
+import type { KnowledgeDiff } from "./diff/types.js";
 
 /** The actor of the changes made inside `KnowledgeBase.actingAs`, per async call chain. */
 const actorScope = new AsyncLocalStorage<string>();
@@ -46,41 +48,15 @@ const SEARCH_EMBED_LIMIT = 64;
 /** `inject` waits at most this long for another injection's lock, then goes on unserialised with a warning. */
 const INJECT_LOCK_WAIT_MS = 1_000;
 
-export type { CompoundResult, DecayResult, RecordResult, ReviewOptions } from "./lifecycle/review.js";
-
-export type IndexSummary = SyncReport & {
-  /** Entries in the index after the run. */
-  entries: number;
-  /** Embedder id, or null when lexical-only. */
-  embedder: string | null;
-  /** True when the index files were written. */
-  saved: boolean;
-};
-
-export type OpenOptions = {
-  /** Project root. Default: the nearest ancestor of the working directory holding `knowledge/` or `cairn.config.json`, never above the git repository's top; else that top, else the working directory. */
-  root?: string;
-  /** Configuration overrides applied on top of `cairn.config.json`, validated like the file (bad values throw CairnError CONFIG). Default none. */
-  config?: Partial<CairnConfig>;
-  /** Who acts, recorded on every ledger event this knowledge base writes. Default: `$CAIRN_ACTOR`, else `git config user.name`, else the OS user. */
-  actor?: string;
-  /** Where runs happen, recorded on run events (two branches' `pr-1` are two runs). Default: `<branch>@<clone id>` read from git; none outside git. */
-  origin?: string;
-  /** Clock for dates and ledger times (tests, simulations). Default `() => new Date()`. */
-  now?: () => Date;
-  /** Use this embedder instead of the configured one (null = lexical only). Default: from config. */
-  embedder?: Embedder | null;
-  /** Without a watcher, searches re-check every file for in-place edits at most this often (ms; added, removed and renamed entries are seen at once); stat-ing 10k files costs ~25 ms, 100k ~250 ms. Default 15000. */
-  refreshIntervalMs?: number;
-  /** Called with warnings that belong to no single result, e.g. "finished a change a killed process left pending". Default: dropped. */
-  onWarning?: (message: string) => void;
-};
-
-export type NewEntryResult = { kind: "created"; id: string; path: string; warnings: CheckReport["diagnostics"] } | { kind: "refused"; problems: CheckReport["diagnostics"] | string };
+export type { CompoundResult, DecayResult, RecordResult, ReviewOptions } from "./types/review.js";
+export type { IndexSummary, NewEntryResult, OpenOptions };
 
 export class KnowledgeBase {
+  /** Where this knowledge base's files are (absolute paths). */
   readonly layout: Layout;
+  /** The resolved configuration: cairn.config.json, the `config` option, and every default. */
   readonly config: CairnConfig;
+  /** @internal The open ledger (the CLI and tests read it; the public API reports through its operations). */
   readonly ledger: Ledger;
   readonly #now: () => Date;
   /** The one open index of this knowledge base, shared by searches, index() and the watcher. */
@@ -97,7 +73,8 @@ export class KnowledgeBase {
   #actor: Promise<string> | undefined;
   readonly #origin: string | undefined;
 
-  constructor(layout: Layout, config: CairnConfig, now: () => Date, embedder?: Embedder | null, refreshIntervalMs = 15_000, who: { actor?: string; origin?: string } = {}) {
+  /** Prefer `openKnowledgeBase()`, which reads the configuration and finds the root. */
+  constructor(layout: Layout, config: CairnConfig, now: () => Date, embedder?: Embedder | null, refreshIntervalMs = 15_000, who: Pick<OpenOptions, "actor" | "origin"> = {}) {
     this.layout = layout;
     this.config = config;
     this.ledger = openLedger(layout.ledger, { root: layout.root });
@@ -109,7 +86,7 @@ export class KnowledgeBase {
   }
 
   /**
-   * Append ledger events stamped with this knowledge base's clock, actor and origin (`append.now` is that
+   * @internal Append ledger events stamped with this knowledge base's clock, actor and origin (`append.now` is that
    * clock, for changes that stamp their own events).
    */
   readonly append = Object.assign(
@@ -165,13 +142,13 @@ export class KnowledgeBase {
     return initKnowledge(this.layout);
   }
 
-  /** Every entry file parsed, with per-file diagnostics and duplicate ids. */
+  /** @internal Every entry file parsed, with per-file diagnostics and duplicate ids. */
   load(): Promise<LoadedKnowledge> {
     return loadKnowledge(this.layout, { today: this.today() });
   }
 
   /** Run every check rule (see README "Checks"); `duplicates` adds the near-duplicate rule, which uses the search index. */
-  async check(options: Omit<CheckOptions, "today"> & { duplicates?: boolean } = {}): Promise<CheckReport> {
+  async check(options: CheckOptions = {}): Promise<CheckReport> {
     const { duplicates, ...rest } = options;
     await checkUserPaths(this.layout, rest.paths ?? []);
     const paths = (rest.paths ?? []).map((p) => path.resolve(this.layout.root, p));
@@ -225,7 +202,7 @@ export class KnowledgeBase {
   }
 
   /** Write a new, valid entry; refuses without evidence or verify steps, on a clash, or on sanitization errors. */
-  async newEntry(input: Omit<NewEntryInput, "today">): Promise<NewEntryResult> {
+  async newEntry(input: NewEntryInput): Promise<NewEntryResult> {
     await this.repair();
     const plan = await planNewEntry(this.layout, this.config, { ...input, today: this.today() });
     if (!plan.ok) return { kind: "refused", problems: plan.problems };
@@ -235,7 +212,7 @@ export class KnowledgeBase {
   }
 
   /** Every active (and with `all`, archived) entry with decay counter, confirmations and warnings. */
-  async status(options: { all?: boolean } = {}): Promise<StatusReport> {
+  async status(options: StatusOptions = {}): Promise<StatusReport> {
     return buildStatus(await this.#statusInput(), options);
   }
 
@@ -277,7 +254,7 @@ export class KnowledgeBase {
     );
   }
 
-  /** The inject gate's verdict for each entry file (`search --explain`): would it be injected, and if not, which rules withhold it. */
+  /** @internal The inject gate's verdict for each entry file (`search --explain`): would it be injected, and if not, which rules withhold it. */
   async gate(files: ReadonlyArray<{ path: string }>): Promise<Map<string, GateVerdict>> {
     const { createLinter } = await import("./check/engine.js");
     const { gateVerdict } = await import("./check/gate.js");
@@ -334,7 +311,7 @@ export class KnowledgeBase {
   }
 
   /**
-   * The catalogue view: every entry's identity, frontmatter, anchor places and parse problems, from the index's
+   * @internal The catalogue view: every entry's identity, frontmatter, anchor places and parse problems, from the index's
    * catalogue (refreshed from the files when stale: only changed files are parsed). What `status`, `confirm`,
    * `record`, decay, `compound`, `show` and `history` read instead of parsing every entry.
    */
@@ -347,7 +324,7 @@ export class KnowledgeBase {
     return knowledgeView(index.catalogue, this.today());
   }
 
-  /** The entry of a catalogue record, parsed from its file now; undefined when the file is gone or no longer holds that id. */
+  /** @internal The entry of a catalogue record, parsed from its file now; undefined when the file is gone or no longer holds that id. */
   async entryOf(record: EntrySummary): Promise<Entry | undefined> {
     const file = entryFileFor(this.layout, record.path);
     if (!file) return undefined;
@@ -357,7 +334,7 @@ export class KnowledgeBase {
   }
 
   /** Build or update the search index in .cairn/ (incremental; `rebuild` starts from scratch). */
-  async index(options: { rebuild?: boolean; onProgress?: Progress } = {}): Promise<IndexSummary> {
+  async index(options: IndexOptions = {}): Promise<IndexSummary> {
     const { openSearchIndex, refreshAndSave } = await import("./indexing/open.js");
     if (options.rebuild) this.#index = openSearchIndex(this.layout, this.config, { rebuild: true, ...this.#embedderOverride() });
     const index = await this.#openIndex();
@@ -376,7 +353,7 @@ export class KnowledgeBase {
     return { ...response, warnings: [...new Set([...warnings, ...response.warnings])] };
   }
 
-  /** The open search index, refreshed from the files at most every refreshIntervalMs (a running watcher refreshes it on change instead). */
+  /** @internal The open search index, refreshed from the files at most every refreshIntervalMs (a running watcher refreshes it on change instead). */
   async searchIndex(): Promise<{ index: SearchIndex; warnings: string[] }> {
     const index = await this.#openIndex();
     let warnings: string[] = [];
@@ -419,7 +396,7 @@ export class KnowledgeBase {
   #invalidations = 0;
 
   /** Watch the knowledge dir and keep the index current until `close()` (holds the index writer lock). */
-  async watch(options: import("./indexing/watch.js").WatchOptions = {}): Promise<import("./indexing/watch.js").WatchHandle> {
+  async watch(options: WatchOptions = {}): Promise<WatchHandle> {
     const { watchIndex } = await import("./indexing/watch.js");
     const index = await this.#openIndex();
     const handle = await watchIndex(index, {
@@ -445,7 +422,7 @@ export class KnowledgeBase {
    * restore, supersede, retract, confirm — so no entry stays in both knowledge/ and the archive and
    * no event is missing. Every mutating operation calls this first; reports go to `onWarning`.
    */
-  async repair(): Promise<{ completed: string[] }> {
+  async repair(): Promise<RepairResult> {
     const report = await repairPendingChanges(this.layout);
     for (const warning of report.warnings) this.onWarning(warning);
     if (report.completed.length) this.invalidate();
@@ -518,7 +495,7 @@ export class KnowledgeBase {
     return { record: (p) => byPath.get(p), final: (records) => linter.final(records), save: () => linter.save("merge") };
   }
 
-  /** Every distinct `agents:` scope among active entries (read from the search index). */
+  /** @internal Every distinct `agents:` scope among active entries (read from the search index). */
   async agentScopes(): Promise<string[]> {
     const { index } = await this.searchIndex();
     const scopes = new Set<string>();
@@ -542,7 +519,7 @@ export class KnowledgeBase {
   }
 
   /** Archive every active entry past its decay limit (decayAfterRuns injected runs, or its holdout runs spent, since its last confirmation). Never deletes. */
-  async decay(options: { dryRun?: boolean; run?: string } = {}): Promise<DecayResult> {
+  async decay(options: DecayOptions = {}): Promise<DecayResult> {
     if (!options.dryRun) await this.repair();
     const review = await import("./lifecycle/review.js");
     return review.withLifecycleLock(this.layout, !options.dryRun, async () => review.decayLoaded(this.#reviewDeps(), await this.knowledge(), options));
@@ -558,7 +535,7 @@ export class KnowledgeBase {
   }
 
   /** Repair drifted anchors surgically (moved line ranges, renamed paths); `dryRun` only previews. */
-  async fixAnchors(options: { paths?: string[]; dryRun?: boolean } = {}): Promise<FixReport> {
+  async fixAnchors(options: FixAnchorsOptions = {}): Promise<FixReport> {
     const { fixEntryAnchors } = await import("./anchors/fix-entries.js");
     const { anchorResolverFor } = await import("./check/anchors.js");
     const { selectEntries } = await import("./anchors/live.js");
@@ -570,7 +547,7 @@ export class KnowledgeBase {
   }
 
   /** Run the mechanical verify steps of every (or the given) active entry in-process and record changed results as `verified` events. */
-  async verify(options: { ids?: string[]; dryRun?: boolean } = {}): Promise<VerifyReport | { kind: "not-found"; id: string; suggestions: string[] }> {
+  async verify(options: VerifyOptions = {}): Promise<VerifyReport | NotFound> {
     const { planVerify } = await import("./verify/index.js");
     const loaded = await this.load();
     let entries = loaded.entries.filter((e) => e.state === "active");
@@ -629,7 +606,7 @@ export class KnowledgeBase {
   }
 
   /** An entry's ledger events and git log, oldest first. */
-  async history(id: string): Promise<History | { kind: "not-found"; id: string; suggestions: string[] }> {
+  async history(id: string): Promise<History | NotFound> {
     const { ledgerHistory, gitHistory } = await import("./lifecycle/history.js");
     const loaded = await this.knowledge();
     const { events } = await this.ledger.read();

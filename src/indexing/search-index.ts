@@ -25,24 +25,9 @@ import { LEXICAL_FIELDS, resolveParams, type LexicalParams } from "./lexical/par
 import { Segment } from "./lexical/segment.js";
 import { INDEX_FORMAT, readManifest, writeManifest, type Manifest } from "./manifest.js";
 import type { VectorHit, VectorStore } from "./vectors.js";
+import type { IndexProgress as Progress, SyncReport } from "../types/indexing.js";
 
-export type SyncReport = {
-  added: string[];
-  updated: string[];
-  removed: string[];
-  /** Ids whose file moved (rename, archive, restore) without a content change: vectors reused. */
-  moved: string[];
-  /** Texts sent to the embedder. */
-  embedded: number;
-  /** Vectors taken from the embedding cache instead of the embedder. */
-  reused: number;
-  unchanged: number;
-  /** Parse problems of files that could not be (re)indexed; their last good version stays. */
-  errors: Diagnostic[];
-  warnings: string[];
-};
-
-export type Progress = (done: number, total: number, phase: "embedding") => void;
+export type { IndexProgress as Progress, SyncReport } from "../types/indexing.js";
 
 export type RefreshOptions = {
   /** Told how embedding goes (a progress bar). Default none. */

@@ -5,7 +5,6 @@
  * a shared evidence anchor) or an earlier candidate of the batch is refused; one that matches an
  * archived entry restores it instead. A candidate already compounded in this run is skipped.
  */
-import { z } from "zod";
 import type { CairnConfig } from "../config.js";
 import { agentKey } from "../entry/agent-name.js";
 import { anchorLabel, sharedAnchor } from "../entry/anchor-overlap.js";
@@ -21,29 +20,25 @@ import { planNewEntry, type NewEntryPlan } from "./create.js";
 import { anchorIndex, withSharedAnchors, type Match } from "./match.js";
 import { findingHash } from "./provenance.js";
 
-const list = z.union([z.string().min(1).transform((s) => [s]), z.array(z.string())]);
-export const compoundFindingSchema = z
-  .object({
-    text: z.string().refine((s) => s.trim().length > 0, "text must describe the finding"),
-    agents: z.array(z.string().refine((s) => s.trim().length > 0, "agent names must not be empty")).min(1, "agents must name at least one agent"),
-    evidence: list.default([]),
-    verify: list.default([]),
-    durable: z.boolean().default(false),
-    title: z.string().optional(),
-    tags: z.array(z.string()).optional(),
-  })
-  .passthrough();
-export const compoundInputSchema = z.object({ findings: z.array(compoundFindingSchema) }).passthrough();
-export type CompoundFinding = z.infer<typeof compoundFindingSchema>;
+/** A compound finding as validated (lifecycle/inputs.ts): `evidence` and `verify` as lists, `durable` defaulted to false. */
+export type CompoundCandidate = {
+  text: string;
+  agents: string[];
+  evidence: string[];
+  verify: string[];
+  durable: boolean;
+  title?: string;
+  tags?: string[];
+};
 
 const SANITIZE_RULE_IDS: ReadonlySet<string> = new Set(SANITIZE_RULES.map((r) => r.id));
 
 export type CompoundStep =
-  | { kind: "create"; finding: CompoundFinding; plan: Extract<NewEntryPlan, { ok: true }>; agents: string[] }
-  | { kind: "restore"; finding: CompoundFinding; entry: EntryCard; agents: string[]; score: number }
+  | { kind: "create"; finding: CompoundCandidate; plan: Extract<NewEntryPlan, { ok: true }>; agents: string[] }
+  | { kind: "restore"; finding: CompoundCandidate; entry: EntryCard; agents: string[]; score: number }
   /** The entry file of this very candidate exists but its `compounded` event does not: an interrupted earlier call; only the event is written. */
-  | { kind: "resume"; finding: CompoundFinding; entry: EntryCard; agents: string[] }
-  | { kind: "skip"; finding: CompoundFinding; reason: string };
+  | { kind: "resume"; finding: CompoundCandidate; entry: EntryCard; agents: string[] }
+  | { kind: "skip"; finding: CompoundCandidate; reason: string };
 
 export type CompoundContext = {
   layout: Layout;
@@ -58,7 +53,7 @@ export type CompoundContext = {
   score: (text: string, ids?: ReadonlySet<string>) => Promise<Match[]>;
 };
 
-export async function planCompound(ctx: CompoundContext, findings: CompoundFinding[]): Promise<CompoundStep[]> {
+export async function planCompound(ctx: CompoundContext, findings: CompoundCandidate[]): Promise<CompoundStep[]> {
   const steps: CompoundStep[] = [];
   const slugs = new Set<string>();
   const done = compoundedFindings(ctx.events, ctx.run);

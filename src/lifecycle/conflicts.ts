@@ -4,10 +4,9 @@
  * archived) and the ledger.
  */
 import type { LedgerEvent } from "../ledger/index.js";
+import type { Conflict } from "../types/status.js";
 
-export type ConflictKind = "confirmed-after-archive" | "archived-but-active";
-
-export type Conflict = { id: string; kind: ConflictKind; message: string; fix: string };
+export type { Conflict, ConflictKind } from "../types/status.js";
 
 export type ConflictEntry = { id: string; state: "active" | "archived"; frontmatter: { lastConfirmed?: unknown; archived?: unknown } };
 

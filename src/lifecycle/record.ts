@@ -5,7 +5,6 @@
  * restores it (the pattern recurred). A finding already recorded for (run, agent) is not counted
  * again. planRecord is pure over its inputs; applyRecord performs the plan (record-apply.ts).
  */
-import { z } from "zod";
 import { agentKey } from "../entry/agent-name.js";
 import type { EntryCard, Provenance } from "../entry/types.js";
 import type { LedgerEvent, RunRef } from "../ledger/index.js";
@@ -15,39 +14,9 @@ import { parseAnchors } from "../entry/anchors.js";
 import { anchorIndex, withSharedAnchors, type Match } from "./match.js";
 import { findingHash } from "./provenance.js";
 import { closest as suggest } from "../text/suggest.js";
+import type { AlreadyRecorded, Confirmation, Finding, Unmatched } from "../types/review.js";
 
-const nonBlank = (what: string) => z.string().refine((s) => s.trim().length > 0, `${what} must not be empty`);
-
-export const findingSchema = z
-  .object({
-    agent: nonBlank("agent"),
-    text: nonBlank("text"),
-    entry: z.string().min(1).optional(),
-    evidence: z.union([z.string(), z.array(z.string())]).optional(),
-    verify: z.union([z.string(), z.array(z.string())]).optional(),
-  })
-  .passthrough();
-export const recordInputSchema = z.object({ findings: z.array(findingSchema) }).passthrough();
-
-export type Finding = z.infer<typeof findingSchema>;
-
-export type Confirmation = {
-  /** Position of the finding in the input. */
-  index: number;
-  entry: string;
-  agent: string;
-  provenance: Provenance;
-  score: number;
-  finding: string;
-  explicit: boolean;
-  /** Where the entry lives after this record: archived entries are restored by an independent finding; a primed one leaves them archived. */
-  state: "active" | "archived" | "restored";
-  /** Entries injected into this agent in this run that the finding matches above the threshold (why it is primed). */
-  primedBy?: Array<{ entry: string; score: number }>;
-};
-export type Unmatched = { index: number; agent: string; text: string; reason: string; best?: { entry: string; score: number }; suggestions?: string[] };
-/** A finding this (run, agent) already recorded: a retry or a duplicate, counted once. */
-export type AlreadyRecorded = { index: number; agent: string; text: string; entry?: string };
+export type { AlreadyRecorded, Confirmation, Finding, Unmatched } from "../types/review.js";
 
 export type RecordPlan = {
   confirmations: Confirmation[];

@@ -9,9 +9,9 @@ import type { Entry } from "../entry/types.js";
 import type { EntryLedgerView, LedgerEvent, RunRef } from "../ledger/index.js";
 import { confirmationInstant, heldOutForRun, injectionsForRun } from "../ledger/index.js";
 import { decideHoldout } from "./holdout.js";
+import type { Withheld } from "../types/inject.js";
 
-/** An entry not given to the agent, and why. */
-export type Withheld = { id: string; reason: string };
+export type { Withheld } from "../types/inject.js";
 
 export type Selection = {
   /** Entries to inject, in rank order, at most `slots`. */

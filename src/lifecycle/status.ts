@@ -6,46 +6,9 @@ import type { EntryState, EntrySummary } from "../entry/types.js";
 import type { EntryLedgerView, LedgerEvent } from "../ledger/index.js";
 import { findConflicts, type Conflict } from "./conflicts.js";
 import { limitOf, nearDecayAt, type Limit } from "./decay.js";
+import type { EntryStatusRow, Evidence, StatusReport } from "../types/status.js";
 
-/**
- * What the ledger says about an entry's truth: `independent` (an agent found it without being shown
- * it), `primed-only` (agents report it when shown, but never when it was withheld: likely a false
- * positive), `untested` (neither yet).
- */
-export type Evidence = "independent" | "primed-only" | "untested";
-
-export type EntryStatusRow = {
-  id: string;
-  path: string;
-  state: EntryState;
-  lastConfirmed: string | null;
-  provenance: string | null;
-  status: string;
-  /** Distinct runs that injected the entry since its last confirmation. */
-  unconfirmedRuns: number;
-  decayAfterRuns: number;
-  /** Runs since its last confirmation that withheld it (holdout) without injecting it. */
-  heldOutRuns: number;
-  /** Runs it may be withheld in before it decays (0: holdout off). */
-  holdoutRuns: number;
-  /** Where it stands: in its window, in its last-chance holdout, or past its limit (the next decay archives it). */
-  limit: Limit["kind"];
-  confirmations: { independent: number; primed: number };
-  /** Over the whole ledger: (run, agent) pairs that had it withheld, and how many of them found it on their own. */
-  holdout: { withheld: number; found: number };
-  evidence: Evidence;
-  lastInjected: string | null;
-  archived: string | null;
-  archivedReason: string | null;
-  warnings: string[];
-};
-
-export type StatusReport = {
-  entries: EntryStatusRow[];
-  /** States a merge can leave that need a decision, with what to do. */
-  conflicts: Conflict[];
-  warnings: string[];
-};
+export type { EntryStatusRow, Evidence, StatusReport } from "../types/status.js";
 
 export type StatusInput = {
   entries: EntrySummary[];

@@ -8,9 +8,9 @@ import picomatch from "picomatch";
 import type { AnchorRef } from "../indexing/document.js";
 import type { ChangedFile } from "./diff.js";
 import type { RankedSignal } from "./fusion.js";
+import type { TouchLevel } from "../types/search.js";
 
-/** How an anchor touches the change, most precise first. */
-export type TouchLevel = "hunk" | "symbol" | "file" | "elsewhere" | "glob" | "directory";
+export type { TouchLevel } from "../types/search.js";
 
 /**
  * Strength of each level: the share of a first lexical place the changed-file signal adds to an

@@ -10,7 +10,8 @@ import type { Diagnostic } from "../entry/diagnostic.js";
 import type { CatalogueRecord } from "../indexing/catalogue.js";
 import type { LedgerEvent, NewEvent } from "../ledger/index.js";
 import { heldOutForRun, injectionsForRun, projectLedger, type RunRef } from "../ledger/index.js";
-import { selectWithHoldout, type Withheld } from "../lifecycle/select.js";
+import { selectWithHoldout } from "../lifecycle/select.js";
+import type { Withheld } from "../types/inject.js";
 import { nearDecayAt } from "../lifecycle/decay.js";
 import { readEntryFile, type EntryFile, type ReadResult } from "../store/files.js";
 import type { Layout } from "../store/layout.js";
@@ -21,57 +22,9 @@ import { oneLine, type ContextEntry } from "./context.js";
 import { parseDiffEvidence, type DiffEvidence } from "./diff.js";
 import type { SearchOptions, SearchResponse, SearchResult } from "./search.js";
 import { TOKENIZER } from "./tokens.js";
+import type { InjectInput, InjectResult } from "../types/inject.js";
 
-export type InjectInput = {
-  /** Run id chosen by the orchestrator (e.g. the PR number and attempt). */
-  run: string;
-  /** Agent name (e.g. `security`). */
-  agent: string;
-  /** The agent's domain keywords. Default none. */
-  keywords?: string[];
-  /** Summary of the document under review. Default none. */
-  summary?: string;
-  /** Changed file paths: entries whose anchors touch them are boosted. Default none. */
-  changedFiles?: string[];
-  /**
-   * The change under review as a unified diff (`git diff` output). Its paths join `changedFiles`,
-   * its hunks make the changed-file signal precise (an anchor on a changed line or symbol is strong
-   * evidence, a glob weak) and its code joins the query. Default none.
-   */
-  diff?: string;
-  /** Also report the best candidates below the relevance floor and why each was cut (`belowFloor`). Default false. */
-  explain?: boolean;
-  /** Lower the cap for this call (never raises it above maxPerAgent). Default maxPerAgent. */
-  limit?: number;
-  /** Token budget of this call's Knowledge Context (o200k_base tokens). Default config `maxInjectTokens` (4000). */
-  maxTokens?: number;
-  /** Also inject `disputed` / `superseded` entries. Default false. */
-  includeStatuses?: Array<"disputed" | "superseded">;
-  /** Compute the context without recording an `injected` event. Default false. */
-  dryRun?: boolean;
-};
-
-export type InjectResult = {
-  run: string;
-  agent: string;
-  entries: ContextEntry[];
-  /** Tokens of `markdown`, counted with `tokenizer`. */
-  tokens: number;
-  /** The tokenizer that counted `tokens`: `o200k_base` (gpt-tokenizer). */
-  tokenizer: string;
-  /** The budget this call was held to. */
-  maxTokens: number;
-  /** Same as `tokens` (kept for callers of earlier versions, where it was characters / 4). */
-  estimatedTokens: number;
-  /** Slots left for this agent in this run after this call. */
-  remaining: number;
-  /** Entries withheld from this agent by the holdout policy (recorded as `held-out` events unless dryRun), or skipped as past their decay limit. */
-  heldOut: Withheld[];
-  markdown: string;
-  warnings: string[];
-  /** With `explain`: the best candidates that were not injected and why (below the floor, past the cap, withheld). */
-  belowFloor?: Array<{ id: string; path: string; score: number; reasons: string[] }>;
-};
+export type { InjectInput, InjectResult } from "../types/inject.js";
 
 export type InjectDeps = {
   layout: Layout;

@@ -7,18 +7,12 @@ import { relativePath } from "../store/layout.js";
 import { searchFiles } from "./files.js";
 import { verificationStates } from "./records.js";
 import { DEFAULT_VERIFY_LIMITS, verifyEntries, type EntryVerification, type VerifyLimits } from "./run.js";
+import type { VerifyReport } from "../types/verify.js";
 
 export { verificationStates, verificationWarning, type VerificationState } from "./records.js";
 export { DEFAULT_VERIFY_LIMITS, type EntryVerification, type VerifyLimits } from "./run.js";
 
-export type VerifyReport = {
-  /** One row per entry, in id order; `recorded` says whether a `verified` event was written for it. */
-  entries: Array<EntryVerification & { recorded: boolean }>;
-  passed: number;
-  failed: number;
-  notMechanical: number;
-  dryRun: boolean;
-};
+export type { VerifyReport } from "../types/verify.js";
 
 /**
  * Verify `entries` and decide which results to record: a `verified` event is appended only when
