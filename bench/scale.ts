@@ -11,12 +11,17 @@
  *   npm run bench -- scale [--quick]
  *   npx tsx bench/scale.ts [--quick] [--base DIR [--only-base]] [--sizes 10000,100000] [--runs 5]
  *                          [--clone-runs 5] [--clone-entries 1000] [--timeout-min 10]
- *                          [--no-clone] [--no-watch] [--merge] [--keep]
+ *                          [--no-clone] [--no-watch] [--merge] [--keep] [--rep-minutes M]
  *
  * --base DIR     also time another build in the same run, interleaved (DIR: its dist/ or its checkout);
  *                make one with: git worktree add /tmp/cairn-base COMMIT && cd /tmp/cairn-base && npm ci
  * --only-base    time only the --base build (the "before" figures when this checkout is the same code)
- * --merge        keep the measurements of bench/results/scale.json that this run does not redo
+ * --sizes none   only the fresh-clone row (with --merge: added to the sizes already measured); with
+ *                --no-clone too, nothing is measured: the tables are re-rendered from the stored results
+ * --merge        keep the measurements of bench/results/scale.json that this run does not redo (read
+ *                again at every write, so two runs of different parts can share the file)
+ * --rep-minutes  start no further repetition of a size after M minutes (at least one runs; each row
+ *                reports how many runs its median is of)
  * --keep         keep the temp directories (their paths are printed)
  */
 import { existsSync } from "node:fs";
@@ -53,6 +58,8 @@ type Args = {
   watch: boolean;
   merge: boolean;
   keep: boolean;
+  /** Stop starting repetitions of a size after this many minutes (at least one runs). Default: no limit. */
+  repMinutes: number;
 };
 
 function parseArgs(argv: readonly string[]): Args {
@@ -69,7 +76,7 @@ function parseArgs(argv: readonly string[]): Args {
   };
   const quick = argv.includes("--quick") || process.env["CAIRN_BENCH_QUICK"] === "1";
   const sizesText = value("--sizes");
-  const sizes = sizesText ? sizesText.split(",").map((s) => Number(s.replace(/_/g, ""))) : quick ? [1_000, 3_000] : [10_000, 100_000];
+  const sizes = sizesText === "none" ? [] : sizesText ? sizesText.split(",").map((s) => Number(s.replace(/_/g, ""))) : quick ? [1_000, 3_000] : [10_000, 100_000];
   if (sizes.some((n) => !Number.isInteger(n) || n < 100)) throw new Error(`--sizes expects entry counts ≥ 100, e.g. 10000,100000; got ${JSON.stringify(sizesText)}`);
   const base = value("--base") ?? process.env["CAIRN_BASE_DIST"];
   return {
@@ -85,6 +92,7 @@ function parseArgs(argv: readonly string[]): Args {
     watch: !argv.includes("--no-watch"),
     merge: argv.includes("--merge"),
     keep: argv.includes("--keep"),
+    repMinutes: int("--rep-minutes", Number.MAX_SAFE_INTEGER),
   };
 }
 
@@ -130,7 +138,7 @@ async function measureSize(entries: number, builds: readonly Build[], args: Args
   const gen = path.join(dir, "generated");
   await mkdir(gen);
   const kb = await phase(`generate ${label}`, () => buildKnowledgeBase(gen, { entries, embedder: { provider: "none" }, cli: builds.at(-1)!.cli }, log));
-  const size: SizeMeasurements = { entries, baselines: { node: [], parse: [] }, rows: {}, warm: {}, initialIndex: {} };
+  const size: SizeMeasurements = { entries, baselines: { node: [], parse: [] }, rows: {}, warm: {}, initialIndex: {}, ledger: kb.ledger, archived: kb.archived };
   const roots: Record<string, string> = {};
   await phase(`copy and index ${label} per build`, async () => {
     for (const build of builds) {
@@ -149,7 +157,12 @@ async function measureSize(entries: number, builds: readonly Build[], args: Args
   /** Rows that failed or timed out are not repeated (a 10-minute timeout × 5 would stall the run). */
   const given: Record<string, Set<string>> = {};
   await phase(`${args.runs} repetitions at ${label}`, async () => {
+    const t0 = performance.now();
     for (let rep = 0; rep < args.runs; rep++) {
+      if (rep > 0 && performance.now() - t0 > args.repMinutes * 60_000) {
+        log(`  stopping after ${rep} repetitions: --rep-minutes ${args.repMinutes} reached`);
+        break;
+      }
       size.baselines.node.push(record(await coldRun(NODE, ["-e", ""])));
       const parse = await coldRun(NODE, [path.join(HERE, "lib", "parse-all.mjs"), gen]);
       size.baselines.parse.push(record(parse));
@@ -245,10 +258,10 @@ async function measureClone(builds: readonly Build[], args: Args, work: string):
 }
 
 type Previous = { sizes?: SizeMeasurements[]; clone?: Awaited<ReturnType<typeof measureClone>>; watch?: { entries: number; builds: Record<string, WatchCheck> } };
+type PreviousFile = { measurements?: Previous; loads?: Array<{ at: string; loadavg: number[] }>; tables?: { phases?: Array<{ phase: string; minutes: number }> } };
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const started = performance.now();
   const atStart = machine();
   const builds: Build[] = [];
   if (args.base) builds.push(await buildAt("base", args.base));
@@ -257,19 +270,21 @@ async function main(): Promise<void> {
   if (!hasGnuTime) log("warning: /usr/bin/time (GNU time) is missing: peak RSS is not measured");
   log(`builds: ${builds.map((b) => `${b.name} ${b.dist}${b.commit ? ` (${b.commit.slice(0, 7)})` : ""}`).join(", ")}; sizes ${args.sizes.join(", ")}; ${args.runs} runs; load average ${atStart.loadavg.join(" / ")}`);
   const work = await mkdtemp(path.join(os.tmpdir(), "cairn-scale-"));
-  const previous: Previous = args.merge ? ((JSON.parse(await readFile(path.join(RESULTS_DIR, "scale.json"), "utf8").catch(() => "{}")) as { measurements?: Previous }).measurements ?? {}) : {};
-  const sizes: SizeMeasurements[] = [...(previous.sizes ?? []).filter((s) => !args.sizes.includes(s.entries))];
-  let clone = previous.clone;
-  let watch = previous.watch;
-  const loads: Array<{ at: string; loadavg: number[] }> = [{ at: "start", loadavg: atStart.loadavg }];
-  let sample: ScaleKb | undefined;
+  /** The results file as it is now (another run may be writing other parts of it). */
+  const previous = async (): Promise<PreviousFile> =>
+    args.merge ? (JSON.parse(await readFile(path.join(RESULTS_DIR, "scale.json"), "utf8").catch(() => "{}")) as PreviousFile) : {};
+  const sizes: SizeMeasurements[] = [];
+  let clone: Previous["clone"];
+  let watch: Previous["watch"];
+  /** Nothing to measure: only re-render the tables of bench/results/scale.json (with --merge). */
+  const renderOnly = !args.sizes.length && !args.clone;
+  const loads: Array<{ at: string; loadavg: number[] }> = renderOnly ? [] : [{ at: `start (${args.sizes.length ? args.sizes.join(", ") : "fresh clone"})`, loadavg: atStart.loadavg }];
   try {
     for (const entries of args.sizes) {
       const measured = await measureSize(entries, builds, args, work, entries === args.sizes.at(-1), async (size) => {
         if (!sizes.includes(size)) sizes.push(size);
         await report();
       });
-      sample ??= measured.kb;
       if (Object.keys(measured.watch).length) watch = { entries, builds: measured.watch };
       loads.push({ at: `after ${entries}`, loadavg: machine().loadavg });
       await report();
@@ -279,12 +294,25 @@ async function main(): Promise<void> {
       loads.push({ at: "after the fresh-clone row", loadavg: machine().loadavg });
       await report();
     }
+    if (renderOnly) await report();
   } finally {
     if (!args.keep) await rm(work, { recursive: true, force: true });
   }
 
   async function report(): Promise<void> {
-    sizes.sort((a, b) => a.entries - b.entries);
+    const before = await previous();
+    const mine = new Set(sizes.map((s) => s.entries));
+    const allSizes = [...(before.measurements?.sizes ?? []).filter((s) => !mine.has(s.entries) && !args.sizes.includes(s.entries)), ...sizes].sort((a, b) => a.entries - b.entries);
+    const cloneNow = clone ?? (args.clone ? undefined : before.measurements?.clone);
+    const watchNow = watch ?? (args.watch && args.sizes.length ? undefined : before.measurements?.watch);
+    const myPhases = new Set(phases.map((p) => p.phase));
+    const allPhases = [...(before.tables?.phases ?? []).filter((p) => !myPhases.has(p.phase)), ...phases.map((p) => ({ phase: p.phase, minutes: Math.round(p.seconds / 6) / 10 }))];
+    const myLoads = new Set(loads.map((l) => l.at));
+    const allLoads = [...(before.loads ?? []).filter((l) => !myLoads.has(l.at)), ...loads];
+    await writeReport(allSizes, cloneNow, watchNow, allPhases, allLoads);
+  }
+
+  async function writeReport(sizes: SizeMeasurements[], clone: Previous["clone"], watch: Previous["watch"], phases: Array<{ phase: string; minutes: number }>, loads: Array<{ at: string; loadavg: number[] }>): Promise<void> {
     const primary = builds.at(-1)!.name;
     const tag = builds.length > 1 || primary === "base" ? ` (${primary === "base" ? "base build" : "current build"})` : "";
     const goals: GoalRow[] = [];
@@ -318,10 +346,10 @@ async function main(): Promise<void> {
     }
     const limits = await inotifyLimits();
     const tables: Record<string, unknown> = {
-      setup: setupText(args, builds, sizes, sample, loads, tag),
+      setup: setupText(args, builds, sizes, loads, tag),
       compare: builds.length > 1 ? compareTable(ROWS, sizes, builds.map((b) => b.name)) : `_(one build measured: ${primary}; run with \`--base DIR\` for a before/after table)_`,
       watch: watchText(watch, limits),
-      phases: phases.map((p) => ({ phase: p.phase, minutes: Math.round(p.seconds / 6) / 10 })),
+      phases,
     };
     console.log(`\n## scale${tag}\n\n${goalTable(goals)}\n\n${typeof tables["compare"] === "string" ? tables["compare"] : table(tables["compare"] as Array<Record<string, unknown>>)}\n\n${tables["watch"]}\n`);
     const file = await writeResults("scale", goals, {
@@ -329,7 +357,6 @@ async function main(): Promise<void> {
       builds: builds.map(({ name, dist, commit }) => ({ name, dist, ...(commit ? { commit } : {}) })),
       primary,
       loads,
-      minutes: Math.round((performance.now() - started) / 6_000) / 10,
       inotify: limits,
       tables,
       measurements: { sizes, ...(clone ? { clone } : {}), ...(watch ? { watch } : {}) },
@@ -338,14 +365,14 @@ async function main(): Promise<void> {
   }
 }
 
-function setupText(args: Args, builds: readonly Build[], sizes: readonly SizeMeasurements[], kb: ScaleKb | undefined, loads: ReadonlyArray<{ at: string; loadavg: number[] }>, tag: string): string {
+function setupText(args: Args, builds: readonly Build[], sizes: readonly SizeMeasurements[], loads: ReadonlyArray<{ at: string; loadavg: number[] }>, tag: string): string {
   const buildList = builds.map((b) => `${b.name}${b.commit ? ` (${b.commit.slice(0, 7)})` : ""}`).join(" and ");
-  const ledger = kb?.ledger ? `${fmt(kb.ledger.events)} ledger events in ${kb.ledger.runs} past runs at ${fmt(sizes[0]?.entries ?? 0)} entries` : "";
+  const kbs = sizes.map((s) => `${fmt(s.entries)} entries (${fmt(s.archived ?? 0)} archived; ${s.ledger ? `${fmt(s.ledger.events)} ledger events in ${s.ledger.runs} past runs` : "no ledger"}; runs per command: ${[...new Set(Object.values(s.rows).flatMap((r) => Object.values(r).map((x) => x.runs.length)))].join("/")})`);
   return [
-    `Measured${tag}: ${buildList}; ${args.runs} cold runs per command (median; peak RSS is the highest of the runs, from \`/usr/bin/time -f %M\`),`,
-    `the baselines in the same repetitions; entries are generated (bench/lib/corpus.ts), ~5% archived, committed to git, with a ledger`,
-    `(${ledger}; ~100k at 100k) and an index built by \`cairn index\`. The 10k/100k knowledge bases use \`"embedder": {"provider": "none"}\`;`,
-    `only the fresh-clone row uses the default embedder (USE-lite). Load average (1/5/15 min): ${loads.map((l) => `${l.at} ${l.loadavg.join(" / ")}`).join("; ")} — on ${os.cpus().length} cores.`,
+    `Measured${tag}: ${buildList}. Cold runs per command: median, peak RSS the highest of the runs (\`/usr/bin/time -f %M\`);`,
+    `baselines measured in the same repetitions. Knowledge bases: ${kbs.join("; ")}, generated by bench/lib/corpus.ts, committed to git,`,
+    `index built by \`cairn index\`, \`"embedder": {"provider": "none"}\` (only the fresh-clone row uses the default embedder, USE-lite).`,
+    `Load average (1/5/15 min) on this ${os.cpus().length}-core machine, shared with other jobs: ${loads.map((l) => `${l.at}: ${l.loadavg.join(" / ")}`).join("; ")}.`,
   ].join("\n");
 }
 

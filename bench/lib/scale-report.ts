@@ -22,6 +22,9 @@ export type SizeMeasurements = {
   warm: Record<string, WarmResult>;
   /** The initial `cairn index` of each build's copy (untimed in the rows; here for the record). */
   initialIndex: Record<string, RunRecord>;
+  /** The generated ledger and archive. */
+  ledger?: { events: number; runs: number; byType: Record<string, number> } | null;
+  archived?: number;
 };
 
 export type Summary = { status: "ok" | "failed" | "timeout" | "missing"; ms: number; rssMb: number | null; runs: number; note?: string };
@@ -60,7 +63,7 @@ function goalText(goal: Goal, baselines: { node: number; parse: number }): strin
 function measuredText(s: Summary): string {
   if (s.status === "missing") return "not measured";
   if (s.status === "timeout") return `**timed out** (${s.note})`;
-  const figure = `${fmtMs(s.ms)}, peak ${fmtMb(s.rssMb)}`;
+  const figure = `${fmtMs(s.ms)}, peak ${fmtMb(s.rssMb)}${s.runs < 5 ? ` (${s.runs} run${s.runs === 1 ? "" : "s"})` : ""}`;
   return s.status === "failed" ? `**failed** (${s.note}); ${figure}` : figure;
 }
 
