@@ -156,7 +156,7 @@ async function measureSize(entries: number, builds: readonly Build[], args: Args
   const dirty: Record<string, boolean> = {};
   /** Rows that failed or timed out are not repeated (a 10-minute timeout × 5 would stall the run). */
   const given: Record<string, Set<string>> = {};
-  await phase(`${args.runs} repetitions at ${label}`, async () => {
+  await phase(`repetitions at ${label}`, async () => {
     const t0 = performance.now();
     for (let rep = 0; rep < args.runs; rep++) {
       if (rep > 0 && performance.now() - t0 > args.repMinutes * 60_000) {
@@ -231,10 +231,10 @@ async function measureClone(builds: readonly Build[], args: Args, work: string):
   const dir = await mkdtemp(path.join(work, "clone-"));
   const gen = path.join(dir, "origin");
   await mkdir(gen);
-  const kb = await phase(`generate ${args.cloneEntries} entries (default embedder) for the fresh-clone row`, () => buildKnowledgeBase(gen, { entries: args.cloneEntries, cli: builds.at(-1)!.cli }, log));
+  const kb = await phase(`generate ${args.cloneEntries.toLocaleString("en-US")} entries (default embedder) for the fresh-clone row`, () => buildKnowledgeBase(gen, { entries: args.cloneEntries, cli: builds.at(-1)!.cli }, log));
   const out = { entries: args.cloneEntries, node: [] as RunRecord[], runs: {} as Record<string, RunRecord[]> };
   const given = new Set<string>();
-  await phase(`${args.cloneRuns} fresh-clone searches per build`, async () => {
+  await phase("fresh-clone searches", async () => {
     for (let rep = 0; rep < args.cloneRuns; rep++) {
       out.node.push(record(await coldRun(NODE, ["-e", ""])));
       for (const build of rep % 2 ? [...builds].reverse() : builds) {
@@ -392,7 +392,8 @@ function watchText(watch: Previous["watch"], limits: Record<string, number>): st
     "- chokidar 5 on Linux uses one `fs.watch` (one inotify watch) per watched file and one per directory (its `_handleFile` watches each file " +
       "it adds), so `cairn watch` needs about one watch per entry file plus one per directory: " +
       "`fs.inotify.max_user_watches` must exceed the number of entries (and what other watchers of the same user, e.g. editors, hold). " +
-      "When it is too low, the watcher fails with `ENOSPC: System limit for number of file watchers reached`. Raise it with " +
+      "When it is too low, chokidar reports `ENOSPC: System limit for number of file watchers reached` (`cairn watch` prints it as an error " +
+      "line and goes on watching the files it could; not reproduced here, the limit is system-wide on a shared machine). Raise it with " +
       "`sudo sysctl fs.inotify.max_user_watches=524288` (persist in `/etc/sysctl.d/`). Each `cairn watch` uses one inotify instance " +
       "(`max_user_instances`, default 128 per user).",
   );
