@@ -1,6 +1,5 @@
 /** The open knowledge base: one typed object the CLI and the MCP server call into. */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { statSync } from "node:fs";
 import path from "node:path";
 import { applyConfigOverride, loadConfig, vectorWeightOf } from "./config.js";
 import type { GateVerdict } from "./check/gate.js";
@@ -21,6 +20,7 @@ import { knowledgeDirProblem, requireKnowledgeDir } from "./store/require.js";
 import { checkUserPaths } from "./store/user-paths.js";
 import { loadKnowledge, type LoadedKnowledge } from "./store/load.js";
 import type { SearchIndex } from "./indexing/search-index.js";
+import { IndexSession } from "./indexing/session.js";
 import type { Embedder } from "./indexing/embedder.js";
 import type { ReviewDeps } from "./lifecycle/review.js";
 import type { Entry, EntryStatus, EntrySummary } from "./entry/types.js";
@@ -42,9 +42,6 @@ import type { KnowledgeDiff } from "./diff/types.js";
 /** The actor of the changes made inside `KnowledgeBase.actingAs`, per async call chain. */
 const actorScope = new AsyncLocalStorage<string>();
 
-/** A search embeds at most this many texts of a cold index with a ranking embedder; `cairn index` embeds the rest. */
-const SEARCH_EMBED_LIMIT = 64;
-
 /** `inject` waits at most this long for another injection's lock, then goes on unserialised with a warning. */
 const INJECT_LOCK_WAIT_MS = 1_000;
 
@@ -59,13 +56,11 @@ export class KnowledgeBase {
   /** @internal The open ledger (the CLI and tests read it; the public API reports through its operations). */
   readonly ledger: Ledger;
   readonly #now: () => Date;
-  /** The one open index of this knowledge base, shared by searches, index() and the watcher. */
-  #index: Promise<SearchIndex> | undefined;
-  #indexFreshAt = 0;
+  /** The one open index of this knowledge base, shared by searches, index(), lifecycle reads and the watcher. */
+  readonly #session: IndexSession;
 
   readonly #embedder: Embedder | null | undefined;
 
-  readonly #refreshIntervalMs: number;
 
   /** Receives warnings that belong to no single result (see OpenOptions.onWarning). */
   onWarning: (message: string) => void = () => {};
@@ -80,7 +75,7 @@ export class KnowledgeBase {
     this.ledger = openLedger(layout.ledger, { root: layout.root });
     this.#now = now;
     this.#embedder = embedder;
-    this.#refreshIntervalMs = refreshIntervalMs;
+    this.#session = new IndexSession(layout, config, embedder, refreshIntervalMs);
     if (who.actor !== undefined) this.#actor = Promise.resolve(who.actor);
     this.#origin = who.origin;
   }
@@ -159,11 +154,7 @@ export class KnowledgeBase {
     }
     // Every entry file is read and hashed (a size and mtime can hide an edit); files whose bytes are unchanged keep
     // their parse and rule results, so the result is exactly a full pass's.
-    await requireKnowledgeDir(this.layout);
-    const index = await this.#openIndex();
-    const { refreshAndSave } = await import("./indexing/open.js");
-    const run = await refreshAndSave(index, { verifyContent: true, embedLimit: 0 });
-    this.#indexFreshAt = Date.now();
+    const { index, run } = await this.#session.refreshNow({ verifyContent: true, embedLimit: 0 });
     for (const warning of [...index.takeOpenWarnings(), ...run.warnings]) this.onWarning(warning);
     const { knowledgeView } = await import("./indexing/catalogue-view.js");
     const view = knowledgeView(index.catalogue, this.today());
@@ -335,12 +326,10 @@ export class KnowledgeBase {
 
   /** Build or update the search index in .cairn/ (incremental; `rebuild` starts from scratch). */
   async index(options: IndexOptions = {}): Promise<IndexSummary> {
-    const { openSearchIndex, refreshAndSave } = await import("./indexing/open.js");
-    if (options.rebuild) this.#index = openSearchIndex(this.layout, this.config, { rebuild: true, ...this.#embedderOverride() });
-    const index = await this.#openIndex();
-    const warnings = [...index.takeOpenWarnings(), ...index.warnings];
-    const run = await refreshAndSave(index, { wait: true, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
-    this.#indexFreshAt = Date.now();
+    if (options.rebuild) this.#session.rebuild();
+    const opened = await this.#session.open();
+    const warnings = [...opened.takeOpenWarnings(), ...opened.warnings];
+    const { index, run } = await this.#session.refreshNow({ wait: true, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
     const report = run.report!;
     return { ...report, warnings: [...new Set([...warnings, ...run.warnings])], entries: index.size, embedder: index.embedder?.id ?? null, saved: run.saved };
   }
@@ -354,65 +343,22 @@ export class KnowledgeBase {
   }
 
   /** @internal The open search index, refreshed from the files at most every refreshIntervalMs (a running watcher refreshes it on change instead). */
-  async searchIndex(): Promise<{ index: SearchIndex; warnings: string[] }> {
-    const index = await this.#openIndex();
-    let warnings: string[] = [];
-    // An entry added, removed or renamed (an editor's atomic save included) changes a directory's mtime: seen at once.
-    // An in-place edit of a file is seen at the next re-check of every file (refreshIntervalMs) or by a watcher.
-    const stale = Date.now() - this.#indexFreshAt > this.#refreshIntervalMs || (this.#indexFreshAt !== Number.MAX_SAFE_INTEGER && dirSignature(this.layout) !== this.#freshDirs);
-    if (stale) warnings = await this.#sharedRefresh(index);
-    return { index, warnings: [...index.takeOpenWarnings(), ...index.warnings, ...warnings] };
+  searchIndex(): Promise<{ index: SearchIndex; warnings: string[] }> {
+    return this.#session.fresh();
   }
-
-  /**
-   * One refresh in flight per process, shared by concurrent callers (inject's two searches, an MCP server's
-   * clients). A refresh that started before the last `invalidate()` (a write since) does not count: another runs.
-   */
-  async #sharedRefresh(index: SearchIndex): Promise<string[]> {
-    const wanted = this.#invalidations;
-    const running = this.#refreshing;
-    if (running && running.since >= wanted) return running.done;
-    if (running) await running.done.catch(() => undefined);
-    if (this.#refreshing && this.#refreshing !== running && this.#refreshing.since >= wanted) return this.#refreshing.done;
-    const started = Date.now();
-    const since = this.#invalidations;
-    this.#freshDirs = dirSignature(this.layout);
-    const done = import("./indexing/open.js").then(async ({ refreshAndSave }) => (await refreshAndSave(index, { embedLimit: SEARCH_EMBED_LIMIT })).warnings);
-    const flight = { since, done };
-    this.#refreshing = flight;
-    try {
-      const warnings = await done;
-      if (this.#invalidations === since && this.#indexFreshAt !== Number.MAX_SAFE_INTEGER) this.#indexFreshAt = started;
-      return warnings;
-    } finally {
-      if (this.#refreshing === flight) this.#refreshing = undefined;
-    }
-  }
-
-  #refreshing: { since: number; done: Promise<string[]> } | undefined;
-  /** The knowledge and archive directories' mtimes when the last refresh started. */
-  #freshDirs = "";
-  /** Bumped by every invalidate(): a refresh must start after the latest one to count as fresh. */
-  #invalidations = 0;
 
   /** Watch the knowledge dir and keep the index current until `close()` (holds the index writer lock). */
   async watch(options: WatchOptions = {}): Promise<WatchHandle> {
     const { watchIndex } = await import("./indexing/watch.js");
-    const index = await this.#openIndex();
-    const handle = await watchIndex(index, {
-      lint: (files) => this.#lintFiles(files),
-      ...options,
-      onEvent: (event) => {
-        // The watcher refreshes the shared in-memory index, so searches here need no refresh of their own.
-        this.#indexFreshAt = Number.MAX_SAFE_INTEGER;
-        options.onEvent?.(event);
-      },
-    });
+    const index = await this.#session.open();
+    const handle = await watchIndex(index, { lint: (files) => this.#lintFiles(files), ...options });
+    // The watcher refreshes the shared in-memory index, so searches here need no re-check of their own.
+    void handle.ready.then(() => this.#session.setWatched(true), () => undefined);
     return {
       ...handle,
       close: async () => {
         await handle.close();
-        this.#indexFreshAt = 0;
+        this.#session.setWatched(false);
       },
     };
   }
@@ -431,13 +377,12 @@ export class KnowledgeBase {
 
   /** Forget the cached index so the next search re-reads the files (used by the watcher and after writes). */
   invalidate(): void {
-    this.#indexFreshAt = 0;
-    this.#invalidations++;
+    this.#session.invalidate();
   }
 
   /** Matching for record/compound must see every file as it is now (another process may have just written one), unless a watcher keeps the index current. */
   #refreshBeforeMatching(): void {
-    if (this.#indexFreshAt !== Number.MAX_SAFE_INTEGER) this.invalidate();
+    if (!this.#session.watched) this.invalidate();
   }
 
   /**
@@ -631,19 +576,6 @@ export class KnowledgeBase {
     return frontmatterJsonSchema();
   }
 
-  /** Open the index once; concurrent callers share the same pending open. */
-  #openIndex(): Promise<SearchIndex> {
-    // A wrong root or knowledgeDir is an error here, before anything is created in .cairn/.
-    this.#index ??= requireKnowledgeDir(this.layout)
-      .then(() => import("./indexing/open.js"))
-      .then(({ openSearchIndex }) => openSearchIndex(this.layout, this.config, this.#embedderOverride()));
-    const opening = this.#index;
-    opening.catch(() => {
-      if (this.#index === opening) this.#index = undefined;
-    });
-    return opening;
-  }
-
   #reviewDeps(): ReviewDeps {
     return {
       layout: this.layout,
@@ -659,10 +591,6 @@ export class KnowledgeBase {
       invalidate: () => this.invalidate(),
       fingerprinting: (entries) => this.#fingerprinting(entries),
     };
-  }
-
-  #embedderOverride(): { embedder?: Embedder | null } {
-    return this.#embedder === undefined ? {} : { embedder: this.#embedder };
   }
 
   async #withEntry(id: string, action: (entry: EntrySummary) => Promise<ManualResult>): Promise<ManualResult> {
@@ -691,12 +619,6 @@ export async function openKnowledgeBase(options: OpenOptions = {}): Promise<Know
   const kb = new KnowledgeBase(layoutFor(root, config), config, options.now ?? (() => new Date()), options.embedder, options.refreshIntervalMs, who);
   if (options.onWarning) kb.onWarning = options.onWarning;
   return kb;
-}
-
-/** The mtimes of the knowledge and archive directories: they change when an entry is added, removed or renamed. */
-function dirSignature(layout: Layout): string {
-  const at = (dir: string) => statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? -1;
-  return `${at(layout.knowledge)}:${at(layout.archive)}`;
 }
 
 function stringOr(value: unknown): string | undefined {
