@@ -7,13 +7,13 @@
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { writeFileAtomic } from "../store/atomic.js";
 import { cacheSeal } from "../store/cache-seal.js";
 import type { Directive } from "./directives.js";
+import { VERSION } from "../version.js";
 
 const FORMAT = "cairn-lint-cache";
 const FILE = "lint.json";
@@ -54,7 +54,6 @@ type Stored = {
   anchors: Record<string, [string, number[], string, 0 | 1, Diagnostic[] | 0]>;
 };
 
-const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
 
 /**
  * The key of results computed by this version of cairn with these settings (rules change between versions), in
