@@ -8,7 +8,7 @@ import { entryFileFor } from "./store/files.js";
 import { todayUtc } from "./entry/parse.js";
 import { frontmatterJsonSchema } from "./entry/schema.js";
 import { CairnError } from "./errors.js";
-import { openLedger, projectLedger, type Ledger, type NewEvent } from "./ledger/index.js";
+import { openLedger, projectState, snapshotFileIn, type Ledger, type NewEvent } from "./ledger/index.js";
 import { planNewEntry, writeNewEntry, type NewEntryInput } from "./lifecycle/create.js";
 import { archiveEntry, confirmEntry, lookup, restoreEntry, retractEntry, unreadableEntry, type ManualResult } from "./lifecycle/manual.js";
 import { repairPendingChanges } from "./lifecycle/change.js";
@@ -92,7 +92,8 @@ export class KnowledgeBase {
   constructor(layout: Layout, config: CairnConfig, now: () => Date, embedder?: Embedder | null, refreshIntervalMs = 2000, who: { actor?: string; origin?: string } = {}) {
     this.layout = layout;
     this.config = config;
-    this.ledger = openLedger(layout.ledger, { root: layout.root });
+    // The folded ledger is kept in .cairn/: a command folds only the events appended since the last one.
+    this.ledger = openLedger(layout.ledger, { root: layout.root, snapshot: snapshotFileIn(layout.cache) });
     this.#now = now;
     this.#embedder = embedder;
     this.#refreshIntervalMs = refreshIntervalMs;
@@ -189,17 +190,17 @@ export class KnowledgeBase {
   async status(options: { all?: boolean } = {}): Promise<StatusReport> {
     // The same rules as `check` (the one engine): status shows what check and the inject gate see.
     const { loaded, diagnostics } = await lintKnowledge(this.layout, this.config, { today: this.today() });
-    const { events, warnings } = await this.ledger.read();
-    const views = projectLedger(events, confirmationInfo(loaded.entries), { today: this.today() });
+    const { state, warnings } = await this.ledger.state();
+    const views = projectState(state, confirmationInfo(loaded.entries), { today: this.today() });
     const { liveWarnings } = await import("./anchors/live.js");
     return buildStatus(
       {
         entries: loaded.entries,
         diagnostics,
         views,
-        events,
+        events: state,
         config: this.config,
-        extra: liveWarnings(loaded.entries, diagnostics, events),
+        extra: liveWarnings(loaded.entries, diagnostics, state),
         ledgerWarnings: [...unreadableEntries(loaded, diagnostics), ...warnings.map((w) => `${w.file}:${w.line}: ${w.message}`)],
       },
       options,
@@ -362,7 +363,7 @@ export class KnowledgeBase {
         {
           layout: this.layout,
           config: this.config,
-          events: async () => (await this.ledger.read()).events,
+          events: async () => (await this.ledger.state()).state,
           search: (query, options) => this.search(query, options),
           append: this.append,
           agentScopes: () => this.agentScopes(),
@@ -442,7 +443,7 @@ export class KnowledgeBase {
         entries.push(found.entry);
       }
     }
-    const plan = await planVerify(this.layout, entries, (await this.ledger.read()).events);
+    const plan = await planVerify(this.layout, entries, (await this.ledger.state()).state);
     if (!options.dryRun && plan.events.length) await this.append(plan.events);
     const count = (r: string) => plan.rows.filter((row) => row.result === r).length;
     return { entries: plan.rows.map((row) => (options.dryRun ? { ...row, recorded: false } : row)), passed: count("passed"), failed: count("failed"), notMechanical: count("not-mechanical"), dryRun: options.dryRun ?? false };
@@ -480,9 +481,9 @@ export class KnowledgeBase {
     const loaded = await this.load();
     const found = lookup(loaded.byId, id);
     if (found.kind === "not-found") return found;
-    const { events } = await this.ledger.read();
-    const views = projectLedger(events, confirmationInfo([found.entry]), { today: this.today() });
-    return { kind: "found", entry: await entryView(this.layout, this.config, found.entry, loaded.diagnostics, views, events) };
+    const { state } = await this.ledger.state();
+    const views = projectState(state, confirmationInfo([found.entry]), { today: this.today() });
+    return { kind: "found", entry: await entryView(this.layout, this.config, found.entry, loaded.diagnostics, views, state) };
   }
 
   /** An entry's ledger events and git log, oldest first. */

@@ -31,7 +31,7 @@ export { confirmationInstant, frontmatterInstant, isUnexplainedDate, resetsCount
 export { type EntryConfirmationInfo, type EntryLedgerView, projectLedger, projectState, type ProjectOptions } from "./projections.js";
 export { heldOutForRun, injectionsForRun, knownRuns, runKey, type RunRecord, runRecord, type RunRef, sameRun, wasInjected } from "./runs.js";
 export { affirms, type ConfirmedPrints, foldEvents, type LedgerSource, LedgerState, ledgerState, type VerificationState } from "./state.js";
-export { SNAPSHOT_FILE } from "./snapshot.js";
+export { SNAPSHOT_FILE, snapshotFileIn } from "./snapshot.js";
 
 export type LedgerOptions = ReadLedgerOptions & {
   /**
@@ -39,7 +39,10 @@ export type LedgerOptions = ReadLedgerOptions & {
    * appended since it was written instead of parsing every line. Default: none (each process folds the whole ledger once).
    */
   snapshot?: string;
-  /** Rewrite the snapshot once this many events were folded beyond it (it is also rewritten after a full re-fold). Default 256. */
+  /**
+   * Rewrite the snapshot once this many events were folded beyond it, or after a full re-fold; a ledger smaller than
+   * this has none (parsing it is cheaper than writing one). Default 256.
+   */
   snapshotEvery?: number;
 };
 
@@ -58,7 +61,13 @@ type CachedFile = { signature: string; parsed: ParsedLedgerFile };
  * process: the knowledge base's and the anchor resolver's fold it once. `queue` runs one fold at a
  * time, so two concurrent calls never fold the same tail twice.
  */
-type Shared = { folded: Folded | undefined; saved: number; saveFailed: boolean; queue: Promise<unknown> };
+type Shared = {
+  folded: Folded | undefined;
+  /** Events in the snapshot on disk (as loaded or last written); undefined when there is none. */
+  saved: number | undefined;
+  saveFailed: boolean;
+  queue: Promise<unknown>;
+};
 
 const shared = new Map<string, Shared>();
 /** Folded ledgers kept per process (a test process opens many temporary ones). */
@@ -73,7 +82,7 @@ function sharedFor(key: string): Shared {
   let entry = shared.get(key);
   if (entry === undefined) {
     if (shared.size >= MAX_SHARED) shared.delete(shared.keys().next().value as string);
-    entry = { folded: undefined, saved: 0, saveFailed: false, queue: Promise.resolve() };
+    entry = { folded: undefined, saved: undefined, saveFailed: false, queue: Promise.resolve() };
     shared.set(key, entry);
   }
   return entry;
@@ -148,7 +157,7 @@ export class Ledger {
       const snapshot = this.#options.snapshot;
       if (entry.folded === undefined && snapshot !== undefined) {
         entry.folded = await loadSnapshot(snapshot, this.dir, this.#rootOption());
-        entry.saved = entry.folded?.state.size ?? 0;
+        entry.saved = entry.folded?.state.size;
       }
       let rebuilt = entry.folded === undefined;
       let advanced = await advance(entry.folded, files);
@@ -157,8 +166,7 @@ export class Ledger {
         advanced = (await advance(undefined, files)) as Exclude<typeof advanced, "stale">;
       }
       entry.folded = advanced.folded;
-      if (rebuilt) entry.saved = -1;
-      await this.#save(entry);
+      await this.#save(entry, rebuilt);
       const value: LedgerStateResult = { state: advanced.folded.state, warnings: this.#warnings(advanced.folded) };
       this.#stateResult = { key, value };
       return value;
@@ -168,12 +176,14 @@ export class Ledger {
   }
 
   /** Write the snapshot after a re-fold or once enough events were folded beyond it; a cache, so a failure only stops further attempts. */
-  async #save(entry: Shared): Promise<void> {
+  async #save(entry: Shared, rebuilt: boolean): Promise<void> {
     const snapshot = this.#options.snapshot;
     const folded = entry.folded;
-    if (snapshot === undefined || folded === undefined || entry.saveFailed || folded.state.size === 0) return;
     const every = this.#options.snapshotEvery ?? 256;
-    if (entry.saved >= 0 && folded.state.size - entry.saved < every) return;
+    if (snapshot === undefined || folded === undefined || entry.saveFailed) return;
+    // A snapshot on disk that no longer matches the files is replaced whatever the size: every process would re-fold past it.
+    const due = rebuilt ? folded.state.size >= every || entry.saved !== undefined : folded.state.size - (entry.saved ?? 0) >= every;
+    if (!due) return;
     try {
       await saveSnapshot(snapshot, this.dir, folded, this.#rootOption());
       entry.saved = folded.state.size;

@@ -18,6 +18,11 @@ import type { Coverage, StoredWarning } from "./tail.js";
 /** The snapshot's file name in `.cairn/`. */
 export const SNAPSHOT_FILE = "ledger-state.json";
 
+/** The snapshot file in a derived-cache directory (`.cairn/`). */
+export function snapshotFileIn(cacheDir: string): string {
+  return path.join(cacheDir, SNAPSHOT_FILE);
+}
+
 const FORMAT = "cairn-ledger-state";
 
 /** A duplicate-id warning (found when merging files), with the file it names. */

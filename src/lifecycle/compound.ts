@@ -14,8 +14,8 @@ import type { Anchor, Entry } from "../entry/types.js";
 import { refsOf } from "../check/references.js";
 import { SANITIZE_RULES } from "../check/sanitize/rules.js";
 import { slugify } from "../entry/render.js";
-import type { LedgerEvent, RunRef } from "../ledger/index.js";
-import { injectionsForRun, sameRun } from "../ledger/index.js";
+import type { LedgerSource, RunRef } from "../ledger/index.js";
+import { injectionsForRun, ledgerState } from "../ledger/index.js";
 import type { Layout } from "../store/layout.js";
 import { planNewEntry, type NewEntryPlan } from "./create.js";
 import { anchorIndex, withSharedAnchors, type Match } from "./match.js";
@@ -51,7 +51,8 @@ export type CompoundContext = {
   today: string;
   run: RunRef;
   byId: Map<string, Entry>;
-  events: readonly LedgerEvent[];
+  /** The ledger, as its events or (faster) its folded state. */
+  events: LedgerSource;
   /** Candidates scored against a text (active and archived), best first; `ids` restricts the scoring to those entries. */
   score: (text: string, ids?: ReadonlySet<string>) => Promise<Match[]>;
 };
@@ -59,7 +60,8 @@ export type CompoundContext = {
 export async function planCompound(ctx: CompoundContext, findings: CompoundFinding[]): Promise<CompoundStep[]> {
   const steps: CompoundStep[] = [];
   const slugs = new Set<string>();
-  const done = compoundedFindings(ctx.events, ctx.run);
+  // findingHash → entry of the candidates already compounded (created or restored) in this run.
+  const done = ledgerState(ctx.events).compoundedFindings(ctx.run);
   const accepted: Array<{ text: string; anchors: Anchor[] }> = [];
   const threshold = ctx.config.matchThreshold;
   const near = anchorIndex(ctx.byId.values());
@@ -190,14 +192,7 @@ function anchorDuplicate(byId: Map<string, Entry>, anchors: readonly Anchor[]): 
 /** The candidate's own entry, written by an earlier call of this run that stopped before its `compounded` event. */
 function isInterrupted(entry: Entry, ctx: CompoundContext, sameText: (entry: Entry) => boolean): boolean {
   if (entry.frontmatter.created !== ctx.today || !sameText(entry)) return false;
-  return !ctx.events.some((e) => "entry" in e && e.entry === entry.id);
-}
-
-/** findingHash → entry of the candidates already compounded (created or restored) in `run`. */
-function compoundedFindings(events: readonly LedgerEvent[], run: RunRef): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const event of events) if (event.type === "compounded" && event.findingHash !== undefined && sameRun(event, run)) out.set(event.findingHash, event.entry);
-  return out;
+  return !ledgerState(ctx.events).names(entry.id);
 }
 
 /** Share of the shorter text's words found in the other (a cheap "same meaning" test within one batch, before anything is indexed). */

@@ -3,7 +3,7 @@ import { describeBlocking, gateVerdict } from "../check/gate.js";
 import { holdoutRuns, type CairnConfig } from "../config.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import type { Entry, EntryState } from "../entry/types.js";
-import type { EntryLedgerView, LedgerEvent } from "../ledger/index.js";
+import type { EntryLedgerView, LedgerSource } from "../ledger/index.js";
 import { findConflicts, type Conflict } from "./conflicts.js";
 import { limitOf, type Limit } from "./decay.js";
 
@@ -51,7 +51,8 @@ export type StatusInput = {
   entries: Entry[];
   diagnostics: Diagnostic[];
   views: Map<string, EntryLedgerView>;
-  events: readonly LedgerEvent[];
+  /** The ledger (its folded state, or its events), for conflicts. */
+  events: LedgerSource;
   config: Pick<CairnConfig, "decayAfterRuns" | "nearDecayRatio" | "holdout">;
   ledgerWarnings?: string[];
   /** More warnings per entry id (anchor drift, failed verification). Default none. */

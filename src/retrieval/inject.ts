@@ -6,8 +6,8 @@ import { createLinter, type Linter } from "../check/engine.js";
 import { describeBlocking, gateVerdict, type GateVerdict } from "../check/gate.js";
 import { refsOf } from "../check/references.js";
 import type { Entry } from "../entry/types.js";
-import type { LedgerEvent, NewEvent } from "../ledger/index.js";
-import { heldOutForRun, injectionsForRun, projectLedger, type RunRef } from "../ledger/index.js";
+import type { LedgerSource, NewEvent } from "../ledger/index.js";
+import { heldOutForRun, injectionsForRun, ledgerState, projectState, type RunRef } from "../ledger/index.js";
 import { selectWithHoldout, type Withheld } from "../lifecycle/select.js";
 import { readEntryFile } from "../store/files.js";
 import type { Layout } from "../store/layout.js";
@@ -73,7 +73,8 @@ export type InjectResult = {
 export type InjectDeps = {
   layout: Layout;
   config: CairnConfig;
-  events: () => Promise<LedgerEvent[]>;
+  /** The ledger: its events, or (faster) its folded state. */
+  events: () => Promise<LedgerSource>;
   search: (query: string, options: SearchOptions) => Promise<SearchResponse>;
   append: (events: NewEvent[]) => Promise<unknown>;
   /** Where this run happens (`<branch>@<clone id>`), recorded on the events. Default: none. */
@@ -163,7 +164,7 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
   // Holdout, a step of its own (src/lifecycle/select.ts), on the entries the gate admitted: inject, withhold, or skip (past the decay limit).
   const holdout = { withheld: [] as Withheld[], events: [] as Withheld[], handConfirmed: [] as Array<{ entry: string; date: string }> };
   const select = (admitted: Candidate[], free: number) => {
-    const views = projectLedger(events, admitted.map((c) => confirmationInfo(c.entry)), { today });
+    const views = projectState(ledgerState(events), admitted.map((c) => confirmationInfo(c.entry)), { today });
     const selection = selectWithHoldout({ candidates: admitted.map((c) => c.entry), slots: free, views, events, run: ref, config, today });
     holdout.withheld.push(...selection.withheld);
     holdout.events.push(...selection.events);

@@ -136,6 +136,16 @@ describe("the ledger snapshot in .cairn/", () => {
     await appendFile(file, lines(14, 15));
     await ledger.state();
     expect(await size()).toBe(15);
+    // Smaller than snapshotEvery: no snapshot is worth writing, except to replace one that no longer matches the files.
+    await rm(snapshot);
+    await writeFile(file, lines(0, 3));
+    await cold({ ...options, snapshotEvery: 5 });
+    await expect(stat(snapshot)).rejects.toThrow(/ENOENT/);
+    await writeFile(file, lines(0, 10));
+    await cold({ ...options, snapshotEvery: 5 });
+    await writeFile(file, lines(0, 2));
+    await cold({ ...options, snapshotEvery: 5 });
+    expect(await size()).toBe(2);
   });
 
   it("returns the same result while no file changed, and folds appends into the same live state", async () => {
