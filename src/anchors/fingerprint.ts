@@ -38,8 +38,10 @@ export function findWindow(lines: readonly string[], length: number, hash: strin
 export type { ConfirmedPrints } from "../ledger/state.js";
 
 /** Per entry id, the latest independent or manual confirmation event that carries fingerprints. */
-export function latestFingerprints(events: LedgerSource): Map<string, ConfirmedPrints> {
-  return ledgerState(events).fingerprints();
+export function latestFingerprints(events: LedgerSource): Pick<ReadonlyMap<string, ConfirmedPrints>, "get"> {
+  const state = ledgerState(events);
+  // A lookup: the resolver asks about the entries whose anchors it resolves (the rest stay encoded in the snapshot).
+  return { get: (id) => state.entry(id)?.prints };
 }
 
 /**

@@ -40,7 +40,7 @@ export type ProjectOptions = {
 export function projectState(state: LedgerState, entries: readonly EntryConfirmationInfo[], options: ProjectOptions = {}): Map<string, EntryLedgerView> {
   const result = new Map<string, EntryLedgerView>();
   for (const { id, lastConfirmed } of entries) {
-    if (!result.has(id)) result.set(id, viewOf(id, state.entry(id), lastConfirmed, options.today));
+    if (!result.has(id)) result.set(id, viewOf(state, id, state.entry(id), lastConfirmed, options.today));
   }
   return result;
 }
@@ -50,7 +50,7 @@ export function projectLedger(events: readonly LedgerEvent[], entries: readonly 
   return projectState(foldEvents(events), entries, options);
 }
 
-function viewOf(id: string, fold: Readonly<EntryFold> | undefined, lastConfirmed: string | undefined, today: string | undefined): EntryLedgerView {
+function viewOf(state: LedgerState, id: string, fold: Readonly<EntryFold> | undefined, lastConfirmed: string | undefined, today: string | undefined): EntryLedgerView {
   const reset = fold?.lastReset;
   const date = frontmatterInstant(lastConfirmed, reset, today);
   const since = date !== undefined && (reset === undefined || date > reset) ? date : reset;
@@ -64,11 +64,18 @@ function viewOf(id: string, fold: Readonly<EntryFold> | undefined, lastConfirmed
   };
   if (since !== undefined) view.lastConfirmedAt = since;
   if (fold === undefined) return view;
-  // Every run kept here injected (or withheld) the entry after its last reset; `since` may be later (a hand-edited date).
-  const after = (time: string | undefined) => time !== undefined && (since === undefined || time > since);
-  for (const time of fold.injectedAfter.values()) if (after(time)) view.unconfirmedRuns += 1;
-  // A run that withheld the entry from one agent but injected it into another already counts as injected.
-  for (const [run, time] of fold.heldAfter) if (after(time) && !after(fold.injectedAfter.get(run))) view.heldOutRuns += 1;
+  if (since === reset) {
+    // The usual case: the last confirmation is the ledger's, and the fold counted the runs after it.
+    view.unconfirmedRuns = fold.afterRuns;
+    view.heldOutRuns = fold.heldOnlyRuns;
+  } else {
+    // A hand-edited date later than the ledger's last reset: count the runs after it.
+    const runs = state.runsAfterReset(fold as EntryFold);
+    const after = (time: string | undefined) => time !== undefined && (since === undefined || time > since);
+    for (const time of runs.injected.values()) if (after(time)) view.unconfirmedRuns += 1;
+    // A run that withheld the entry from one agent but injected it into another already counts as injected.
+    for (const [run, time] of runs.held) if (after(time) && !after(runs.injected.get(run))) view.heldOutRuns += 1;
+  }
   if (fold.lastInjected !== undefined) {
     view.lastInjected = fold.lastInjected;
     view.lastInjectedRun = fold.lastInjectedRun as string;

@@ -1,10 +1,11 @@
 /**
  * The folded ledger kept in `.cairn/` (derived, gitignored, deletable): the state (state-codec.ts)
  * and, per ledger file, the prefix it covers (tail.ts). A new process reads it and folds only what
- * was appended since, instead of parsing every line. Written atomically, never through a link
- * leaving the repository; a missing, damaged, foreign or other-version snapshot is ignored (and
- * rebuilt by the caller). Processes may race to write it: each writes a complete, consistent
- * snapshot and the last rename wins.
+ * was appended since, instead of parsing every line. The file is one JSON header line — format,
+ * versions, coverage, where the state's sections are and the body's sha256 — then the state's body.
+ * Written atomically, never through a link leaving the repository; a missing, damaged (hash),
+ * foreign or other-version snapshot is ignored (and rebuilt by the caller). Processes may race to
+ * write it: each writes a complete, consistent snapshot and the last rename wins.
  */
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
@@ -45,11 +46,14 @@ function ledgerName(file: string, ledgerDir: string): string {
 export async function loadSnapshot(file: string, ledgerDir: string, options: SnapshotOptions = {}): Promise<Folded | undefined> {
   try {
     if (options.root !== undefined && (await findEscape(options.root, file))) return undefined;
-    const value = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+    const bytes = await readFile(file);
+    const newline = bytes.indexOf(0x0a);
+    if (newline < 0) return undefined;
+    const value = JSON.parse(bytes.toString("utf8", 0, newline)) as Record<string, unknown>;
     if (value.format !== FORMAT || value.version !== STATE_FORMAT || value.schema !== LEDGER_SCHEMA_VERSION) return undefined;
     if (value.ledger !== ledgerName(file, ledgerDir)) return undefined;
     if (!Array.isArray(value.files) || !value.files.every(isCoverage) || !Array.isArray(value.duplicates) || !value.duplicates.every(isDuplicate)) return undefined;
-    const decoded = decodeState(value.state);
+    const decoded = decodeState(value.state, bytes.subarray(newline + 1));
     if ("problem" in decoded) return undefined;
     return { state: decoded.state, files: new Map((value.files as Coverage[]).map((c) => [c.name, c])), duplicates: value.duplicates as StoredDuplicate[] };
   } catch {
@@ -61,6 +65,7 @@ export async function loadSnapshot(file: string, ledgerDir: string, options: Sna
 export async function saveSnapshot(file: string, ledgerDir: string, folded: Folded, options: SnapshotOptions = {}): Promise<void> {
   if (options.root !== undefined) await assertContained(options.root, file, "write the ledger snapshot");
   await mkdir(path.dirname(file), { recursive: true });
+  const { header, body } = encodeState(folded.state);
   const value = {
     format: FORMAT,
     version: STATE_FORMAT,
@@ -68,9 +73,9 @@ export async function saveSnapshot(file: string, ledgerDir: string, folded: Fold
     ledger: ledgerName(file, ledgerDir),
     files: [...folded.files.values()],
     duplicates: folded.duplicates,
-    state: encodeState(folded.state),
+    state: header,
   };
-  await writeFileAtomic(file, JSON.stringify(value));
+  await writeFileAtomic(file, Buffer.concat([Buffer.from(`${JSON.stringify(value)}\n`), body]));
 }
 
 const isString = (v: unknown): v is string => typeof v === "string";

@@ -1,21 +1,42 @@
 /**
- * The folded state as plain JSON, for the snapshot in `.cairn/` (snapshot.ts): strings once in
- * tables, everything else numbers. Run logs stay encoded until a query needs one (a command asks
- * about one run of thousands), and one never decoded is written back as it was read.
- * `decodeState` checks every number against the tables, so a damaged snapshot is refused whole
- * (and rebuilt) rather than failing later.
+ * The folded state as a snapshot body (snapshot.ts), read lazily: a cold command asks about a few
+ * entries and one run, so parsing the whole state (5 MB at 100k events) would cost what reading
+ * the ledger costs. The body is a run of JSON texts — one record per entry and per run, then the
+ * indexes that locate them and the string tables — and a small header says where each section is,
+ * with the body's sha256. Loading checks the hash (a few ms) and parses the run index; entries,
+ * runs and tables are parsed on first use. A record never decoded is written back byte for byte.
  */
+import { createHash } from "node:crypto";
 import type { LedgerEvent } from "./events.js";
+import { addTo, type AfterRuns, callOf, type EntryFold, LedgerState, newEntryFold, newRunLog, type RunLog, type RunSlot, type Stored, Table } from "./state.js";
 import { checkEvent } from "./validate.js";
-import { type EntryFold, LedgerState, newEntryFold, newRunLog, type RunLog, type RunSlot, Table, type VerificationState } from "./state.js";
 
 /** Bump when the fold (state.ts `apply`) or this encoding changes: older snapshots are then rebuilt. */
-export const STATE_FORMAT = 1;
+export const STATE_FORMAT = 2;
 
-type EncodedRun = [injected: number[], held: number[], calls: number[], findings: number[], independent: number[], compounded: number[]];
-type EncodedExtras = { archived?: LedgerEvent; affirmed?: LedgerEvent; verification?: VerificationState; prints?: EntryFold["prints"] };
-type EncodedEntry = [
-  entry: number,
+/** [offset, length] of a JSON text in the body. */
+type Section = [offset: number, length: number];
+
+/** What locates the state in its body; the rest of the header is snapshot.ts's. */
+export type StateHeader = {
+  size: number;
+  last: LedgerEvent | null;
+  origins: string[];
+  agents: string[];
+  /** Body length and sha256 (hex). */
+  bytes: number;
+  sha256: string;
+  /** `[[id, offset, length, after offset, after length], …]` by entry number: its record, and its after-reset runs. */
+  entries: Section;
+  hashes: Section;
+  runKeys: Section;
+  /** `[[run, lastInjectedSeq, offset, length], …]`. */
+  runs: Section;
+};
+
+export type EncodedState = { header: StateHeader; body: Buffer };
+
+type EntryRecord = [
   independent: number,
   primed: number,
   withheld: number,
@@ -25,231 +46,203 @@ type EncodedEntry = [
   lastReset: string | null,
   lastInjected: string | null,
   lastInjectedRun: string | null,
-  injectedAfter: Array<number | string>,
-  heldAfter: Array<number | string>,
-  extras: EncodedExtras | null,
+  afterRuns: number,
+  heldOnlyRuns: number,
+  extras: Extras | null,
 ];
+/** [run, time, run, time, …] of the injections, then of the withholdings; times in ms since the epoch (half the bytes of ISO text). */
+type AfterRecord = [injected: number[], held: number[]];
+type IndexRow = [id: string, offset: number, length: number, afterOffset: number, afterLength: number];
+type Extras = Partial<Pick<EntryFold, "lastArchived" | "lastAffirmed" | "verification" | "prints">>;
+type RunRecord = [calls: number[], recorded: number[], injected: number[], held: number[], findings: number[], independent: number[], compounded: number[]];
 
-export type EncodedState = {
-  size: number;
-  last: LedgerEvent | null;
-  origins: string[];
-  agents: string[];
-  entryIds: string[];
-  hashes: string[];
-  runKeys: string[];
-  entries: EncodedEntry[];
-  runs: Array<[run: string, lastInjectedSeq: number, log: EncodedRun]>;
-};
+/** The raw bytes of the records a state was loaded from, so that undecoded ones are copied, not re-encoded. */
+const sources = new WeakMap<Stored, { body: Buffer; entries: () => IndexRow[]; hashes: Section; runKeys: Section }>();
 
-/** Field widths of the run log's flat arrays. */
-const WIDTHS = [3, 3, 2, 5, 4, 4] as const;
+/** A body being written: JSON texts appended one after another. */
+class Body {
+  readonly chunks: Buffer[] = [];
+  length = 0;
+
+  add(bytes: Buffer): Section {
+    this.chunks.push(bytes);
+    this.length += bytes.length;
+    return [this.length - bytes.length, bytes.length];
+  }
+
+  json(value: unknown): Section {
+    return this.add(Buffer.from(JSON.stringify(value)));
+  }
+}
 
 export function encodeState(state: LedgerState): EncodedState {
   const p = state.parts();
-  const entries: EncodedEntry[] = [];
-  for (const [id, e] of p.entries) {
-    const extras: EncodedExtras = {};
-    if (e.lastArchived) extras.archived = e.lastArchived;
-    if (e.lastAffirmed) extras.affirmed = e.lastAffirmed;
-    if (e.verification) extras.verification = e.verification;
-    if (e.prints) extras.prints = e.prints;
-    entries.push([
-      p.entryIds.no(id),
-      e.independent,
-      e.primed,
-      e.withheld,
-      e.found,
-      e.injectedRuns,
-      e.named ? 1 : 0,
-      e.lastReset ?? null,
-      e.lastInjected ?? null,
-      e.lastInjectedRun ?? null,
-      flatMap(e.injectedAfter),
-      flatMap(e.heldAfter),
-      Object.keys(extras).length ? extras : null,
-    ]);
-  }
-  const runs: EncodedState["runs"] = [];
-  for (const [run, slot] of p.runs) runs.push([run, slot.lastInjectedSeq, slot.log ? encodeRun(slot.log) : (slot.encoded as EncodedRun)]);
-  return {
-    size: p.size,
-    last: p.last ?? null,
-    origins: p.origins.list,
-    agents: p.agents.list,
-    entryIds: p.entryIds.list,
-    hashes: p.hashes.list,
-    runKeys: p.runKeys.list,
-    entries,
-    runs,
-  };
-}
-
-function flatMap(map: ReadonlyMap<number, string>): Array<number | string> {
-  const out: Array<number | string> = [];
-  for (const [run, time] of map) out.push(run, time);
-  return out;
-}
-
-function encodeRun(log: RunLog): EncodedRun {
-  const flat = (keys: Iterable<string>, extra?: (key: string) => number[]): number[] => {
-    const out: number[] = [];
-    for (const key of keys) {
-      for (const n of key.split(":")) out.push(Number(n));
-      if (extra) out.push(...extra(key));
+  const source = p.stored ? sources.get(p.stored) : undefined;
+  const storedAt = source?.entries();
+  const body = new Body();
+  const raw = (at: Section) => body.add((source as { body: Buffer }).body.subarray(at[0], at[0] + at[1]));
+  const index: IndexRow[] = [];
+  p.entryIds.list.forEach((id, n) => {
+    const e = p.entries.get(id);
+    const stored = storedAt?.[n];
+    // Records of entries not decoded since the snapshot was read are copied as they were.
+    if (e === undefined && stored !== undefined) {
+      index.push([id, ...raw([stored[1], stored[2]]), ...raw([stored[3], stored[4]])]);
+      return;
     }
-    return out;
+    const fold = e ?? newEntryFold(n);
+    const after = fold.after === undefined ? raw(fold.afterAt as Section) : body.json(afterRecord(fold.after));
+    index.push([id, ...body.json(entryRecord(fold)), ...after]);
+  });
+  const entries = body.json(index);
+  const runIndex: Array<[string, number, number, number]> = [];
+  for (const [run, slot] of p.runs) {
+    const at = slot.log === undefined ? raw(slot.encoded as Section) : body.json(runRecord(slot.log));
+    runIndex.push([run, slot.lastInjectedSeq, ...at]);
+  }
+  // A table never needed since it was loaded is copied as it was.
+  const table = (t: Table, at: Section | undefined) => (!t.loaded && at ? raw(at) : body.json(t.list));
+  const hashes = table(p.hashes, source?.hashes);
+  const runKeys = table(p.runKeys, source?.runKeys);
+  const runs = body.json(runIndex);
+  const bytes = Buffer.concat(body.chunks, body.length);
+  return {
+    header: {
+      size: p.size,
+      last: p.last ?? null,
+      origins: [...p.origins.list],
+      agents: [...p.agents.list],
+      bytes: bytes.length,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      entries,
+      hashes,
+      runKeys,
+      runs,
+    },
+    body: bytes,
   };
+}
+
+function entryRecord(e: EntryFold): EntryRecord {
+  const extras: Extras = {};
+  if (e.lastArchived) extras.lastArchived = e.lastArchived;
+  if (e.lastAffirmed) extras.lastAffirmed = e.lastAffirmed;
+  if (e.verification) extras.verification = e.verification;
+  if (e.prints) extras.prints = e.prints;
   return [
-    flat(log.injected),
-    flat(log.held),
-    flat(log.calls),
-    flat(log.findings.keys(), (k) => [log.findings.get(k) as number]),
-    flat(log.independent.keys(), (k) => [log.independent.get(k) as number]),
-    flat(log.compounded.keys(), (k) => log.compounded.get(k) as [number, number]),
+    e.independent,
+    e.primed,
+    e.withheld,
+    e.found,
+    e.injectedRuns,
+    e.named ? 1 : 0,
+    e.lastReset ?? null,
+    e.lastInjected ?? null,
+    e.lastInjectedRun ?? null,
+    e.afterRuns,
+    e.heldOnlyRuns,
+    Object.keys(extras).length ? extras : null,
   ];
 }
 
-/** The string tables, in the order `decode` reads them. */
-const TABLES = ["origins", "agents", "entryIds", "hashes", "runKeys"] as const;
-
-/** Why a snapshot's state was refused. */
-class Invalid extends Error {}
-
-function need(ok: boolean, what: string): void {
-  if (!ok) throw new Invalid(what);
+function afterRecord(after: AfterRuns): AfterRecord {
+  const flat = (map: ReadonlyMap<number, string>) => [...map].flatMap(([run, time]) => [run, Date.parse(time)]);
+  return [flat(after.injected), flat(after.held)];
 }
 
-const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
+function runRecord(log: RunLog): RunRecord {
+  /** A `a,b,…` keyed map as flat numbers: each key's numbers, then its value's. */
+  const flat = <V>(map: ReadonlyMap<string, V>, value: (v: V) => number[]): number[] => {
+    const out: number[] = [];
+    for (const [key, v] of map) out.push(...key.split(",").map(Number), ...value(v));
+    return out;
+  };
+  return [log.calls, log.recorded, log.injected, log.held, flat(log.findings, (seq) => [seq]), flat(log.independent, (count) => [count]), flat(log.compounded, (v) => v)];
+}
+
+const isString = (v: unknown): v is string => typeof v === "string";
 const isCount = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;
-const isTime = (v: unknown): v is string => typeof v === "string" && v.length === 24;
-const isEvent = (v: unknown): v is LedgerEvent => checkEvent(structuredClone(v)) === undefined;
+const isSection = (v: unknown, bytes: number): v is Section => Array.isArray(v) && v.length === 2 && isCount(v[0]) && isCount(v[1]) && v[0] + v[1] <= bytes;
 
-/** The state in `value`, or an error message when it is not a well-formed encoded state. */
-export function decodeState(value: unknown): { state: LedgerState } | { problem: string } {
-  try {
-    return { state: decode(value) };
-  } catch (error) {
-    // Anything unexpected in a damaged file (a null where an object belongs) is as good a reason to rebuild.
-    return { problem: error instanceof Invalid ? error.message : `malformed (${(error as Error).message})` };
-  }
-}
-
-function decode(value: unknown): LedgerState {
-  need(typeof value === "object" && value !== null, "state is not an object");
-  const v = value as Record<string, unknown>;
-  need(isCount(v.size), "size");
-  need(v.last === null || isEvent(v.last), "last event");
-  const [origins, agents, entryIds, hashes, runKeys] = TABLES.map((key) => {
-    const list = v[key];
-    need(isStrings(list), key);
-    const table = new Table(list as string[]);
-    need(table.list.length === (list as string[]).length, `${key}: a string appears twice`);
-    return table;
-  }) as [Table, Table, Table, Table, Table];
-  need(origins.list[0] === "", "origin 0 must be none");
-  need(Array.isArray(v.entries) && Array.isArray(v.runs), "entries and runs");
-  const entries = new Map<string, EntryFold>();
-  for (const raw of v.entries as unknown[]) {
-    need(Array.isArray(raw) && raw.length === 13, "entry");
-    const [n, independent, primed, withheld, found, injectedRuns, named, lastReset, lastInjected, lastInjectedRun, injectedAfter, heldAfter, extras] = raw as unknown[];
-    need(isCount(n) && (n as number) < entryIds.list.length, "entry number");
-    for (const c of [independent, primed, withheld, found, injectedRuns]) need(isCount(c), "entry count");
-    need(named === 0 || named === 1, "entry named");
-    for (const t of [lastReset, lastInjected]) need(t === null || isTime(t), "entry time");
-    need(lastInjectedRun === null || typeof lastInjectedRun === "string", "entry run");
-    const e = newEntryFold();
-    Object.assign(e, { independent, primed, withheld, found, injectedRuns, named: named === 1 });
-    if (lastReset !== null) e.lastReset = lastReset as string;
-    if (lastInjected !== null) e.lastInjected = lastInjected as string;
-    if (lastInjectedRun !== null) e.lastInjectedRun = lastInjectedRun as string;
-    readTimes(injectedAfter, runKeys, e.injectedAfter);
-    readTimes(heldAfter, runKeys, e.heldAfter);
-    if (extras !== null) readExtras(extras, e);
-    entries.set(entryIds.at(n as number), e);
-  }
-  const sizes = { origins: origins.list.length, agents: agents.list.length, entries: entryIds.list.length, hashes: hashes.list.length };
+/**
+ * The state of `body` as `header` describes it, or why not. The body's hash is checked here, so
+ * the records parsed later are the bytes this build wrote; a record that still fails to decode
+ * is a bug, and throws.
+ */
+export function decodeState(header: unknown, body: Buffer): { state: LedgerState } | { problem: string } {
+  const h = header as StateHeader;
+  if (typeof header !== "object" || header === null) return { problem: "no state header" };
+  if (!isCount(h.size) || !(h.last === null || checkEvent(structuredClone(h.last)) === undefined)) return { problem: "size or last event" };
+  if (!Array.isArray(h.origins) || !h.origins.every(isString) || h.origins[0] !== "" || !Array.isArray(h.agents) || !h.agents.every(isString)) return { problem: "origins or agents" };
+  if (h.bytes !== body.length || !isString(h.sha256) || createHash("sha256").update(body).digest("hex") !== h.sha256) return { problem: "the body does not match its hash" };
+  if (![h.entries, h.hashes, h.runKeys, h.runs].every((s) => isSection(s, body.length))) return { problem: "sections" };
+  const parse = <T>([offset, length]: Section): T => JSON.parse(body.toString("utf8", offset, offset + length)) as T;
+  let entryIndex: IndexRow[] | undefined;
+  const entriesAt = () => (entryIndex ??= parse<IndexRow[]>(h.entries));
+  const stored: Stored = {
+    entry: (n) => {
+      const [, offset, length, afterOffset, afterLength] = entriesAt()[n] as IndexRow;
+      return decodeEntry(n, parse<EntryRecord>([offset, length]), [afterOffset, afterLength]);
+    },
+    run: (encoded) => decodeRun(parse<RunRecord>(encoded as Section)),
+    after: (encoded) => decodeAfter(parse<AfterRecord>(encoded as Section)),
+  };
+  sources.set(stored, { body, entries: entriesAt, hashes: h.hashes, runKeys: h.runKeys });
   const runs = new Map<string, RunSlot>();
-  for (const raw of v.runs as unknown[]) {
-    need(Array.isArray(raw) && raw.length === 3 && typeof raw[0] === "string" && Number.isInteger(raw[1]) && (raw[1] as number) >= -1, "run");
-    const [run, lastInjectedSeq, encoded] = raw as [string, number, unknown];
-    checkRun(encoded, sizes);
-    runs.set(run, { lastInjectedSeq, encoded });
+  for (const [run, lastInjectedSeq, offset, length] of parse<Array<[string, number, number, number]>>(h.runs)) {
+    runs.set(run, { lastInjectedSeq, log: undefined, encoded: [offset, length], runNos: undefined });
   }
-  return new LedgerState({
-    size: v.size as number,
-    last: (v.last as LedgerEvent | null) ?? undefined,
-    origins,
-    agents,
-    entryIds,
-    hashes,
-    runKeys,
-    entries,
+  const state = new LedgerState({
+    size: h.size,
+    last: h.last ?? undefined,
+    origins: new Table(h.origins),
+    agents: new Table(h.agents),
+    entryIds: new Table(() => entriesAt().map(([id]) => id)),
+    hashes: new Table(() => parse<string[]>(h.hashes)),
+    runKeys: new Table(() => parse<string[]>(h.runKeys)),
+    entries: new Map(),
     runs,
-    decodeRun: (encoded) => decodeRun(encoded as EncodedRun),
+    stored,
   });
+  return { state };
 }
 
-function readTimes(raw: unknown, runKeys: Table, into: Map<number, string>): void {
-  need(Array.isArray(raw) && raw.length % 2 === 0, "run times");
-  const list = raw as unknown[];
-  for (let i = 0; i < list.length; i += 2) {
-    const run = list[i];
-    const time = list[i + 1];
-    need(isCount(run) && (run as number) < runKeys.list.length && isTime(time), "run time");
-    into.set(run as number, time as string);
-  }
+function decodeEntry(n: number, r: EntryRecord, afterAt: Section): EntryFold {
+  const e = newEntryFold(n);
+  [e.independent, e.primed, e.withheld, e.found, e.injectedRuns] = r;
+  e.named = r[5] === 1;
+  e.lastReset = r[6] ?? undefined;
+  e.lastInjected = r[7] ?? undefined;
+  e.lastInjectedRun = r[8] ?? undefined;
+  e.afterRuns = r[9];
+  e.heldOnlyRuns = r[10];
+  // The runs after the last reset stay encoded until a hand-edited date or a new event needs them.
+  e.after = undefined;
+  e.afterAt = afterAt;
+  if (r[11] !== null) Object.assign(e, r[11]);
+  return e;
 }
 
-function readExtras(raw: unknown, e: EntryFold): void {
-  need(typeof raw === "object" && raw !== null, "entry extras");
-  const x = raw as EncodedExtras;
-  if (x.archived !== undefined) {
-    need(isEvent(x.archived), "archived event");
-    e.lastArchived = x.archived;
+function decodeAfter([injected, held]: AfterRecord): AfterRuns {
+  const after: AfterRuns = { injected: new Map(), held: new Map() };
+  for (const [list, map] of [[injected, after.injected], [held, after.held]] as const) {
+    // Ledger times are canonical ISO (validate.ts), so the round trip through milliseconds is exact.
+    for (let i = 0; i < list.length; i += 2) map.set(list[i] as number, new Date(list[i + 1] as number).toISOString());
   }
-  if (x.affirmed !== undefined) {
-    need(isEvent(x.affirmed), "affirming event");
-    e.lastAffirmed = x.affirmed;
-  }
-  if (x.verification !== undefined) {
-    need(typeof x.verification === "object" && x.verification !== null && isEvent(x.verification.latest) && x.verification.latest.type === "verified" && typeof x.verification.confirmedAfter === "boolean", "verification");
-    e.verification = { latest: x.verification.latest, confirmedAfter: x.verification.confirmedAfter };
-  }
-  if (x.prints !== undefined) {
-    need(typeof x.prints === "object" && x.prints !== null && typeof x.prints.date === "string" && Array.isArray(x.prints.prints), "fingerprints");
-    e.prints = x.prints;
-  }
+  return after;
 }
 
-/** Check an encoded run log's shape and every number's range, without building it. */
-function checkRun(raw: unknown, sizes: { origins: number; agents: number; entries: number; hashes: number }): void {
-  need(Array.isArray(raw) && raw.length === WIDTHS.length, "run log");
-  // Which table each field of each flat array points into ("n": a count or sequence number).
-  const fields = [["o", "a", "e"], ["o", "a", "e"], ["o", "a"], ["o", "a", "h", "e", "n"], ["o", "a", "e", "n"], ["o", "h", "e", "n"]] as const;
-  const limit = { o: sizes.origins, a: sizes.agents, e: sizes.entries, h: sizes.hashes, n: Number.MAX_SAFE_INTEGER };
-  (raw as unknown[]).forEach((list, i) => {
-    const spec = fields[i] as readonly Array<keyof typeof limit>[number][];
-    need(Array.isArray(list) && list.length % spec.length === 0, "run log field");
-    const values = list as unknown[];
-    for (let k = 0; k < values.length; k++) {
-      const n = values[k];
-      need(isCount(n) && (n as number) < limit[spec[k % spec.length] as keyof typeof limit], "run log number");
-    }
-  });
-}
-
-function decodeRun(raw: EncodedRun): RunLog {
+function decodeRun(raw: RunRecord): RunLog {
   const log = newRunLog();
-  const [injected, held, calls, findings, independent, compounded] = raw;
-  for (let i = 0; i < injected.length; i += 3) {
-    log.injected.add(`${injected[i]}:${injected[i + 1]}:${injected[i + 2]}`);
-    log.injectedEntries.add(`${injected[i]}:${injected[i + 2]}`);
-  }
-  for (let i = 0; i < held.length; i += 3) log.held.add(`${held[i]}:${held[i + 1]}:${held[i + 2]}`);
-  for (let i = 0; i < calls.length; i += 2) log.calls.add(`${calls[i]}:${calls[i + 1]}`);
-  for (let i = 0; i < findings.length; i += 5) log.findings.set(`${findings[i]}:${findings[i + 1]}:${findings[i + 2]}:${findings[i + 3]}`, findings[i + 4] as number);
-  for (let i = 0; i < independent.length; i += 4) log.independent.set(`${independent[i]}:${independent[i + 1]}:${independent[i + 2]}`, independent[i + 3] as number);
-  for (let i = 0; i < compounded.length; i += 4) log.compounded.set(`${compounded[i]}:${compounded[i + 1]}`, [compounded[i + 2] as number, compounded[i + 3] as number]);
+  const [calls, recorded, injected, held, findings, independent, compounded] = raw;
+  for (let i = 0; i < calls.length; i += 2) callOf(log, calls[i] as number, calls[i + 1] as number);
+  log.recorded = recorded;
+  log.injected = injected;
+  for (let i = 0; i < injected.length; i += 2) addTo(log.injectedEntries, calls[2 * (injected[i] as number)] as number, injected[i + 1] as number);
+  log.held = held;
+  for (let i = 0; i < held.length; i += 2) addTo(log.heldBy, held[i] as number, held[i + 1] as number);
+  for (let i = 0; i < findings.length; i += 4) log.findings.set(`${findings[i]},${findings[i + 1]},${findings[i + 2]}`, findings[i + 3] as number);
+  for (let i = 0; i < independent.length; i += 3) log.independent.set(`${independent[i]},${independent[i + 1]}`, independent[i + 2] as number);
+  for (let i = 0; i < compounded.length; i += 4) log.compounded.set(`${compounded[i]},${compounded[i + 1]}`, [compounded[i + 2] as number, compounded[i + 3] as number]);
   return log;
 }

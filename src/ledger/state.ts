@@ -21,6 +21,8 @@ export type VerificationState = { latest: VerifiedEvent; confirmedAfter: boolean
 
 /** What the fold keeps per entry id. Read-only outside this module. */
 export type EntryFold = {
+  /** The entry's number in the state's table of entry ids. */
+  n: number;
   /** Counted `confirmed` events by provenance (a repeated (run, agent, finding) counts once). */
   independent: number;
   primed: number;
@@ -31,10 +33,14 @@ export type EntryFold = {
   injectedRuns: number;
   /** Time of the latest counter-resetting event (`resetsCounter`). */
   lastReset?: string;
-  /** Run number → latest time it injected the entry, for injections after `lastReset`. */
-  injectedAfter: Map<number, string>;
-  /** Run number → latest time it withheld the entry, for withholdings after `lastReset`. */
-  heldAfter: Map<number, string>;
+  /** Distinct runs that injected the entry after `lastReset`: the decay counter when the frontmatter adds nothing. */
+  afterRuns: number;
+  /** Distinct runs that withheld it after `lastReset` without injecting it into any agent. */
+  heldOnlyRuns: number;
+  /** Those runs with their latest times (for a hand-edited date later than `lastReset`); see `LedgerState.runsAfterReset`. */
+  after: AfterRuns | undefined;
+  /** Where `after` is in the snapshot the entry was decoded from, until it is needed. */
+  afterAt: unknown;
   lastInjected?: string;
   lastInjectedRun?: string;
   /** Some event names the entry in its `entry` field (not only in an injection's list). */
@@ -47,56 +53,107 @@ export type EntryFold = {
   prints?: ConfirmedPrints;
 };
 
+/** Run number → latest time it injected (or withheld) the entry, for runs after the entry's last reset. */
+export type AfterRuns = { injected: Map<number, string>; held: Map<number, string> };
+
 /**
- * Events in one run id, as interned numbers joined by ":" (origin 0 = none): what each agent was
- * given or had withheld, which findings were recorded and compounded.
+ * Events in one run id, as interned numbers. A "call" is an (origin, agent) pair of the run,
+ * numbered in first-seen order (origin 0 = none); keys that join numbers use ",".
  */
 export type RunLog = {
-  /** `origin:agent:entry` of every injection, first-seen order. */
-  injected: Set<string>;
-  /** `origin:entry` of every injection: the entry counts once for that run. */
-  injectedEntries: Set<string>;
-  /** `origin:agent:entry` of every withholding, first-seen order. */
-  held: Set<string>;
-  /** `origin:agent` of every injected or held-out event (an inject call that gave nothing counts). */
-  calls: Set<string>;
-  /** `origin:agent:hash:entry` → sequence number of the latest such `confirmed` event. */
+  /** `origin * CALL_AGENTS + agent` → call number. */
+  callNo: Map<number, number>;
+  /** Per call number, its origin and agent numbers (flat pairs). */
+  calls: number[];
+  /** Calls with an injected or held-out event, in first-seen order (an inject call that gave nothing counts). */
+  recorded: number[];
+  /** [call, entry] of every injection, in order; repeats are kept (queries skip them). */
+  injected: number[];
+  /** origin → entries injected under it in this run: an entry counts once per run. */
+  injectedEntries: Map<number, Set<number>>;
+  /** [call, entry] of every distinct withholding, first-seen order. */
+  held: number[];
+  /** call → entries withheld from it. */
+  heldBy: Map<number, Set<number>>;
+  /** `call,hash,entry` → sequence number of the latest such `confirmed` event. */
   findings: Map<string, number>;
-  /** `origin:agent:entry` → counted independent confirmations. */
+  /** `call,entry` → counted independent confirmations. */
   independent: Map<string, number>;
-  /** `origin:hash` → [entry number, sequence number] of the latest `compounded` event. */
+  /** `origin,hash` → [entry, sequence number] of the latest `compounded` event. */
   compounded: Map<string, [number, number]>;
 };
 
 /** A run id's log, decoded on first use (a snapshot holds thousands; a command asks about one). */
-export type RunSlot = { lastInjectedSeq: number; log?: RunLog; encoded?: unknown };
+export type RunSlot = { lastInjectedSeq: number; log: RunLog | undefined; encoded: unknown; runNos: Map<number, number> | undefined };
 
-/** Strings numbered in first-seen order. */
+/** What a snapshot keeps encoded until first use (state-codec.ts): a command reads a few entries and one run of thousands. */
+export type Stored = {
+  /** Decode the fold of the snapshot's entry number `n`. */
+  entry(n: number): EntryFold;
+  /** Decode a run log from what its slot holds. */
+  run(encoded: unknown): RunLog;
+  /** Decode an entry's after-reset runs from what its `afterAt` holds. */
+  after(encoded: unknown): AfterRuns;
+};
+
+/** Agents per origin in a call key: origins and agents are numbered below this (2^26), so a key stays an exact integer. */
+export const CALL_AGENTS = 2 ** 26;
+
+/** Strings numbered in first-seen order; from a snapshot, loaded on first use. */
 export class Table {
-  readonly list: string[];
-  readonly #index = new Map<string, number>();
+  #list: string[] | undefined;
+  #index: Map<string, number> | undefined;
+  #load: (() => readonly string[]) | undefined;
 
-  constructor(list: readonly string[] = []) {
-    this.list = [];
-    for (const s of list) this.no(s);
+  constructor(list: readonly string[] | (() => readonly string[]) = []) {
+    if (typeof list === "function") this.#load = list;
+    else this.#fill(list);
+  }
+
+  /** False while a table from a snapshot has not been needed yet. */
+  get loaded(): boolean {
+    return this.#list !== undefined;
+  }
+
+  /** Every string, by number. */
+  get list(): readonly string[] {
+    return this.#ready().list;
   }
 
   no(value: string): number {
-    let n = this.#index.get(value);
+    const { list, index } = this.#ready();
+    let n = index.get(value);
     if (n === undefined) {
-      n = this.list.length;
-      this.list.push(value);
-      this.#index.set(value, n);
+      n = list.length;
+      list.push(value);
+      index.set(value, n);
     }
     return n;
   }
 
   find(value: string): number | undefined {
-    return this.#index.get(value);
+    return this.#ready().index.get(value);
   }
 
   at(n: number): string {
-    return this.list[n] as string;
+    return this.#ready().list[n] as string;
+  }
+
+  #fill(list: readonly string[]): void {
+    this.#list = [];
+    this.#index = new Map();
+    for (const value of list) {
+      if (!this.#index.has(value)) this.#index.set(value, this.#list.length);
+      this.#list.push(value);
+    }
+  }
+
+  #ready(): { list: string[]; index: Map<string, number> } {
+    if (this.#list === undefined) {
+      this.#fill((this.#load as () => readonly string[])());
+      this.#load = undefined;
+    }
+    return { list: this.#list as string[], index: this.#index as Map<string, number> };
   }
 }
 
@@ -123,12 +180,58 @@ export function compareEvents(a: Pick<LedgerEvent, "time" | "eventId">, b: Pick<
   return 0;
 }
 
-export function newEntryFold(): EntryFold {
-  return { independent: 0, primed: 0, withheld: 0, found: 0, injectedRuns: 0, injectedAfter: new Map(), heldAfter: new Map(), named: false };
+export function newEntryFold(n: number): EntryFold {
+  // Every field from the start, undefined or not: folds then share one hidden class, and the fold's
+  // property accesses stay monomorphic (adding optional fields later made it three times slower).
+  return {
+    n,
+    independent: 0,
+    primed: 0,
+    withheld: 0,
+    found: 0,
+    injectedRuns: 0,
+    lastReset: undefined,
+    afterRuns: 0,
+    heldOnlyRuns: 0,
+    after: { injected: new Map(), held: new Map() },
+    afterAt: undefined,
+    lastInjected: undefined,
+    lastInjectedRun: undefined,
+    named: false,
+    lastArchived: undefined,
+    lastAffirmed: undefined,
+    verification: undefined,
+    prints: undefined,
+  };
 }
 
 export function newRunLog(): RunLog {
-  return { injected: new Set(), injectedEntries: new Set(), held: new Set(), calls: new Set(), findings: new Map(), independent: new Map(), compounded: new Map() };
+  return { callNo: new Map(), calls: [], recorded: [], injected: [], injectedEntries: new Map(), held: [], heldBy: new Map(), findings: new Map(), independent: new Map(), compounded: new Map() };
+}
+
+/** The number of call (origin, agent) in `log`, numbering it when new. */
+export function callOf(log: RunLog, origin: number, agent: number): number {
+  if (origin >= CALL_AGENTS || agent >= CALL_AGENTS) throw new Error(`more than ${CALL_AGENTS} distinct agents or origins in one ledger`);
+  const key = origin * CALL_AGENTS + agent;
+  let call = log.callNo.get(key);
+  if (call === undefined) {
+    call = log.callNo.size;
+    log.callNo.set(key, call);
+    log.calls.push(origin, agent);
+  }
+  return call;
+}
+
+/** Add `value` to the set under `key`; true when it was not there. */
+export function addTo(map: Map<number, Set<number>>, key: number, value: number): boolean {
+  let set = map.get(key);
+  if (set === undefined) {
+    set = new Set();
+    map.set(key, set);
+  }
+  if (set.has(value)) return false;
+  set.add(value);
+  return true;
 }
 
 /** The parts of a state, as the codec (state-codec.ts) reads and writes them. */
@@ -137,12 +240,14 @@ export type StateParts = {
   last: LedgerEvent | undefined;
   origins: Table;
   agents: Table;
+  /** Entry ids by number; the first `storedEntries` are in `stored`, until decoded into `entries`. */
   entryIds: Table;
   hashes: Table;
   runKeys: Table;
+  /** The decoded entry folds by id. */
   entries: Map<string, EntryFold>;
   runs: Map<string, RunSlot>;
-  decodeRun: (encoded: unknown) => RunLog;
+  stored: Stored | undefined;
 };
 
 /**
@@ -159,7 +264,7 @@ export class LedgerState {
   readonly #runKeys: Table;
   readonly #entries: Map<string, EntryFold>;
   readonly #runs: Map<string, RunSlot>;
-  readonly #decodeRun: ((encoded: unknown) => RunLog) | undefined;
+  readonly #stored: Stored | undefined;
   /** agent name → agentKey number, so the regular expression runs once per spelling. */
   readonly #agentNo = new Map<string, number>();
 
@@ -174,7 +279,7 @@ export class LedgerState {
     this.#runKeys = parts?.runKeys ?? new Table();
     this.#entries = parts?.entries ?? new Map();
     this.#runs = parts?.runs ?? new Map();
-    this.#decodeRun = parts?.decodeRun;
+    this.#stored = parts?.stored;
   }
 
   /** Events folded so far. */
@@ -204,8 +309,7 @@ export class LedgerState {
     if (event.type === "held-out") this.#heldOut(e, event);
     else if (event.type === "confirmed") counts = this.#confirmed(e, event, seq);
     else if (event.type === "compounded" && event.findingHash !== undefined) {
-      const key = `${this.#originNo(event.origin)}:${this.#hashes.no(event.findingHash)}`;
-      this.#log(event.run).compounded.set(key, [this.#entryIds.no(event.entry), seq]);
+      this.#log(event.run).compounded.set(`${this.#originNo(event.origin)},${this.#hashes.no(event.findingHash)}`, [e.n, seq]);
     } else if (event.type === "archived") {
       if (e.lastArchived === undefined || event.time > e.lastArchived.time) e.lastArchived = event;
     } else if (event.type === "verified") e.verification = { latest: event, confirmedAfter: false };
@@ -216,8 +320,10 @@ export class LedgerState {
     // A repeated (run, agent, finding) neither counts nor resets: it is the same confirmation again.
     if (counts && resetsCounter(event) && (e.lastReset === undefined || event.time > e.lastReset)) {
       e.lastReset = event.time;
-      e.injectedAfter.clear();
-      e.heldAfter.clear();
+      e.after = { injected: new Map(), held: new Map() };
+      e.afterAt = undefined;
+      e.afterRuns = 0;
+      e.heldOnlyRuns = 0;
     }
   }
 
@@ -226,46 +332,58 @@ export class LedgerState {
     slot.lastInjectedSeq = seq;
     const log = this.#open(slot);
     const origin = this.#originNo(event.origin);
-    const agent = this.#agentKeyNo(event.agent);
-    log.calls.add(`${origin}:${agent}`);
-    const run = this.#runKeys.no(runKey(event.run, event.origin));
+    const call = this.#record(log, origin, this.#agentKeyNo(event.agent));
+    const run = this.#runNo(slot, event.run, origin, event.origin);
+    let once = log.injectedEntries.get(origin);
+    if (once === undefined) {
+      once = new Set();
+      log.injectedEntries.set(origin, once);
+    }
     for (const id of event.entries) {
-      const n = this.#entryIds.no(id);
-      log.injected.add(`${origin}:${agent}:${n}`);
       const e = this.#entry(id);
-      const once = `${origin}:${n}`;
-      if (!log.injectedEntries.has(once)) {
-        log.injectedEntries.add(once);
+      log.injected.push(call, e.n);
+      if (!once.has(e.n)) {
+        once.add(e.n);
         e.injectedRuns += 1;
       }
       e.lastInjected = event.time;
       e.lastInjectedRun = event.run;
-      if (e.lastReset === undefined || event.time > e.lastReset) e.injectedAfter.set(run, event.time);
+      if (e.lastReset === undefined || event.time > e.lastReset) {
+        const after = this.runsAfterReset(e);
+        if (!after.injected.has(run)) {
+          e.afterRuns += 1;
+          // A run that withheld the entry from one agent and injected it into another counts as injected.
+          if (after.held.has(run)) e.heldOnlyRuns -= 1;
+        }
+        after.injected.set(run, event.time);
+      }
     }
   }
 
   #heldOut(e: EntryFold, event: Extract<LedgerEvent, { type: "held-out" }>): void {
-    const log = this.#log(event.run);
+    const slot = this.#slot(event.run);
+    const log = this.#open(slot);
     const origin = this.#originNo(event.origin);
-    const agent = this.#agentKeyNo(event.agent);
-    log.calls.add(`${origin}:${agent}`);
-    const pair = `${origin}:${agent}:${this.#entryIds.no(event.entry)}`;
-    if (!log.held.has(pair)) {
-      log.held.add(pair);
+    const call = this.#record(log, origin, this.#agentKeyNo(event.agent));
+    if (addTo(log.heldBy, call, e.n)) {
+      log.held.push(call, e.n);
       e.withheld += 1;
-      e.found += log.independent.get(pair) ?? 0;
+      e.found += log.independent.get(`${call},${e.n}`) ?? 0;
     }
-    if (e.lastReset === undefined || event.time > e.lastReset) e.heldAfter.set(this.#runKeys.no(runKey(event.run, event.origin)), event.time);
+    if (e.lastReset === undefined || event.time > e.lastReset) {
+      const run = this.#runNo(slot, event.run, origin, event.origin);
+      const after = this.runsAfterReset(e);
+      if (!after.held.has(run) && !after.injected.has(run)) e.heldOnlyRuns += 1;
+      after.held.set(run, event.time);
+    }
   }
 
   /** Count a confirmation; false when the same (run, agent, finding) was confirmed before. */
   #confirmed(e: EntryFold, event: Extract<LedgerEvent, { type: "confirmed" }>, seq: number): boolean {
     const log = this.#log(event.run);
-    const origin = this.#originNo(event.origin);
-    const agent = this.#agentKeyNo(event.agent);
-    const entry = this.#entryIds.no(event.entry);
+    const call = callOf(log, this.#originNo(event.origin), this.#agentKeyNo(event.agent));
     if (event.findingHash !== undefined) {
-      const key = `${origin}:${agent}:${this.#hashes.no(event.findingHash)}:${entry}`;
+      const key = `${call},${this.#hashes.no(event.findingHash)},${e.n}`;
       const repeated = log.findings.has(key);
       log.findings.set(key, seq);
       if (repeated) return false;
@@ -275,15 +393,38 @@ export class LedgerState {
       return true;
     }
     e.independent += 1;
-    const pair = `${origin}:${agent}:${entry}`;
+    const pair = `${call},${e.n}`;
     log.independent.set(pair, (log.independent.get(pair) ?? 0) + 1);
-    if (log.held.has(pair)) e.found += 1;
+    if (log.heldBy.get(call)?.has(e.n)) e.found += 1;
     return true;
+  }
+
+  /** The call of an injected or held-out event, recorded for runRecord. */
+  #record(log: RunLog, origin: number, agent: number): number {
+    const call = callOf(log, origin, agent);
+    // A run has a handful of calls: a scan is cheaper than a set.
+    if (!log.recorded.includes(call)) log.recorded.push(call);
+    return call;
   }
 
   /** The fold of entry `id`; undefined when no event mentions it. */
   entry(id: string): Readonly<EntryFold> | undefined {
-    return this.#entries.get(id);
+    return this.#entries.get(id) ?? this.#decoded(id);
+  }
+
+  /** The runs that injected or withheld `e` after its last reset, with their latest times (decoded from the snapshot on first need). */
+  runsAfterReset(e: EntryFold): AfterRuns {
+    if (e.after === undefined) {
+      if (this.#stored === undefined) throw new Error("an entry's runs are encoded but the state has no snapshot to decode them from");
+      e.after = this.#stored.after(e.afterAt);
+      e.afterAt = undefined;
+    }
+    return e.after;
+  }
+
+  /** Entry ids the ledger mentions, in first-seen order (decoding nothing). */
+  entryIds(): readonly string[] {
+    return this.#entryIds.list;
   }
 
   /** Entry ids injected in `run` (into `agent`, or into any agent when omitted), unique, in first-injection order. */
@@ -307,11 +448,10 @@ export class LedgerState {
     const log = this.#peek(run.run);
     if (log === undefined) return record;
     const origin = this.#refOrigin(run);
-    for (const call of log.calls) {
-      const [o, a] = numbers(call);
-      if (!matches(o, origin)) continue;
+    for (const call of log.recorded) {
+      if (!matches(log.calls[2 * call], origin)) continue;
       record.injected = true;
-      record.agents.add(this.#agents.at(a));
+      record.agents.add(this.#agents.at(log.calls[2 * call + 1] as number));
     }
     return record;
   }
@@ -332,9 +472,9 @@ export class LedgerState {
     const origin = this.#refOrigin(run);
     const latest = new Map<string, number>();
     for (const [key, seq] of log.findings) {
-      const [o, a, h, e] = numbers(key);
-      if (!matches(o, origin)) continue;
-      const finding = `${this.#agents.at(a)}\u0000${this.#hashes.at(h)}`;
+      const [call, h, e] = numbers(key);
+      if (!matches(log.calls[2 * call], origin)) continue;
+      const finding = `${this.#agents.at(log.calls[2 * call + 1] as number)}\u0000${this.#hashes.at(h)}`;
       if ((latest.get(finding) ?? -1) > seq) continue;
       latest.set(finding, seq);
       out.set(finding, this.#entryIds.at(e));
@@ -362,25 +502,31 @@ export class LedgerState {
 
   /** True when some event names `entry` in its `entry` field (created, confirmed, archived, …). */
   names(entry: string): boolean {
-    return this.#entries.get(entry)?.named ?? false;
+    return this.entry(entry)?.named ?? false;
   }
 
-  /** Per entry id: the latest `verified` event and whether a confirmation came after it. */
+  /** Per entry id: the latest `verified` event and whether a confirmation came after it (decodes every entry; for one, see `entry(id)`). */
   verifications(): Map<string, VerificationState> {
     const out = new Map<string, VerificationState>();
-    for (const [id, e] of this.#entries) if (e.verification !== undefined) out.set(id, e.verification);
+    for (const id of this.#entryIds.list) {
+      const verification = this.entry(id)?.verification;
+      if (verification !== undefined) out.set(id, verification);
+    }
     return out;
   }
 
-  /** Per entry id, the latest confirmation event that carries fingerprints. */
+  /** Per entry id, the latest confirmation event that carries fingerprints (decodes every entry; for one, see `entry(id)`). */
   fingerprints(): Map<string, ConfirmedPrints> {
     const out = new Map<string, ConfirmedPrints>();
-    for (const [id, e] of this.#entries) if (e.prints !== undefined) out.set(id, e.prints);
+    for (const id of this.#entryIds.list) {
+      const prints = this.entry(id)?.prints;
+      if (prints !== undefined) out.set(id, prints);
+    }
     return out;
   }
 
   /** The parts, for the codec. Decodes nothing. */
-  parts(): Omit<StateParts, "decodeRun"> {
+  parts(): StateParts {
     return {
       size: this.#size,
       last: this.#last,
@@ -391,6 +537,7 @@ export class LedgerState {
       runKeys: this.#runKeys,
       entries: this.#entries,
       runs: this.#runs,
+      stored: this.#stored,
     };
   }
 
@@ -401,9 +548,10 @@ export class LedgerState {
     const wanted = agent === undefined ? undefined : this.#agents.find(agentKey(agent));
     if (agent !== undefined && wanted === undefined) return [];
     const ids = new Set<string>();
-    for (const key of log[kind]) {
-      const [o, a, e] = numbers(key);
-      if (matches(o, origin) && (wanted === undefined || a === wanted)) ids.add(this.#entryIds.at(e));
+    const pairs = log[kind];
+    for (let i = 0; i < pairs.length; i += 2) {
+      const call = pairs[i] as number;
+      if (matches(log.calls[2 * call], origin) && (wanted === undefined || log.calls[2 * call + 1] === wanted)) ids.add(this.#entryIds.at(pairs[i + 1] as number));
     }
     return [...ids];
   }
@@ -428,18 +576,40 @@ export class LedgerState {
   }
 
   #entry(id: string): EntryFold {
-    let e = this.#entries.get(id);
+    let e = this.#entries.get(id) ?? this.#decoded(id);
     if (e === undefined) {
-      e = newEntryFold();
+      e = newEntryFold(this.#entryIds.no(id));
       this.#entries.set(id, e);
     }
     return e;
   }
 
+  /** Entry `id` decoded from the snapshot (and kept decoded); undefined when the snapshot does not have it. */
+  #decoded(id: string): EntryFold | undefined {
+    if (this.#stored === undefined) return undefined;
+    const n = this.#entryIds.find(id);
+    // Every entry numbered since the snapshot was loaded is in #entries already.
+    if (n === undefined) return undefined;
+    const e = this.#stored.entry(n);
+    this.#entries.set(id, e);
+    return e;
+  }
+
+  /** The number of run (`run`, origin): the key runs are told apart by (runKey), numbered once per slot. */
+  #runNo(slot: RunSlot, run: string, origin: number, name: string | undefined): number {
+    slot.runNos ??= new Map();
+    let n = slot.runNos.get(origin);
+    if (n === undefined) {
+      n = this.#runKeys.no(runKey(run, name));
+      slot.runNos.set(origin, n);
+    }
+    return n;
+  }
+
   #slot(run: string): RunSlot {
     let slot = this.#runs.get(run);
     if (slot === undefined) {
-      slot = { lastInjectedSeq: -1, log: newRunLog() };
+      slot = { lastInjectedSeq: -1, log: newRunLog(), encoded: undefined, runNos: undefined };
       this.#runs.set(run, slot);
     }
     return slot;
@@ -447,9 +617,9 @@ export class LedgerState {
 
   #open(slot: RunSlot): RunLog {
     if (slot.log === undefined) {
-      if (this.#decodeRun === undefined) throw new Error("a run log is encoded but the state has no decoder");
-      slot.log = this.#decodeRun(slot.encoded);
-      delete slot.encoded;
+      if (this.#stored === undefined) throw new Error("a run log is encoded but the state has no snapshot to decode it from");
+      slot.log = this.#stored.run(slot.encoded);
+      slot.encoded = undefined;
     }
     return slot.log;
   }
@@ -464,9 +634,9 @@ export class LedgerState {
   }
 }
 
-/** The numbers of an `a:b:c` key (as many as it has; the tuple type only spares the undefined checks). */
+/** The numbers of an `a,b,c` key (as many as it has; the tuple type only spares the undefined checks). */
 function numbers(key: string): [number, number, number, number] {
-  return key.split(":").map(Number) as [number, number, number, number];
+  return key.split(",").map(Number) as [number, number, number, number];
 }
 
 /** An event's origin number `o` belongs to a query for `origin` (see sameRun: an origin-less event matches any). */

@@ -17,8 +17,10 @@ export function verifyHashOf(entry: Entry): string {
 export type { VerificationState } from "../ledger/state.js";
 
 /** Per entry id: the latest `verified` event and whether a confirmation (independent, manual, restore) came after it. */
-export function verificationStates(events: LedgerSource): Map<string, VerificationState> {
-  return ledgerState(events).verifications();
+export function verificationStates(events: LedgerSource): Pick<ReadonlyMap<string, VerificationState>, "get"> {
+  const state = ledgerState(events);
+  // A lookup, not a map of every entry: inject asks about the few it picks (the rest stay encoded in the snapshot).
+  return { get: (id) => state.entry(id)?.verification };
 }
 
 /** The warning for an entry whose latest verification failed, or undefined. */

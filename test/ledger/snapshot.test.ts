@@ -38,6 +38,12 @@ async function cold(opts: LedgerOptions = options) {
   return openLedger(ledgerDir, opts).state();
 }
 
+/** The snapshot's header: its first line. */
+async function header(): Promise<any> {
+  const text = await readFile(snapshot, "utf8");
+  return JSON.parse(text.slice(0, text.indexOf("\n")));
+}
+
 async function expectWholeLedger(result: Awaited<ReturnType<typeof cold>>) {
   const full = await readLedger(ledgerDir, { relativeTo: root });
   expect(result.warnings).toEqual(full.warnings);
@@ -48,7 +54,7 @@ describe("the ledger snapshot in .cairn/", () => {
   it("a new process parses only the lines appended since the snapshot: a covered line is not read again", async () => {
     await writeFile(path.join(ledgerDir, FILE), lines(0, 200));
     expect((await cold()).state.size).toBe(200);
-    expect(JSON.parse(await readFile(snapshot, "utf8"))).toMatchObject({ format: "cairn-ledger-state", files: [expect.objectContaining({ name: FILE })] });
+    expect(await header()).toMatchObject({ format: "cairn-ledger-state", files: [expect.objectContaining({ name: FILE })] });
     // Line 1, far before the end of what the snapshot covers, is damaged in place at the same length;
     // then a line is appended. The new process folds the appended line and never looks at line 1
     // (what git does with its index: a file whose identity holds and whose end is unchanged is trusted).
@@ -87,7 +93,7 @@ describe("the ledger snapshot in .cairn/", () => {
     await writeFile(file, `${lines(0, 20)}${event(20).slice(0, 30)}`);
     const first = await cold();
     expect(first.warnings).toEqual([expect.objectContaining({ line: 21, rule: "ledger-torn-line" })]);
-    const covered = JSON.parse(await readFile(snapshot, "utf8")).files[0];
+    const covered = (await header()).files[0];
     expect(covered.offset).toBe(Buffer.byteLength(lines(0, 20)));
     // The next append glues onto the fragment: the reader keeps the complete event after it.
     await appendFile(file, lines(21, 22));
@@ -98,10 +104,14 @@ describe("the ledger snapshot in .cairn/", () => {
   it("a damaged, foreign or other-version snapshot is ignored and rebuilt", async () => {
     await writeFile(path.join(ledgerDir, FILE), lines(0, 30));
     await mkdir(path.dirname(snapshot), { recursive: true });
-    for (const bad of ["{ not json", JSON.stringify({ format: "cairn-ledger-state", version: 999 }), JSON.stringify({ hello: "world" })]) {
+    await cold();
+    const good = await readFile(snapshot);
+    const flipped = Buffer.from(good);
+    flipped[flipped.length - 3] = flipped[flipped.length - 3]! ^ 1;
+    for (const bad of ["{ not json", `${JSON.stringify({ format: "cairn-ledger-state", version: 999 })}\n`, JSON.stringify({ hello: "world" }), flipped, good.subarray(0, good.length - 10)]) {
       await writeFile(snapshot, bad);
       await expectWholeLedger(await cold());
-      expect(JSON.parse(await readFile(snapshot, "utf8"))).toMatchObject({ format: "cairn-ledger-state", state: { size: 30 } });
+      expect(await header()).toMatchObject({ format: "cairn-ledger-state", state: { size: 30 } });
     }
     // A snapshot of another ledger directory (a changed knowledgeDir) is not used either.
     const other = path.join(root, "other", ".ledger");
@@ -128,7 +138,7 @@ describe("the ledger snapshot in .cairn/", () => {
     await writeFile(file, lines(0, 10));
     const ledger = openLedger(ledgerDir, { ...options, snapshotEvery: 5 });
     await ledger.state();
-    const size = async () => JSON.parse(await readFile(snapshot, "utf8")).state.size as number;
+    const size = async () => (await header()).state.size as number;
     expect(await size()).toBe(10);
     await appendFile(file, lines(10, 14));
     expect((await ledger.state()).state.size).toBe(14);

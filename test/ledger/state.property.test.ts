@@ -35,8 +35,10 @@ const withDuplicates = (events: LedgerEvent[], picks: number[]) => [...events, .
 const dates = fc.tuple(...ENTRIES.map(() => fc.option(fc.constantFrom(...DATES), { nil: undefined })));
 const today = fc.option(fc.constantFrom("2026-02-11", "2026-02-14"), { nil: undefined });
 
+/** Through the snapshot's bytes and back (its header as JSON). */
 function roundTrip(state: LedgerState): LedgerState {
-  const decoded = decodeState(JSON.parse(JSON.stringify(encodeState(state))));
+  const { header, body } = encodeState(state);
+  const decoded = decodeState(JSON.parse(JSON.stringify(header)), Buffer.from(body));
   if ("problem" in decoded) throw new Error(decoded.problem);
   return decoded.state;
 }
@@ -77,16 +79,20 @@ describe("the fold agrees with the event-list code it replaced", () => {
 describe("snapshot + tail", () => {
   it("a state encoded at any split point and folded on equals the state folded at once", () => {
     fc.assert(
-      fc.property(ledgerEvents(), fc.array(fc.nat(80), { maxLength: 4 }), fc.array(fc.nat(100), { maxLength: 3 }), dates, today, (raw, dup, cuts, fm, day) => {
+      fc.property(ledgerEvents(), fc.array(fc.nat(80), { maxLength: 4 }), fc.array(fc.nat(100), { maxLength: 3 }), fc.array(fc.nat(7), { maxLength: 3 }), dates, today, (raw, dup, cuts, peeks, fm, day) => {
         const events = asRead(withDuplicates(raw, dup));
         const whole = describeState(foldEvents(events), fm, day);
-        // Several snapshots along the way, each decoded and folded on (run logs decoded or not, at random).
+        // Several snapshots along the way, each decoded and folded on; in between, a few entries and runs
+        // are decoded (queried) and the rest written back as they were read.
         let state = new LedgerState();
         let at = 0;
         for (const cut of [...cuts.map((c) => Math.min(c, events.length)).sort((a, b) => a - b), events.length]) {
           for (; at < cut; at++) state.apply(events[at] as LedgerEvent);
           state = roundTrip(state);
-          if (cut % 2 === 0) describeState(state, fm, day);
+          for (const peek of peeks) {
+            state.entry(ENTRIES[peek % ENTRIES.length] as string);
+            state.injectionsForRun(RUN_REFS[peek % RUN_REFS.length] as (typeof RUN_REFS)[number]);
+          }
         }
         expect(describeState(state, fm, day)).toEqual(whole);
       }),
@@ -105,21 +111,23 @@ describe("snapshot + tail", () => {
       { v: 1, eventId: "A", time: "2026-02-10T00:00:00.000Z", type: "injected", run: "r1", agent: "security", entries: ["a"] },
       { v: 1, eventId: "B", time: "2026-02-10T00:01:00.000Z", type: "confirmed", run: "r1", agent: "security", entry: "a", provenance: "primed", findingHash: "h" },
     ]);
-    const good = JSON.parse(JSON.stringify(encodeState(state)));
-    expect("state" in decodeState(good)).toBe(true);
-    const damaged = [
-      (s: any) => (s.runs[0][2][0][2] = 99), // an entry number past the table
-      (s: any) => (s.entries[0][1] = -1),
-      (s: any) => (s.origins = ["main"]),
-      (s: any) => (s.entries = null),
-      (s: any) => (s.last = { v: 1 }),
-      (s: any) => (s.entries[0][12] = { verification: null }),
-      (s: any) => (s.agents = ["security", "security"]),
+    const { header, body } = encodeState(state);
+    expect("state" in decodeState(structuredClone(header), Buffer.from(body))).toBe(true);
+    const damaged: Array<(h: any, b: Buffer) => void> = [
+      (_, b) => (b[5] = b[5]! ^ 1), // one bit of the body
+      (h) => (h.bytes += 1),
+      (h) => (h.sha256 = "0".repeat(64)),
+      (h) => (h.origins = ["main"]),
+      (h) => (h.last = { v: 1 }),
+      (h) => (h.runs = [0, 1e9]),
+      (h) => (h.size = -1),
     ];
     for (const damage of damaged) {
-      const copy = structuredClone(good);
-      damage(copy);
-      expect(decodeState(copy)).toEqual({ problem: expect.any(String) });
+      const copy = structuredClone(header);
+      const bytes = Buffer.from(body);
+      damage(copy, bytes);
+      expect(decodeState(copy, bytes)).toEqual({ problem: expect.any(String) });
     }
+    expect(decodeState(null, Buffer.from(body))).toEqual({ problem: expect.any(String) });
   });
 });
