@@ -7,7 +7,8 @@
 import { createHash } from "node:crypto";
 import type { Anchor } from "../entry/types.js";
 import type { AnchorFingerprint } from "../ledger/events.js";
-import { type ConfirmedPrints, ledgerState, type LedgerSource } from "../ledger/state.js";
+import { ledgerState, type LedgerSource } from "../ledger/source.js";
+import type { ConfirmedPrints } from "../ledger/state.js";
 
 export type { AnchorFingerprint } from "../ledger/events.js";
 

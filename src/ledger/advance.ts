@@ -9,7 +9,8 @@
 import type { LedgerEvent } from "./events.js";
 import { mergeLedgerFiles, type ParsedLedgerFile } from "./read.js";
 import type { Folded, StoredDuplicate } from "./snapshot.js";
-import { compareEvents, LedgerState } from "./state.js";
+import { compareEvents } from "./order.js";
+import { LedgerState } from "./state.js";
 import { type Coverage, type OpenedFile, planFile, readTail } from "./tail.js";
 
 /** `base` advanced (or a fresh fold when `base` is undefined), and how many events were folded now. */

@@ -30,7 +30,8 @@ export { type LedgerReadResult, type LedgerWarning, parseLedgerText, readLedger,
 export { confirmationInstant, frontmatterInstant, isUnexplainedDate, resetsCounter } from "./clock.js";
 export { type EntryConfirmationInfo, type EntryLedgerView, projectLedger, projectState, type ProjectOptions } from "./projections.js";
 export { heldOutForRun, injectionsForRun, knownRuns, runKey, type RunRecord, runRecord, type RunRef, sameRun, wasInjected } from "./runs.js";
-export { affirms, type ConfirmedPrints, foldEvents, type LedgerSource, LedgerState, ledgerState, type VerificationState } from "./state.js";
+export { foldEvents, type LedgerSource, ledgerState } from "./source.js";
+export { affirms, type ConfirmedPrints, LedgerState, type VerificationState } from "./state.js";
 export { SNAPSHOT_FILE, snapshotFileIn } from "./snapshot.js";
 
 export type LedgerOptions = ReadLedgerOptions & {

@@ -1,7 +1,8 @@
 /** Views over the folded ledger plus the frontmatter: decay counters (lifecycle rule 3), held-out runs, confirmation counts. */
 import { frontmatterInstant } from "./clock.js";
 import type { LedgerEvent } from "./events.js";
-import { type EntryFold, foldEvents, type LedgerState } from "./state.js";
+import { foldEvents } from "./source.js";
+import type { EntryFold, LedgerState } from "./state.js";
 
 export type EntryLedgerView = {
   entry: string;

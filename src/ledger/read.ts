@@ -5,7 +5,7 @@ import type { Diagnostic } from "../entry/diagnostic.js";
 import { CairnError } from "../errors.js";
 import { assertContained } from "../store/contain.js";
 import type { LedgerEvent } from "./events.js";
-import { compareEvents } from "./state.js";
+import { compareEvents } from "./order.js";
 import { checkEvent } from "./validate.js";
 
 /** A skipped or suspicious ledger line. Rules: `ledger-torn-line`, `ledger-invalid-line`, `ledger-unknown-version`, `ledger-duplicate-id`. */

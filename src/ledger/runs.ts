@@ -3,7 +3,7 @@
  * its origin (run-ref.ts). Agent names compare with `agentKey` (case- and whitespace-insensitive).
  * Each function takes the events or the folded state (state.ts), which answers them.
  */
-import { ledgerState, type LedgerSource } from "./state.js";
+import { ledgerState, type LedgerSource } from "./source.js";
 import type { RunRecord, RunRef } from "./run-ref.js";
 
 export { runKey, type RunRecord, type RunRef, sameRun } from "./run-ref.js";

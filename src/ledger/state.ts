@@ -10,81 +10,16 @@
  */
 import { agentKey } from "../entry/agent-name.js";
 import { resetsCounter } from "./clock.js";
-import type { AnchorFingerprint, LedgerEvent, VerifiedEvent } from "./events.js";
+import { affirms, type AfterRuns, type ConfirmedPrints, type EntryFold, newEntryFold, printsOf, refreshesVerification, type VerificationState } from "./entry-fold.js";
+import type { LedgerEvent } from "./events.js";
 import { runKey, type RunRecord, type RunRef } from "./run-ref.js";
+import { addTo, callOf, entriesOf, latestCompounded, latestFindings, newRunLog, recordedAgents, type RunLog, type RunSlot } from "./run-log.js";
+import { compareEvents } from "./order.js";
+import { Table } from "./table.js";
 
-/** The fingerprints of an entry's last fingerprinted confirmation, with the day it happened. */
-export type ConfirmedPrints = { date: string; prints: AnchorFingerprint[] };
-
-/** An entry's latest `verified` event, and whether a confirmation came after it. */
-export type VerificationState = { latest: VerifiedEvent; confirmedAfter: boolean };
-
-/** What the fold keeps per entry id. Read-only outside this module. */
-export type EntryFold = {
-  /** The entry's number in the state's table of entry ids. */
-  n: number;
-  /** Counted `confirmed` events by provenance (a repeated (run, agent, finding) counts once). */
-  independent: number;
-  primed: number;
-  /** Distinct (run, agent) pairs that had the entry withheld, and independent confirmations by such a pair. */
-  withheld: number;
-  found: number;
-  /** Distinct runs that ever injected it. */
-  injectedRuns: number;
-  /** Time of the latest counter-resetting event (`resetsCounter`). */
-  lastReset?: string;
-  /** Distinct runs that injected the entry after `lastReset`: the decay counter when the frontmatter adds nothing. */
-  afterRuns: number;
-  /** Distinct runs that withheld it after `lastReset` without injecting it into any agent. */
-  heldOnlyRuns: number;
-  /** Those runs with their latest times (for a hand-edited date later than `lastReset`); see `LedgerState.runsAfterReset`. */
-  after: AfterRuns | undefined;
-  /** Where `after` is in the snapshot the entry was decoded from, until it is needed. */
-  afterAt: unknown;
-  lastInjected?: string;
-  lastInjectedRun?: string;
-  /** Some event names the entry in its `entry` field (not only in an injection's list). */
-  named: boolean;
-  /** The earliest of the latest-timed `archived` events (conflicts). */
-  lastArchived?: LedgerEvent;
-  /** The earliest of the latest-timed affirming events (`affirms`; conflicts). */
-  lastAffirmed?: LedgerEvent;
-  verification?: VerificationState;
-  prints?: ConfirmedPrints;
-};
-
-/** Run number → latest time it injected (or withheld) the entry, for runs after the entry's last reset. */
-export type AfterRuns = { injected: Map<number, string>; held: Map<number, string> };
-
-/**
- * Events in one run id, as interned numbers. A "call" is an (origin, agent) pair of the run,
- * numbered in first-seen order (origin 0 = none); keys that join numbers use ",".
- */
-export type RunLog = {
-  /** `origin * CALL_AGENTS + agent` → call number. */
-  callNo: Map<number, number>;
-  /** Per call number, its origin and agent numbers (flat pairs). */
-  calls: number[];
-  /** Calls with an injected or held-out event, in first-seen order (an inject call that gave nothing counts). */
-  recorded: number[];
-  /** [call, entry] of every injection, in order; repeats are kept (queries skip them). */
-  injected: number[];
-  /** origin → entries injected under it in this run: an entry counts once per run. */
-  injectedEntries: Map<number, Set<number>>;
-  /** [call, entry] of every distinct withholding, first-seen order. */
-  held: number[];
-  /** call → entries withheld from it. */
-  heldBy: Map<number, Set<number>>;
-  /** `call,hash,entry` → sequence number of the latest such `confirmed` event. */
-  findings: Map<string, number>;
-  /** `call,entry` → counted independent confirmations. */
-  independent: Map<string, number>;
-  /** `origin,hash` → [entry, sequence number] of the latest `compounded` event. */
-  compounded: Map<string, [number, number]>;
-};
-
-/** A run id's log, decoded on first use (a snapshot holds thousands; a command asks about one). */
-export type RunSlot = { lastInjectedSeq: number; log: RunLog | undefined; encoded: unknown; runNos: Map<number, number> | undefined };
+export { affirms, type AfterRuns, type ConfirmedPrints, type EntryFold, newEntryFold, type VerificationState } from "./entry-fold.js";
+export { addTo, callOf, newRunLog, type RunLog, type RunSlot } from "./run-log.js";
+export { Table } from "./table.js";
 
 /** What a snapshot keeps encoded until first use (state-codec.ts): a command reads a few entries and one run of thousands. */
 export type Stored = {
@@ -95,144 +30,6 @@ export type Stored = {
   /** Decode an entry's after-reset runs from what its `afterAt` holds. */
   after(encoded: unknown): AfterRuns;
 };
-
-/** Agents per origin in a call key: origins and agents are numbered below this (2^26), so a key stays an exact integer. */
-export const CALL_AGENTS = 2 ** 26;
-
-/** Strings numbered in first-seen order; from a snapshot, loaded on first use. */
-export class Table {
-  #list: string[] | undefined;
-  #index: Map<string, number> | undefined;
-  #load: (() => readonly string[]) | undefined;
-
-  constructor(list: readonly string[] | (() => readonly string[]) = []) {
-    if (typeof list === "function") this.#load = list;
-    else this.#fill(list);
-  }
-
-  /** False while a table from a snapshot has not been needed yet. */
-  get loaded(): boolean {
-    return this.#list !== undefined;
-  }
-
-  /** Every string, by number. */
-  get list(): readonly string[] {
-    return this.#ready().list;
-  }
-
-  no(value: string): number {
-    const { list, index } = this.#ready();
-    let n = index.get(value);
-    if (n === undefined) {
-      n = list.length;
-      list.push(value);
-      index.set(value, n);
-    }
-    return n;
-  }
-
-  find(value: string): number | undefined {
-    return this.#ready().index.get(value);
-  }
-
-  at(n: number): string {
-    return this.#ready().list[n] as string;
-  }
-
-  #fill(list: readonly string[]): void {
-    this.#list = [];
-    this.#index = new Map();
-    for (const value of list) {
-      if (!this.#index.has(value)) this.#index.set(value, this.#list.length);
-      this.#list.push(value);
-    }
-  }
-
-  #ready(): { list: string[]; index: Map<string, number> } {
-    if (this.#list === undefined) {
-      this.#fill((this.#load as () => readonly string[])());
-      this.#load = undefined;
-    }
-    return { list: this.#list as string[], index: this.#index as Map<string, number> };
-  }
-}
-
-/** Events whose confirmation a merge conflict is about: an independent, manual or hand confirmation, or a restore. */
-export function affirms(event: LedgerEvent): boolean {
-  return (event.type === "confirmed" && event.provenance === "independent") || event.type === "manual-confirmed" || event.type === "hand-confirmed" || event.type === "restored";
-}
-
-/** Events after which a failed verification no longer warns (src/verify/records.ts). */
-function refreshesVerification(event: LedgerEvent): boolean {
-  return event.type === "manual-confirmed" || event.type === "restored" || (event.type === "confirmed" && event.provenance === "independent");
-}
-
-/** Events whose fingerprints are the entry's current ones (src/anchors/fingerprint.ts). */
-function printsOf(event: LedgerEvent): AnchorFingerprint[] | undefined {
-  if (event.type === "manual-confirmed" || (event.type === "confirmed" && event.provenance === "independent")) return event.fingerprints;
-  return undefined;
-}
-
-/** (time, eventId) order: the order `readLedger` returns and the fold requires. */
-export function compareEvents(a: Pick<LedgerEvent, "time" | "eventId">, b: Pick<LedgerEvent, "time" | "eventId">): number {
-  if (a.time !== b.time) return a.time < b.time ? -1 : 1;
-  if (a.eventId !== b.eventId) return a.eventId < b.eventId ? -1 : 1;
-  return 0;
-}
-
-export function newEntryFold(n: number): EntryFold {
-  // Every field from the start, undefined or not: folds then share one hidden class, and the fold's
-  // property accesses stay monomorphic (adding optional fields later made it three times slower).
-  return {
-    n,
-    independent: 0,
-    primed: 0,
-    withheld: 0,
-    found: 0,
-    injectedRuns: 0,
-    lastReset: undefined,
-    afterRuns: 0,
-    heldOnlyRuns: 0,
-    after: { injected: new Map(), held: new Map() },
-    afterAt: undefined,
-    lastInjected: undefined,
-    lastInjectedRun: undefined,
-    named: false,
-    lastArchived: undefined,
-    lastAffirmed: undefined,
-    verification: undefined,
-    prints: undefined,
-  };
-}
-
-export function newRunLog(): RunLog {
-  return { callNo: new Map(), calls: [], recorded: [], injected: [], injectedEntries: new Map(), held: [], heldBy: new Map(), findings: new Map(), independent: new Map(), compounded: new Map() };
-}
-
-/** The number of call (origin, agent) in `log`, numbering it when new. */
-export function callOf(log: RunLog, origin: number, agent: number): number {
-  if (origin >= CALL_AGENTS || agent >= CALL_AGENTS) throw new Error(`more than ${CALL_AGENTS} distinct agents or origins in one ledger`);
-  const key = origin * CALL_AGENTS + agent;
-  let call = log.callNo.get(key);
-  if (call === undefined) {
-    call = log.callNo.size;
-    log.callNo.set(key, call);
-    log.calls.push(origin, agent);
-  }
-  return call;
-}
-
-/** Add `value` to the set under `key`; true when it was not there. */
-export function addTo(map: Map<number, Set<number>>, key: number, value: number): boolean {
-  let set = map.get(key);
-  if (set === undefined) {
-    set = new Set();
-    map.set(key, set);
-  }
-  if (set.has(value)) return false;
-  set.add(value);
-  return true;
-}
 
 /** The parts of a state, as the codec (state-codec.ts) reads and writes them. */
 export type StateParts = {
@@ -444,16 +241,9 @@ export class LedgerState {
 
   /** Whether any inject call was recorded for `run`, and for which agents (by agentKey). */
   runRecord(run: RunRef): RunRecord {
-    const record: RunRecord = { injected: false, agents: new Set() };
     const log = this.#peek(run.run);
-    if (log === undefined) return record;
-    const origin = this.#refOrigin(run);
-    for (const call of log.recorded) {
-      if (!matches(log.calls[2 * call], origin)) continue;
-      record.injected = true;
-      record.agents.add(this.#agents.at(log.calls[2 * call + 1] as number));
-    }
-    return record;
+    const agents = log === undefined ? undefined : recordedAgents(log, this.#refOrigin(run));
+    return { injected: agents !== undefined, agents: new Set((agents ?? []).map((a) => this.#agents.at(a))) };
   }
 
   /** Distinct run ids with a recorded injection, most recent first (for "did you mean" on a mistyped run id). */
@@ -469,16 +259,7 @@ export class LedgerState {
     const out = new Map<string, string>();
     const log = this.#peek(run.run);
     if (log === undefined) return out;
-    const origin = this.#refOrigin(run);
-    const latest = new Map<string, number>();
-    for (const [key, seq] of log.findings) {
-      const [call, h, e] = numbers(key);
-      if (!matches(log.calls[2 * call], origin)) continue;
-      const finding = `${this.#agents.at(log.calls[2 * call + 1] as number)}\u0000${this.#hashes.at(h)}`;
-      if ((latest.get(finding) ?? -1) > seq) continue;
-      latest.set(finding, seq);
-      out.set(finding, this.#entryIds.at(e));
-    }
+    for (const [agent, hash, e] of latestFindings(log, this.#refOrigin(run))) out.set(`${this.#agents.at(agent)}\u0000${this.#hashes.at(hash)}`, this.#entryIds.at(e));
     return out;
   }
 
@@ -487,16 +268,7 @@ export class LedgerState {
     const out = new Map<string, string>();
     const log = this.#peek(run.run);
     if (log === undefined) return out;
-    const origin = this.#refOrigin(run);
-    const latest = new Map<string, number>();
-    for (const [key, [e, seq]] of log.compounded) {
-      const [o, h] = numbers(key);
-      if (!matches(o, origin)) continue;
-      const hash = this.#hashes.at(h);
-      if ((latest.get(hash) ?? -1) > seq) continue;
-      latest.set(hash, seq);
-      out.set(hash, this.#entryIds.at(e));
-    }
+    for (const [hash, e] of latestCompounded(log, this.#refOrigin(run))) out.set(this.#hashes.at(hash), this.#entryIds.at(e));
     return out;
   }
 
@@ -547,13 +319,7 @@ export class LedgerState {
     const origin = this.#refOrigin(run);
     const wanted = agent === undefined ? undefined : this.#agents.find(agentKey(agent));
     if (agent !== undefined && wanted === undefined) return [];
-    const ids = new Set<string>();
-    const pairs = log[kind];
-    for (let i = 0; i < pairs.length; i += 2) {
-      const call = pairs[i] as number;
-      if (matches(log.calls[2 * call], origin) && (wanted === undefined || log.calls[2 * call + 1] === wanted)) ids.add(this.#entryIds.at(pairs[i + 1] as number));
-    }
-    return [...ids];
+    return entriesOf(log, kind, origin, wanted).map((e) => this.#entryIds.at(e));
   }
 
   /** The origin number a query matches: undefined = any; -1 = an origin never seen (only origin-less events match). */
@@ -632,44 +398,4 @@ export class LedgerState {
     const slot = this.#runs.get(run);
     return slot === undefined ? undefined : this.#open(slot);
   }
-}
-
-/** The numbers of an `a,b,c` key (as many as it has; the tuple type only spares the undefined checks). */
-function numbers(key: string): [number, number, number, number] {
-  return key.split(",").map(Number) as [number, number, number, number];
-}
-
-/** An event's origin number `o` belongs to a query for `origin` (see sameRun: an origin-less event matches any). */
-function matches(o: number | undefined, origin: number | undefined): boolean {
-  return origin === undefined || o === 0 || o === origin;
-}
-
-/** True when `events` are in (time, eventId) order. */
-function sorted(events: readonly LedgerEvent[]): boolean {
-  for (let i = 1; i < events.length; i++) if (compareEvents(events[i - 1] as LedgerEvent, events[i] as LedgerEvent) > 0) return false;
-  return true;
-}
-
-/** Fold `events` (any order: a copy is sorted by time then eventId, stable). Not de-duplicated: `readLedger` does that. */
-export function foldEvents(events: readonly LedgerEvent[]): LedgerState {
-  const state = new LedgerState();
-  const ordered = sorted(events) ? events : [...events].sort(compareEvents);
-  for (const event of ordered) state.apply(event);
-  return state;
-}
-
-/** A ledger as consumers accept it: its events (folded on demand, once per array) or its folded state. */
-export type LedgerSource = readonly LedgerEvent[] | LedgerState;
-
-const folded = new WeakMap<readonly LedgerEvent[], LedgerState>();
-
-/** The state of `source`: itself, or the fold of an event list (cached per array: treat the array as read-only). */
-export function ledgerState(source: LedgerSource): LedgerState {
-  if (source instanceof LedgerState) return source;
-  let state = folded.get(source);
-  if (state === undefined) {
-    state = foldEvents(source);
-    folded.set(source, state);
-  }
-  return state;
 }

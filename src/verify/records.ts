@@ -7,7 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import type { Entry } from "../entry/types.js";
-import { ledgerState, type LedgerSource, type VerificationState } from "../ledger/state.js";
+import { ledgerState, type LedgerSource } from "../ledger/source.js";
+import type { VerificationState } from "../ledger/state.js";
 
 /** sha256 (first 16 hex) of an entry's Verify section: a verification applies to the steps it ran. */
 export function verifyHashOf(entry: Entry): string {

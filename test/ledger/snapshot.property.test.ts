@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LedgerEvent } from "../../src/ledger/events.js";
 import { forgetFoldedLedgers, openLedger, readLedger } from "../../src/ledger/index.js";
-import { foldEvents } from "../../src/ledger/state.js";
+import { foldEvents } from "../../src/ledger/source.js";
 import { DATES, describeState, ENTRIES, ledgerEvents } from "./arbitrary.js";
 
 const FILES = ["2026-02.jsonl", "2026-03.jsonl", "other-host.jsonl"];

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { forgetFoldedLedgers, openLedger, readLedger, type LedgerOptions } from "../../src/ledger/index.js";
-import { foldEvents } from "../../src/ledger/state.js";
+import { foldEvents } from "../../src/ledger/source.js";
 import { describeState } from "./arbitrary.js";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));

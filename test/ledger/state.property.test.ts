@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { mergeLedgerFiles } from "../../src/ledger/read.js";
 import type { LedgerEvent } from "../../src/ledger/events.js";
 import { decodeState, encodeState } from "../../src/ledger/state-codec.js";
-import { foldEvents, LedgerState } from "../../src/ledger/state.js";
+import { foldEvents } from "../../src/ledger/source.js";
+import { LedgerState } from "../../src/ledger/state.js";
 import { projectState } from "../../src/ledger/projections.js";
 import { AGENTS, DATES, describeState, ENTRIES, ledgerEvents, RUN_REFS } from "./arbitrary.js";
 import {
