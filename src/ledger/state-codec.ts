@@ -50,8 +50,8 @@ type EntryRecord = [
   heldOnlyRuns: number,
   extras: Extras | null,
 ];
-/** [run, time, run, time, …] of the injections, then of the withholdings; times in ms since the epoch (half the bytes of ISO text). */
-type AfterRecord = [injected: number[], held: number[]];
+/** [run, time, run, time, …] of the injections, then of the withholdings. */
+type AfterRecord = [injected: Array<number | string>, held: Array<number | string>];
 type IndexRow = [id: string, offset: number, length: number, afterOffset: number, afterLength: number];
 type Extras = Partial<Pick<EntryFold, "lastArchived" | "lastAffirmed" | "verification" | "prints">>;
 type RunRecord = [calls: number[], recorded: number[], injected: number[], held: number[], findings: number[], independent: number[], compounded: number[]];
@@ -71,7 +71,11 @@ class Body {
   }
 
   json(value: unknown): Section {
-    return this.add(Buffer.from(JSON.stringify(value)));
+    return this.text(JSON.stringify(value));
+  }
+
+  text(json: string): Section {
+    return this.add(Buffer.from(json));
   }
 }
 
@@ -91,13 +95,13 @@ export function encodeState(state: LedgerState): EncodedState {
       return;
     }
     const fold = e ?? newEntryFold(n);
-    const after = fold.after === undefined ? raw(fold.afterAt as Section) : body.json(afterRecord(fold.after));
+    const after = fold.after === undefined ? raw(fold.afterAt as Section) : body.text(afterRecord(fold.after));
     index.push([id, ...body.json(entryRecord(fold)), ...after]);
   });
   const entries = body.json(index);
   const runIndex: Array<[string, number, number, number]> = [];
   for (const [run, slot] of p.runs) {
-    const at = slot.log === undefined ? raw(slot.encoded as Section) : body.json(runRecord(slot.log));
+    const at = slot.log === undefined ? raw(slot.encoded as Section) : body.text(runRecord(slot.log));
     runIndex.push([run, slot.lastInjectedSeq, ...at]);
   }
   // A table never needed since it was loaded is copied as it was.
@@ -145,19 +149,25 @@ function entryRecord(e: EntryFold): EntryRecord {
   ];
 }
 
-function afterRecord(after: AfterRuns): AfterRecord {
-  const flat = (map: ReadonlyMap<number, string>) => [...map].flatMap(([run, time]) => [run, Date.parse(time)]);
-  return [flat(after.injected), flat(after.held)];
+/** An AfterRecord's JSON text, written directly (a snapshot holds one per entry: tens of thousands of pairs). */
+function afterRecord(after: AfterRuns): string {
+  const flat = (map: ReadonlyMap<number, string>): string => {
+    let out = "";
+    for (const [run, time] of map) out += `${out ? "," : ""}${run},"${time}"`;
+    return `[${out}]`;
+  };
+  return `[${flat(after.injected)},${flat(after.held)}]`;
 }
 
-function runRecord(log: RunLog): RunRecord {
-  /** A `a,b,…` keyed map as flat numbers: each key's numbers, then its value's. */
-  const flat = <V>(map: ReadonlyMap<string, V>, value: (v: V) => number[]): number[] => {
-    const out: number[] = [];
-    for (const [key, v] of map) out.push(...key.split(",").map(Number), ...value(v));
-    return out;
+/** A RunRecord's JSON text: the maps' `a,b,…` keys are already JSON number lists, so they are written as they are. */
+function runRecord(log: RunLog): string {
+  const flat = <V>(map: ReadonlyMap<string, V>, value: (v: V) => string): string => {
+    let out = "";
+    for (const [key, v] of map) out += `${out ? "," : ""}${key},${value(v)}`;
+    return `[${out}]`;
   };
-  return [log.calls, log.recorded, log.injected, log.held, flat(log.findings, (seq) => [seq]), flat(log.independent, (count) => [count]), flat(log.compounded, (v) => v)];
+  const list = (numbers: readonly number[]) => `[${numbers.join(",")}]`;
+  return `[${[list(log.calls), list(log.recorded), list(log.injected), list(log.held), flat(log.findings, String), flat(log.independent, String), flat(log.compounded, (v) => v.join(","))].join(",")}]`;
 }
 
 const isString = (v: unknown): v is string => typeof v === "string";
@@ -226,8 +236,7 @@ function decodeEntry(n: number, r: EntryRecord, afterAt: Section): EntryFold {
 function decodeAfter([injected, held]: AfterRecord): AfterRuns {
   const after: AfterRuns = { injected: new Map(), held: new Map() };
   for (const [list, map] of [[injected, after.injected], [held, after.held]] as const) {
-    // Ledger times are canonical ISO (validate.ts), so the round trip through milliseconds is exact.
-    for (let i = 0; i < list.length; i += 2) map.set(list[i] as number, new Date(list[i + 1] as number).toISOString());
+    for (let i = 0; i < list.length; i += 2) map.set(list[i] as number, list[i + 1] as string);
   }
   return after;
 }

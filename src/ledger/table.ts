@@ -2,8 +2,8 @@
 
 /** Strings numbered in first-seen order; from a snapshot, loaded on first use. */
 export class Table {
-  #list: string[] | undefined;
-  #index: Map<string, number> | undefined;
+  #list: string[] = [];
+  #index = new Map<string, number>();
   #load: (() => readonly string[]) | undefined;
 
   constructor(list: readonly string[] | (() => readonly string[]) = []) {
@@ -13,47 +13,46 @@ export class Table {
 
   /** False while a table from a snapshot has not been needed yet. */
   get loaded(): boolean {
-    return this.#list !== undefined;
+    return this.#load === undefined;
   }
 
   /** Every string, by number. */
   get list(): readonly string[] {
-    return this.#ready().list;
+    if (this.#load !== undefined) this.#ready();
+    return this.#list;
   }
 
   no(value: string): number {
-    const { list, index } = this.#ready();
-    let n = index.get(value);
+    if (this.#load !== undefined) this.#ready();
+    let n = this.#index.get(value);
     if (n === undefined) {
-      n = list.length;
-      list.push(value);
-      index.set(value, n);
+      n = this.#list.length;
+      this.#list.push(value);
+      this.#index.set(value, n);
     }
     return n;
   }
 
   find(value: string): number | undefined {
-    return this.#ready().index.get(value);
+    if (this.#load !== undefined) this.#ready();
+    return this.#index.get(value);
   }
 
   at(n: number): string {
-    return this.#ready().list[n] as string;
+    if (this.#load !== undefined) this.#ready();
+    return this.#list[n] as string;
   }
 
   #fill(list: readonly string[]): void {
-    this.#list = [];
-    this.#index = new Map();
     for (const value of list) {
       if (!this.#index.has(value)) this.#index.set(value, this.#list.length);
       this.#list.push(value);
     }
   }
 
-  #ready(): { list: string[]; index: Map<string, number> } {
-    if (this.#list === undefined) {
-      this.#fill((this.#load as () => readonly string[])());
-      this.#load = undefined;
-    }
-    return { list: this.#list as string[], index: this.#index as Map<string, number> };
+  #ready(): void {
+    const load = this.#load as () => readonly string[];
+    this.#load = undefined;
+    this.#fill(load());
   }
 }
