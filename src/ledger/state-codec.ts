@@ -12,7 +12,7 @@ import { addTo, type AfterRuns, callOf, type EntryFold, LedgerState, newEntryFol
 import { checkEvent } from "./validate.js";
 
 /** Bump when the fold (state.ts `apply`) or this encoding changes: older snapshots are then rebuilt. */
-export const STATE_FORMAT = 2;
+export const STATE_FORMAT = 3;
 
 /** [offset, length] of a JSON text in the body. */
 type Section = [offset: number, length: number];
