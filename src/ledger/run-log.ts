@@ -19,12 +19,12 @@ export type RunLog = {
   held: number[];
   /** call → entries withheld from it. */
   heldBy: Map<number, Set<number>>;
-  /** `call,hash,entry` → sequence number of the latest such `confirmed` event. */
-  findings: Map<string, number>;
+  /** finding hash → [call, entry, sequence number of the latest such `confirmed` event, …] (usually one triple). */
+  findings: Map<string, number[]>;
   /** `call,entry` → counted independent confirmations. */
   independent: Map<string, number>;
-  /** `origin,hash` → [entry, sequence number] of the latest `compounded` event. */
-  compounded: Map<string, [number, number]>;
+  /** finding hash → [origin, entry, sequence number of the latest `compounded` event, …], one triple per origin. */
+  compounded: Map<string, number[]>;
 };
 
 /** A run id's log, decoded on first use (a snapshot holds thousands; a command asks about one). */
@@ -62,11 +62,6 @@ export function addTo(map: Map<number, Set<number>>, key: number, value: number)
   return true;
 }
 
-/** The numbers of an `a,b,c` key (as many as it has; the tuple type only spares the undefined checks). */
-function numbers(key: string): [number, number, number, number] {
-  return key.split(",").map(Number) as [number, number, number, number];
-}
-
 /**
  * An event's origin number `o` belongs to a query for origin number `origin` (undefined: any; -1: one
  * the ledger never saw). As in sameRun, an event without an origin matches any.
@@ -92,25 +87,68 @@ export function recordedAgents(log: RunLog, origin: number | undefined): number[
   return agents.length ? [...new Set(agents)] : undefined;
 }
 
+/**
+ * Record a `confirmed` event of finding `hash` by `call` for `entry` (sequence number `seq`);
+ * false when that (run, agent, finding, entry) was confirmed before: a retry or a union merge.
+ */
+export function addFinding(log: RunLog, hash: string, call: number, entry: number, seq: number): boolean {
+  let list = log.findings.get(hash);
+  if (list === undefined) {
+    list = [];
+    log.findings.set(hash, list);
+  }
+  for (let i = 0; i < list.length; i += 3) {
+    if (list[i] === call && list[i + 1] === entry) {
+      list[i + 2] = seq;
+      return false;
+    }
+  }
+  list.push(call, entry, seq);
+  return true;
+}
+
+/** Record a `compounded` event of finding `hash` under `origin`: the latest one per (origin, hash) is kept. */
+export function addCompounded(log: RunLog, hash: string, origin: number, entry: number, seq: number): void {
+  let list = log.compounded.get(hash);
+  if (list === undefined) {
+    list = [];
+    log.compounded.set(hash, list);
+  }
+  for (let i = 0; i < list.length; i += 3) {
+    if (list[i] === origin) {
+      list[i + 1] = entry;
+      list[i + 2] = seq;
+      return;
+    }
+  }
+  list.push(origin, entry, seq);
+}
+
 /** [agent, hash, entry] of the latest `confirmed` event per (agent, finding hash) in the run under `origin`. */
-export function latestFindings(log: RunLog, origin: number | undefined): Array<[number, number, number]> {
-  const latest = new Map<string, [number, number, number, number]>();
-  for (const [key, seq] of log.findings) {
-    const [call, hash, entry] = numbers(key);
-    if (!matches(log.calls[2 * call], origin)) continue;
-    const agent = log.calls[2 * call + 1] as number;
-    const finding = `${agent},${hash}`;
-    if ((latest.get(finding)?.[3] ?? -1) < seq) latest.set(finding, [agent, hash, entry, seq]);
+export function latestFindings(log: RunLog, origin: number | undefined): Array<[number, string, number]> {
+  const latest = new Map<string, [number, string, number, number]>();
+  for (const [hash, list] of log.findings) {
+    for (let i = 0; i < list.length; i += 3) {
+      const call = list[i] as number;
+      if (!matches(log.calls[2 * call], origin)) continue;
+      const agent = log.calls[2 * call + 1] as number;
+      const seq = list[i + 2] as number;
+      const finding = `${agent}\u0000${hash}`;
+      if ((latest.get(finding)?.[3] ?? -1) < seq) latest.set(finding, [agent, hash, list[i + 1] as number, seq]);
+    }
   }
   return [...latest.values()].map(([agent, hash, entry]) => [agent, hash, entry]);
 }
 
 /** [hash, entry] of the latest `compounded` event per finding hash in the run under `origin`. */
-export function latestCompounded(log: RunLog, origin: number | undefined): Array<[number, number]> {
-  const latest = new Map<number, [number, number]>();
-  for (const [key, [entry, seq]] of log.compounded) {
-    const [o, hash] = numbers(key);
-    if (matches(o, origin) && (latest.get(hash)?.[1] ?? -1) < seq) latest.set(hash, [entry, seq]);
+export function latestCompounded(log: RunLog, origin: number | undefined): Array<[string, number]> {
+  const out: Array<[string, number]> = [];
+  for (const [hash, list] of log.compounded) {
+    let best: [number, number] | undefined;
+    for (let i = 0; i < list.length; i += 3) {
+      if (matches(list[i], origin) && (best?.[1] ?? -1) < (list[i + 2] as number)) best = [list[i + 1] as number, list[i + 2] as number];
+    }
+    if (best) out.push([hash, best[0]]);
   }
-  return [...latest].map(([hash, [entry]]) => [hash, entry]);
+  return out;
 }

@@ -12,7 +12,7 @@ import { addTo, type AfterRuns, callOf, type EntryFold, LedgerState, newEntryFol
 import { checkEvent } from "./validate.js";
 
 /** Bump when the fold (state.ts `apply`) or this encoding changes: older snapshots are then rebuilt. */
-export const STATE_FORMAT = 3;
+export const STATE_FORMAT = 4;
 
 /** [offset, length] of a JSON text in the body. */
 type Section = [offset: number, length: number];
@@ -28,7 +28,6 @@ export type StateHeader = {
   sha256: string;
   /** `[[id, offset, length, after offset, after length], …]` by entry number: its record, and its after-reset runs. */
   entries: Section;
-  hashes: Section;
   runKeys: Section;
   /** `[[run, lastInjectedSeq, offset, length], …]`. */
   runs: Section;
@@ -54,10 +53,11 @@ type EntryRecord = [
 type AfterRecord = [injected: Array<number | string>, held: Array<number | string>];
 type IndexRow = [id: string, offset: number, length: number, afterOffset: number, afterLength: number];
 type Extras = Partial<Pick<EntryFold, "lastArchived" | "lastAffirmed" | "verification" | "prints">>;
-type RunRecord = [calls: number[], recorded: number[], injected: number[], held: number[], findings: number[], independent: number[], compounded: number[]];
+/** The maps' [hash, call or origin, entry, sequence number, …] are flat lists with the hash strings in place. */
+type RunRecord = [calls: number[], recorded: number[], injected: number[], held: number[], findings: Array<string | number>, independent: number[], compounded: Array<string | number>];
 
 /** The raw bytes of the records a state was loaded from, so that undecoded ones are copied, not re-encoded. */
-const sources = new WeakMap<Stored, { body: Buffer; entries: () => IndexRow[]; hashes: Section; runKeys: Section }>();
+const sources = new WeakMap<Stored, { body: Buffer; entries: () => IndexRow[]; runKeys: Section }>();
 
 /** A body being written: JSON texts appended one after another. */
 class Body {
@@ -106,7 +106,6 @@ export function encodeState(state: LedgerState): EncodedState {
   }
   // A table never needed since it was loaded is copied as it was.
   const table = (t: Table, at: Section | undefined) => (!t.loaded && at ? raw(at) : body.json(t.list));
-  const hashes = table(p.hashes, source?.hashes);
   const runKeys = table(p.runKeys, source?.runKeys);
   const runs = body.json(runIndex);
   const bytes = Buffer.concat(body.chunks, body.length);
@@ -119,7 +118,6 @@ export function encodeState(state: LedgerState): EncodedState {
       bytes: bytes.length,
       sha256: createHash("sha256").update(bytes).digest("hex"),
       entries,
-      hashes,
       runKeys,
       runs,
     },
@@ -161,13 +159,22 @@ function afterRecord(after: AfterRuns): string {
 
 /** A RunRecord's JSON text: the maps' `a,b,…` keys are already JSON number lists, so they are written as they are. */
 function runRecord(log: RunLog): string {
-  const flat = <V>(map: ReadonlyMap<string, V>, value: (v: V) => string): string => {
+  const keyed = (map: ReadonlyMap<string, number>): string => {
     let out = "";
-    for (const [key, v] of map) out += `${out ? "," : ""}${key},${value(v)}`;
+    for (const [key, v] of map) out += `${out ? "," : ""}${key},${v}`;
+    return `[${out}]`;
+  };
+  /** hash → flat triples, as [hash, a, b, c, hash, a, b, c, …]. */
+  const byHash = (map: ReadonlyMap<string, readonly number[]>): string => {
+    let out = "";
+    for (const [hash, list] of map) {
+      const text = JSON.stringify(hash);
+      for (let i = 0; i < list.length; i += 3) out += `${out ? "," : ""}${text},${list[i]},${list[i + 1]},${list[i + 2]}`;
+    }
     return `[${out}]`;
   };
   const list = (numbers: readonly number[]) => `[${numbers.join(",")}]`;
-  return `[${[list(log.calls), list(log.recorded), list(log.injected), list(log.held), flat(log.findings, String), flat(log.independent, String), flat(log.compounded, (v) => v.join(","))].join(",")}]`;
+  return `[${[list(log.calls), list(log.recorded), list(log.injected), list(log.held), byHash(log.findings), keyed(log.independent), byHash(log.compounded)].join(",")}]`;
 }
 
 const isString = (v: unknown): v is string => typeof v === "string";
@@ -185,7 +192,7 @@ export function decodeState(header: unknown, body: Buffer): { state: LedgerState
   if (!isCount(h.size) || !(h.last === null || checkEvent(structuredClone(h.last)) === undefined)) return { problem: "size or last event" };
   if (!Array.isArray(h.origins) || !h.origins.every(isString) || h.origins[0] !== "" || !Array.isArray(h.agents) || !h.agents.every(isString)) return { problem: "origins or agents" };
   if (h.bytes !== body.length || !isString(h.sha256) || createHash("sha256").update(body).digest("hex") !== h.sha256) return { problem: "the body does not match its hash" };
-  if (![h.entries, h.hashes, h.runKeys, h.runs].every((s) => isSection(s, body.length))) return { problem: "sections" };
+  if (![h.entries, h.runKeys, h.runs].every((s) => isSection(s, body.length))) return { problem: "sections" };
   const parse = <T>([offset, length]: Section): T => JSON.parse(body.toString("utf8", offset, offset + length)) as T;
   let entryIndex: IndexRow[] | undefined;
   const entriesAt = () => (entryIndex ??= parse<IndexRow[]>(h.entries));
@@ -197,7 +204,7 @@ export function decodeState(header: unknown, body: Buffer): { state: LedgerState
     run: (encoded) => decodeRun(parse<RunRecord>(encoded as Section)),
     after: (encoded) => decodeAfter(parse<AfterRecord>(encoded as Section)),
   };
-  sources.set(stored, { body, entries: entriesAt, hashes: h.hashes, runKeys: h.runKeys });
+  sources.set(stored, { body, entries: entriesAt, runKeys: h.runKeys });
   const runs = new Map<string, RunSlot>();
   for (const [run, lastInjectedSeq, offset, length] of parse<Array<[string, number, number, number]>>(h.runs)) {
     runs.set(run, { lastInjectedSeq, log: undefined, encoded: [offset, length], runNos: undefined });
@@ -208,7 +215,6 @@ export function decodeState(header: unknown, body: Buffer): { state: LedgerState
     origins: new Table(h.origins),
     agents: new Table(h.agents),
     entryIds: new Table(() => entriesAt().map(([id]) => id)),
-    hashes: new Table(() => parse<string[]>(h.hashes)),
     runKeys: new Table(() => parse<string[]>(h.runKeys)),
     entries: new Map(),
     runs,
@@ -250,8 +256,17 @@ function decodeRun(raw: RunRecord): RunLog {
   for (let i = 0; i < injected.length; i += 2) addTo(log.injectedEntries, calls[2 * (injected[i] as number)] as number, injected[i + 1] as number);
   log.held = held;
   for (let i = 0; i < held.length; i += 2) addTo(log.heldBy, held[i] as number, held[i + 1] as number);
-  for (let i = 0; i < findings.length; i += 4) log.findings.set(`${findings[i]},${findings[i + 1]},${findings[i + 2]}`, findings[i + 3] as number);
+  for (const [flat, map] of [[findings, log.findings], [compounded, log.compounded]] as const) {
+    for (let i = 0; i < flat.length; i += 4) {
+      const hash = flat[i] as string;
+      let list = map.get(hash);
+      if (list === undefined) {
+        list = [];
+        map.set(hash, list);
+      }
+      list.push(flat[i + 1] as number, flat[i + 2] as number, flat[i + 3] as number);
+    }
+  }
   for (let i = 0; i < independent.length; i += 3) log.independent.set(`${independent[i]},${independent[i + 1]}`, independent[i + 2] as number);
-  for (let i = 0; i < compounded.length; i += 4) log.compounded.set(`${compounded[i]},${compounded[i + 1]}`, [compounded[i + 2] as number, compounded[i + 3] as number]);
   return log;
 }

@@ -13,7 +13,7 @@ import { resetsCounter } from "./clock.js";
 import { affirms, type AfterRuns, type ConfirmedPrints, type EntryFold, newEntryFold, printsOf, refreshesVerification, type VerificationState } from "./entry-fold.js";
 import type { LedgerEvent } from "./events.js";
 import { runKey, type RunRecord, type RunRef } from "./run-ref.js";
-import { addTo, callOf, entriesOf, latestCompounded, latestFindings, newRunLog, recordedAgents, type RunLog, type RunSlot } from "./run-log.js";
+import { addCompounded, addFinding, addTo, callOf, entriesOf, latestCompounded, latestFindings, newRunLog, recordedAgents, type RunLog, type RunSlot } from "./run-log.js";
 import { compareEvents } from "./order.js";
 import { Table } from "./table.js";
 
@@ -39,7 +39,6 @@ export type StateParts = {
   agents: Table;
   /** Entry ids by number; the first `storedEntries` are in `stored`, until decoded into `entries`. */
   entryIds: Table;
-  hashes: Table;
   runKeys: Table;
   /** The decoded entry folds by id. */
   entries: Map<string, EntryFold>;
@@ -57,7 +56,6 @@ export class LedgerState {
   readonly #origins: Table;
   readonly #agents: Table;
   readonly #entryIds: Table;
-  readonly #hashes: Table;
   readonly #runKeys: Table;
   readonly #entries: Map<string, EntryFold>;
   readonly #runs: Map<string, RunSlot>;
@@ -72,7 +70,6 @@ export class LedgerState {
     this.#origins = parts?.origins ?? new Table([""]);
     this.#agents = parts?.agents ?? new Table();
     this.#entryIds = parts?.entryIds ?? new Table();
-    this.#hashes = parts?.hashes ?? new Table();
     this.#runKeys = parts?.runKeys ?? new Table();
     this.#entries = parts?.entries ?? new Map();
     this.#runs = parts?.runs ?? new Map();
@@ -106,7 +103,7 @@ export class LedgerState {
     if (event.type === "held-out") this.#heldOut(e, event);
     else if (event.type === "confirmed") counts = this.#confirmed(e, event, seq);
     else if (event.type === "compounded" && event.findingHash !== undefined) {
-      this.#log(event.run).compounded.set(`${this.#originNo(event.origin)},${this.#hashes.no(event.findingHash)}`, [e.n, seq]);
+      addCompounded(this.#log(event.run), event.findingHash, this.#originNo(event.origin), e.n, seq);
     } else if (event.type === "archived") {
       if (e.lastArchived === undefined || event.time > e.lastArchived.time) e.lastArchived = event;
     } else if (event.type === "verified") e.verification = { latest: event, confirmedAfter: false };
@@ -117,7 +114,11 @@ export class LedgerState {
     // A repeated (run, agent, finding) neither counts nor resets: it is the same confirmation again.
     if (counts && resetsCounter(event) && (e.lastReset === undefined || event.time > e.lastReset)) {
       e.lastReset = event.time;
-      e.after = { injected: new Map(), held: new Map() };
+      if (e.after === undefined) e.after = { injected: new Map(), held: new Map() };
+      else {
+        e.after.injected.clear();
+        e.after.held.clear();
+      }
       e.afterAt = undefined;
       e.afterRuns = 0;
       e.heldOnlyRuns = 0;
@@ -180,10 +181,7 @@ export class LedgerState {
     const log = this.#log(event.run);
     const call = callOf(log, this.#originNo(event.origin), this.#agentKeyNo(event.agent));
     if (event.findingHash !== undefined) {
-      const key = `${call},${this.#hashes.no(event.findingHash)},${e.n}`;
-      const repeated = log.findings.has(key);
-      log.findings.set(key, seq);
-      if (repeated) return false;
+      if (!addFinding(log, event.findingHash, call, e.n, seq)) return false;
     }
     if (event.provenance === "primed") {
       e.primed += 1;
@@ -259,7 +257,7 @@ export class LedgerState {
     const out = new Map<string, string>();
     const log = this.#peek(run.run);
     if (log === undefined) return out;
-    for (const [agent, hash, e] of latestFindings(log, this.#refOrigin(run))) out.set(`${this.#agents.at(agent)}\u0000${this.#hashes.at(hash)}`, this.#entryIds.at(e));
+    for (const [agent, hash, e] of latestFindings(log, this.#refOrigin(run))) out.set(`${this.#agents.at(agent)}\u0000${hash}`, this.#entryIds.at(e));
     return out;
   }
 
@@ -268,7 +266,7 @@ export class LedgerState {
     const out = new Map<string, string>();
     const log = this.#peek(run.run);
     if (log === undefined) return out;
-    for (const [hash, e] of latestCompounded(log, this.#refOrigin(run))) out.set(this.#hashes.at(hash), this.#entryIds.at(e));
+    for (const [hash, e] of latestCompounded(log, this.#refOrigin(run))) out.set(hash, this.#entryIds.at(e));
     return out;
   }
 
@@ -305,7 +303,6 @@ export class LedgerState {
       origins: this.#origins,
       agents: this.#agents,
       entryIds: this.#entryIds,
-      hashes: this.#hashes,
       runKeys: this.#runKeys,
       entries: this.#entries,
       runs: this.#runs,
