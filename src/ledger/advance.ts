@@ -13,14 +13,11 @@ import { compareEvents } from "./order.js";
 import { LedgerState } from "./state.js";
 import { type Coverage, type OpenedFile, planFile, readTail } from "./tail.js";
 
-/** `base` advanced (or a fresh fold when `base` is undefined), and how many events were folded now. */
-export type Advanced = { folded: Folded; appended: number };
-
 /**
  * Fold into `base` what `files` (the ledger's files, in name order) hold beyond it. Mutates
  * `base.state` only when the answer is not "stale". Without `base`, folds everything.
  */
-export async function advance(base: Folded | undefined, files: readonly OpenedFile[]): Promise<Advanced | "stale"> {
+export async function advance(base: Folded | undefined, files: readonly OpenedFile[]): Promise<Folded | "stale"> {
   const names = new Set(files.map((f) => f.name));
   if (base !== undefined) for (const name of base.files.keys()) if (!names.has(name)) return "stale";
   const plans = files.map((file) => ({ file, plan: planFile(base?.files.get(file.name), file.stat) }));
@@ -56,5 +53,5 @@ export async function advance(base: Folded | undefined, files: readonly OpenedFi
   const state = base?.state ?? new LedgerState();
   for (const event of events) state.apply(event as LedgerEvent);
   const duplicates: StoredDuplicate[] = [...(base?.duplicates ?? []), ...merged.warnings.map((w) => ({ name: w.file, line: w.line, rule: w.rule, message: w.message }))];
-  return { folded: { state, files: covered, duplicates }, appended: events.length };
+  return { state, files: covered, duplicates };
 }

@@ -21,7 +21,7 @@ import {
 } from "./read.js";
 import { type Folded, loadSnapshot, saveSnapshot } from "./snapshot.js";
 import type { LedgerState } from "./state.js";
-import { type OpenedFile, openLedgerFile } from "./tail.js";
+import { openLedgerFile } from "./tail.js";
 
 export type { LedgerEvent } from "./events.js";
 export { LEDGER_SCHEMA_VERSION } from "./events.js";
@@ -150,9 +150,11 @@ export class Ledger {
 
   async #state(entry: Shared): Promise<LedgerStateResult> {
     const names = await listLedgerFiles(this.dir);
-    const opened = await Promise.all(names.map((name) => openLedgerFile(path.join(this.dir, name), name)));
-    const files = opened.filter((f): f is OpenedFile => f !== undefined);
+    const opened = await Promise.allSettled(names.map((name) => openLedgerFile(path.join(this.dir, name), name)));
+    const files = opened.flatMap((o) => (o.status === "fulfilled" && o.value !== undefined ? [o.value] : []));
     try {
+      const failed = opened.find((o): o is PromiseRejectedResult => o.status === "rejected");
+      if (failed) throw failed.reason;
       const key = files.map((f) => `${f.name}\u0000${f.stat.dev}:${f.stat.ino}:${f.stat.size}:${f.stat.mtimeNs}`).join("\n");
       if (this.#stateResult?.key === key && this.#stateResult.value.state === entry.folded?.state) return this.#stateResult.value;
       const snapshot = this.#options.snapshot;
@@ -161,14 +163,14 @@ export class Ledger {
         entry.saved = entry.folded?.state.size;
       }
       let rebuilt = entry.folded === undefined;
-      let advanced = await advance(entry.folded, files);
-      if (advanced === "stale") {
+      let folded = await advance(entry.folded, files);
+      if (folded === "stale") {
         rebuilt = true;
-        advanced = (await advance(undefined, files)) as Exclude<typeof advanced, "stale">;
+        folded = (await advance(undefined, files)) as Folded;
       }
-      entry.folded = advanced.folded;
+      entry.folded = folded;
       await this.#save(entry, rebuilt);
-      const value: LedgerStateResult = { state: advanced.folded.state, warnings: this.#warnings(advanced.folded) };
+      const value: LedgerStateResult = { state: folded.state, warnings: this.#warnings(folded) };
       this.#stateResult = { key, value };
       return value;
     } finally {
