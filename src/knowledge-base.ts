@@ -8,7 +8,7 @@ import { entryFileFor } from "./store/files.js";
 import { todayUtc } from "./entry/parse.js";
 import { frontmatterJsonSchema } from "./entry/schema.js";
 import { CairnError } from "./errors.js";
-import { openLedger, projectLedger, type Ledger, type NewEvent } from "./ledger/index.js";
+import { openLedger, projectState, snapshotFileIn, type Ledger, type NewEvent } from "./ledger/index.js";
 import { planNewEntry, writeNewEntry } from "./lifecycle/create.js";
 import { archiveEntry, confirmEntry, lookup, restoreEntry, retractEntry, unreadableEntry } from "./lifecycle/manual.js";
 import { repairPendingChanges } from "./lifecycle/change.js";
@@ -72,7 +72,8 @@ export class KnowledgeBase {
   constructor(layout: Layout, config: CairnConfig, now: () => Date, embedder?: Embedder | null, refreshIntervalMs = 15_000, who: Pick<OpenOptions, "actor" | "origin"> = {}) {
     this.layout = layout;
     this.config = config;
-    this.ledger = openLedger(layout.ledger, { root: layout.root });
+    // The folded ledger is kept in .cairn/: a command folds only the events appended since the last one.
+    this.ledger = openLedger(layout.ledger, { root: layout.root, snapshot: snapshotFileIn(layout.cache) });
     this.#now = now;
     this.#embedder = embedder;
     this.#session = new IndexSession(layout, config, embedder, refreshIntervalMs);
@@ -159,8 +160,8 @@ export class KnowledgeBase {
     const { knowledgeView } = await import("./indexing/catalogue-view.js");
     const view = knowledgeView(index.catalogue, this.today());
     const { lintCatalogue } = await import("./check/catalogue-lint.js");
-    const { events } = await this.ledger.read();
-    const lint = await lintCatalogue({ layout: this.layout, config: this.config, view, events, today: this.today(), anchors: rest.anchors !== false, strictAnchors: true });
+    const { state } = await this.ledger.state();
+    const lint = await lintCatalogue({ layout: this.layout, config: this.config, view, events: state, today: this.today(), anchors: rest.anchors !== false, strictAnchors: true });
     const inPaths = (file: string) => !paths.length || paths.some((p) => { const abs = path.join(this.layout.root, file); return abs === p || abs.startsWith(p + path.sep); });
     const diagnostics = lint.diagnostics.filter((d) => inPaths(d.file));
     const files = [...view.entries.map((e) => e.path), ...index.catalogue.broken.map((b) => b.path), ...index.catalogue.records.filter((r) => r.unparsed).map((r) => r.path)].filter(inPaths).length;
@@ -211,18 +212,18 @@ export class KnowledgeBase {
   async #statusInput(): Promise<StatusInput & { entries: KnowledgeView["entries"] }> {
     // The catalogue and the lint cache: the same rules and results as `check`, re-computed only for what changed.
     const view = await this.knowledge();
-    const { events, warnings } = await this.ledger.read();
+    const { state, warnings } = await this.ledger.state();
     const { lintCatalogue } = await import("./check/catalogue-lint.js");
-    const { diagnostics } = await lintCatalogue({ layout: this.layout, config: this.config, view, events, today: this.today() });
-    const views = projectLedger(events, confirmationInfo(view.entries), { today: this.today() });
+    const { diagnostics } = await lintCatalogue({ layout: this.layout, config: this.config, view, events: state, today: this.today() });
+    const views = projectState(state, confirmationInfo(view.entries), { today: this.today() });
     const { liveWarnings } = await import("./anchors/live.js");
     return {
       entries: view.entries,
       diagnostics,
       views,
-      events,
+      events: state,
       config: this.config,
-      extra: liveWarnings(view.entries, diagnostics, events),
+      extra: liveWarnings(view.entries, diagnostics, state),
       ledgerWarnings: [...unreadableEntries(view, diagnostics), ...warnings.map((w) => `${w.file}:${w.line}: ${w.message}`)],
     };
   }
@@ -237,10 +238,12 @@ export class KnowledgeBase {
     const input = await this.#statusInput();
     const { buildReportModel } = await import("./report/model.js");
     const project = path.basename(path.resolve(this.layout.root));
-    // The report shows each entry's finding and Verify section: the one reader here that needs every body.
+    // The report shows each entry's finding and Verify section, and every event of the timeline: the one reader
+    // here that needs every body and every ledger line.
     const loaded = await this.load();
+    const { events } = await this.ledger.read();
     return buildReportModel(
-      { status: buildStatus(input, { all: true }), entries: loaded.entries, diagnostics: input.diagnostics, events: input.events, config: this.config, project, now: this.#now() },
+      { status: buildStatus(input, { all: true }), entries: loaded.entries, diagnostics: input.diagnostics, events, config: this.config, project, now: this.#now() },
       options,
     );
   }
@@ -414,7 +417,7 @@ export class KnowledgeBase {
         {
           layout: this.layout,
           config: this.config,
-          events: async () => (await this.ledger.read()).events,
+          events: async () => (await this.ledger.state()).state,
           search: (query, options) => this.search(query, options),
           append: this.append,
           agentScopes: () => this.agentScopes(),
@@ -436,7 +439,7 @@ export class KnowledgeBase {
     const { index } = await this.searchIndex();
     const byPath = new Map(index.catalogue.records.map((r) => [r.path, r]));
     const { recordLinter } = await import("./check/catalogue-lint.js");
-    const linter = await recordLinter({ layout: this.layout, config: this.config, events: (await this.ledger.read()).events, today: this.today() });
+    const linter = await recordLinter({ layout: this.layout, config: this.config, events: (await this.ledger.state()).state, today: this.today() });
     return { record: (p) => byPath.get(p), final: (records) => linter.final(records), save: () => linter.save("merge") };
   }
 
@@ -504,7 +507,7 @@ export class KnowledgeBase {
         entries.push(found.entry);
       }
     }
-    const plan = await planVerify(this.layout, entries, (await this.ledger.read()).events);
+    const plan = await planVerify(this.layout, entries, (await this.ledger.state()).state);
     if (!options.dryRun && plan.events.length) await this.append(plan.events);
     const count = (r: string) => plan.rows.filter((row) => row.result === r).length;
     return { entries: plan.rows.map((row) => (options.dryRun ? { ...row, recorded: false } : row)), passed: count("passed"), failed: count("failed"), notMechanical: count("not-mechanical"), dryRun: options.dryRun ?? false };
@@ -545,9 +548,9 @@ export class KnowledgeBase {
     const file = entryFileFor(this.layout, found.entry.path);
     const read = file ? await readEntryFile(this.layout, file, this.today()) : undefined;
     if (!read?.entry || read.entry.id !== id) return { kind: "not-found", id, suggestions: [] };
-    const { events } = await this.ledger.read();
-    const views = projectLedger(events, confirmationInfo([read.entry]), { today: this.today() });
-    return { kind: "found", entry: await entryView(this.layout, this.config, read.entry, read.diagnostics, views, events) };
+    const { state } = await this.ledger.state();
+    const views = projectState(state, confirmationInfo([read.entry]), { today: this.today() });
+    return { kind: "found", entry: await entryView(this.layout, this.config, read.entry, read.diagnostics, views, state) };
   }
 
   /** An entry's ledger events and git log, oldest first. */

@@ -16,7 +16,7 @@ import { sortDiagnostics } from "../entry/diagnostic.js";
 import type { Entry } from "../entry/types.js";
 import type { KnowledgeView } from "../indexing/catalogue-view.js";
 import { problemsOf, type CatalogueRecord } from "../indexing/catalogue.js";
-import type { LedgerEvent } from "../ledger/events.js";
+import type { LedgerSource } from "../ledger/index.js";
 import { latestFingerprints, type ConfirmedPrints } from "../anchors/fingerprint.js";
 import type { Access } from "../anchors/resolve.js";
 import { gitStateToken } from "../store/git-dirs.js";
@@ -39,7 +39,8 @@ export type CatalogueLint = {
 export type RecordLintInput = {
   layout: Layout;
   config: CairnConfig;
-  events: readonly LedgerEvent[];
+  /** The ledger, as its events or its folded state (for the anchors' fingerprints). */
+  events: LedgerSource;
   today: string;
   /** Resolve anchors (default true; `check --no-anchors` says false). */
   anchors?: boolean;
@@ -133,7 +134,7 @@ function anchorRulesOn(enabled: (id: string) => boolean): boolean {
 /** Anchor diagnostics of one record at a time, reusing a cached result while nothing it read has changed. */
 function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache, computed: CatalogueLint["computed"]): (record: CatalogueRecord) => Promise<Diagnostic[]> {
   const { layout, config, events } = input;
-  let prints: Map<string, ConfirmedPrints> | undefined;
+  let prints: Pick<ReadonlyMap<string, ConfirmedPrints>, "get"> | undefined;
   const printsOf = () => (prints ??= latestFingerprints(events));
   const signatures = new Map<string, string>();
   const sig = (rel: string): string => {

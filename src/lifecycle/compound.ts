@@ -13,8 +13,8 @@ import type { Anchor, EntryCard } from "../entry/types.js";
 import { refsOf } from "../check/references.js";
 import { SANITIZE_RULES } from "../check/sanitize/rules.js";
 import { slugify } from "../entry/render.js";
-import type { LedgerEvent, RunRef } from "../ledger/index.js";
-import { injectionsForRun, sameRun } from "../ledger/index.js";
+import type { LedgerSource, RunRef } from "../ledger/index.js";
+import { injectionsForRun, ledgerState } from "../ledger/index.js";
 import type { Layout } from "../store/layout.js";
 import { planNewEntry, type NewEntryPlan } from "./create.js";
 import { anchorIndex, withSharedAnchors, type Match } from "./match.js";
@@ -46,7 +46,8 @@ export type CompoundContext = {
   today: string;
   run: RunRef;
   byId: Map<string, EntryCard>;
-  events: readonly LedgerEvent[];
+  /** The ledger, as its events or (faster) its folded state. */
+  events: LedgerSource;
   /** The finding text of an entry, read from its file (only for entries created today that a candidate duplicates). */
   findingOf: (entry: EntryCard) => Promise<string | undefined>;
   /** Candidates scored against a text (active and archived), best first; `ids` restricts the scoring to those entries. */
@@ -56,7 +57,8 @@ export type CompoundContext = {
 export async function planCompound(ctx: CompoundContext, findings: CompoundCandidate[]): Promise<CompoundStep[]> {
   const steps: CompoundStep[] = [];
   const slugs = new Set<string>();
-  const done = compoundedFindings(ctx.events, ctx.run);
+  // findingHash → entry of the candidates already compounded (created or restored) in this run.
+  const done = ledgerState(ctx.events).compoundedFindings(ctx.run);
   const accepted: Array<{ text: string; anchors: Anchor[] }> = [];
   const threshold = ctx.config.matchThreshold;
   const near = anchorIndex(ctx.byId.values());
@@ -187,14 +189,7 @@ function anchorDuplicate(byId: Map<string, EntryCard>, anchors: readonly Anchor[
 /** The candidate's own entry, written by an earlier call of this run that stopped before its `compounded` event. */
 async function isInterrupted(entry: EntryCard, ctx: CompoundContext, sameText: (entry: EntryCard) => Promise<boolean>): Promise<boolean> {
   if (entry.frontmatter.created !== ctx.today || !(await sameText(entry))) return false;
-  return !ctx.events.some((e) => "entry" in e && e.entry === entry.id);
-}
-
-/** findingHash → entry of the candidates already compounded (created or restored) in `run`. */
-function compoundedFindings(events: readonly LedgerEvent[], run: RunRef): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const event of events) if (event.type === "compounded" && event.findingHash !== undefined && sameRun(event, run)) out.set(event.findingHash, event.entry);
-  return out;
+  return !ledgerState(ctx.events).names(entry.id);
 }
 
 /** Share of the shorter text's words found in the other (a cheap "same meaning" test within one batch, before anything is indexed). */

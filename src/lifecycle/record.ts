@@ -7,8 +7,8 @@
  */
 import { agentKey } from "../entry/agent-name.js";
 import type { EntryCard, Provenance } from "../entry/types.js";
-import type { LedgerEvent, RunRef } from "../ledger/index.js";
-import { injectionsForRun, sameRun } from "../ledger/index.js";
+import type { LedgerSource, RunRef } from "../ledger/index.js";
+import { injectionsForRun, ledgerState } from "../ledger/index.js";
 import { refsOf } from "../check/references.js";
 import { parseAnchors } from "../entry/anchors.js";
 import { anchorIndex, withSharedAnchors, type Match } from "./match.js";
@@ -31,11 +31,13 @@ export type RecordPlan = {
 /** Every candidate scored against the finding's text (active and archived), best first; `ids` restricts the scoring to those entries. Shared anchors are added by planRecord. */
 export type Scorer = (finding: Finding, ids?: ReadonlySet<string>) => Promise<Match[]>;
 
-export type RecordContext = { run: RunRef; byId: Map<string, EntryCard>; events: readonly LedgerEvent[]; threshold: number; score: Scorer };
+/** `events`: the ledger, as its events or (faster) its folded state. */
+export type RecordContext = { run: RunRef; byId: Map<string, EntryCard>; events: LedgerSource; threshold: number; score: Scorer };
 
 export async function planRecord(ctx: RecordContext, findings: Finding[]): Promise<RecordPlan> {
   const plan: RecordPlan = { confirmations: [], unmatched: [], alreadyRecorded: [], edits: [], restores: [] };
-  const recorded = recordedFindings(ctx.events, ctx.run);
+  // (agentKey, findingHash) → entry of every finding already recorded in the run.
+  const recorded = ledgerState(ctx.events).recordedFindings(ctx.run);
   const near = anchorIndex(ctx.byId.values());
   for (const [index, finding] of findings.entries()) {
     const hash = findingHash(finding.text);
@@ -101,13 +103,4 @@ export async function planRecord(ctx: RecordContext, findings: Finding[]): Promi
     if (provenance === "independent" && entry.state === "active" && !plan.edits.some((e) => e.id === entry.id)) plan.edits.push({ id: entry.id, path: entry.path });
   }
   return plan;
-}
-
-/** (agentKey, findingHash) → entry of every finding already recorded in `run`. */
-function recordedFindings(events: readonly LedgerEvent[], run: RunRef): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const event of events) {
-    if (event.type === "confirmed" && event.findingHash !== undefined && sameRun(event, run)) out.set(`${agentKey(event.agent)}\u0000${event.findingHash}`, event.entry);
-  }
-  return out;
 }

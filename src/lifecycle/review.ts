@@ -9,7 +9,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
 import { CairnError } from "../errors.js";
-import type { Ledger, LedgerEvent, RunRef } from "../ledger/index.js";
+import type { Ledger, LedgerState, RunRef } from "../ledger/index.js";
 import type { SearchOptions, SearchResponse } from "../retrieval/search.js";
 import type { Layout } from "../store/layout.js";
 import type { CompoundCandidate } from "./compound.js";
@@ -57,13 +57,13 @@ export async function withLifecycleLock<T>(layout: Layout, locked: boolean, acti
   }
 }
 
-type Prepared = { loaded: KnowledgeView; events: readonly LedgerEvent[]; ref: RunRef; warnings: string[] };
+type Prepared = { loaded: KnowledgeView; events: LedgerState; ref: RunRef; warnings: string[] };
 
 /** Fresh entries and ledger, the run with its origin, and the provenance warnings (refused under `strict`). */
 async function prepare(deps: ReviewDeps, run: string, agents: readonly string[], options: ReviewOptions, what: string): Promise<Prepared> {
   deps.refreshBeforeMatching();
   const loaded = await deps.knowledge();
-  const events = (await deps.ledger.read()).events;
+  const events = (await deps.ledger.state()).state;
   const origin = await deps.origin();
   const ref: RunRef = origin === undefined ? { run } : { run, origin };
   const warnings = provenanceWarnings(events, ref, agents);

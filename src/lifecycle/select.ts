@@ -6,7 +6,7 @@
  */
 import type { CairnConfig } from "../config.js";
 import type { Entry } from "../entry/types.js";
-import type { EntryLedgerView, LedgerEvent, RunRef } from "../ledger/index.js";
+import type { EntryLedgerView, LedgerSource, RunRef } from "../ledger/index.js";
 import { confirmationInstant, heldOutForRun, injectionsForRun } from "../ledger/index.js";
 import { decideHoldout } from "./holdout.js";
 import type { Withheld } from "../types/inject.js";
@@ -28,7 +28,7 @@ export type SelectInput = {
   candidates: readonly Entry[];
   slots: number;
   views: Map<string, EntryLedgerView>;
-  events: readonly LedgerEvent[];
+  events: LedgerSource;
   run: RunRef;
   config: Pick<CairnConfig, "decayAfterRuns" | "holdout">;
   today: string;

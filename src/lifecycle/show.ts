@@ -4,7 +4,7 @@ import path from "node:path";
 import type { CairnConfig } from "../config.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import type { Entry } from "../entry/types.js";
-import type { EntryLedgerView, LedgerEvent } from "../ledger/index.js";
+import type { EntryLedgerView, LedgerSource } from "../ledger/index.js";
 import type { Layout } from "../store/layout.js";
 import { buildStatus } from "./status.js";
 import type { EntryView } from "../types/status.js";
@@ -18,7 +18,7 @@ export async function entryView(
   entry: Entry,
   diagnostics: Diagnostic[],
   views: Map<string, EntryLedgerView>,
-  events: readonly LedgerEvent[],
+  events: LedgerSource,
 ): Promise<EntryView> {
   const own = diagnostics.filter((d) => d.file === entry.path);
   const [row] = buildStatus({ entries: [entry], diagnostics: own, views, events, config }, { all: true }).entries;

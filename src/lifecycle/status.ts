@@ -3,7 +3,7 @@ import { describeBlocking, gateVerdict } from "../check/gate.js";
 import { holdoutRuns, type CairnConfig } from "../config.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import type { EntryState, EntrySummary } from "../entry/types.js";
-import type { EntryLedgerView, LedgerEvent } from "../ledger/index.js";
+import type { EntryLedgerView, LedgerSource } from "../ledger/index.js";
 import { findConflicts, type Conflict } from "./conflicts.js";
 import { limitOf, nearDecayAt, type Limit } from "./decay.js";
 import type { EntryStatusRow, Evidence, StatusReport } from "../types/status.js";
@@ -14,7 +14,8 @@ export type StatusInput = {
   entries: EntrySummary[];
   diagnostics: Diagnostic[];
   views: Map<string, EntryLedgerView>;
-  events: readonly LedgerEvent[];
+  /** The ledger (its folded state, or its events), for conflicts. */
+  events: LedgerSource;
   config: Pick<CairnConfig, "decayAfterRuns" | "nearDecayRatio" | "holdout">;
   ledgerWarnings?: string[];
   /** More warnings per entry id (anchor drift, failed verification). Default none. */

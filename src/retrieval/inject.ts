@@ -8,8 +8,8 @@ import { refsOf } from "../check/references.js";
 import type { Entry } from "../entry/types.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import type { CatalogueRecord } from "../indexing/catalogue.js";
-import type { LedgerEvent, NewEvent } from "../ledger/index.js";
-import { heldOutForRun, injectionsForRun, projectLedger, type RunRef } from "../ledger/index.js";
+import type { LedgerSource, NewEvent } from "../ledger/index.js";
+import { heldOutForRun, injectionsForRun, ledgerState, projectState, type RunRef } from "../ledger/index.js";
 import { selectWithHoldout } from "../lifecycle/select.js";
 import type { Withheld } from "../types/inject.js";
 import { nearDecayAt } from "../lifecycle/decay.js";
@@ -29,7 +29,8 @@ export type { InjectInput, InjectResult } from "../types/inject.js";
 export type InjectDeps = {
   layout: Layout;
   config: CairnConfig;
-  events: () => Promise<LedgerEvent[]>;
+  /** The ledger: its events, or (faster) its folded state. */
+  events: () => Promise<LedgerSource>;
   search: (query: string, options: SearchOptions) => Promise<SearchResponse>;
   append: (events: NewEvent[]) => Promise<unknown>;
   /** Where this run happens (`<branch>@<clone id>`), recorded on the events. Default: none. */
@@ -131,7 +132,7 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
   // Holdout, a step of its own (src/lifecycle/select.ts), on the entries the gate admitted: inject, withhold, or skip (past the decay limit).
   const holdout = { withheld: [] as Withheld[], events: [] as Withheld[], handConfirmed: [] as Array<{ entry: string; date: string }> };
   const select = (admitted: Candidate[], free: number) => {
-    const views = projectLedger(events, admitted.map((c) => confirmationInfo(c.entry)), { today });
+    const views = projectState(ledgerState(events), admitted.map((c) => confirmationInfo(c.entry)), { today });
     const selection = selectWithHoldout({ candidates: admitted.map((c) => c.entry), slots: free, views, events, run: ref, config, today });
     holdout.withheld.push(...selection.withheld);
     holdout.events.push(...selection.events);

@@ -1,7 +1,6 @@
 /** `cairn verify`: run every (or the given) active entry's mechanical verify steps and record the results in the ledger. */
 import type { Entry } from "../entry/types.js";
-import type { LedgerEvent } from "../ledger/events.js";
-import type { NewEvent } from "../ledger/index.js";
+import type { LedgerSource, NewEvent } from "../ledger/index.js";
 import type { Layout } from "../store/layout.js";
 import { relativePath } from "../store/layout.js";
 import { searchFiles } from "./files.js";
@@ -19,7 +18,7 @@ export type { VerifyReport } from "../types/verify.js";
  * an entry's result or Verify section differs from its last recorded verification, so CI runs many
  * times a day do not grow the ledger with repeats.
  */
-export async function planVerify(layout: Layout, entries: readonly Entry[], events: readonly LedgerEvent[], limits: VerifyLimits = DEFAULT_VERIFY_LIMITS): Promise<{ rows: VerifyReport["entries"]; events: NewEvent[] }> {
+export async function planVerify(layout: Layout, entries: readonly Entry[], events: LedgerSource, limits: VerifyLimits = DEFAULT_VERIFY_LIMITS): Promise<{ rows: VerifyReport["entries"]; events: NewEvent[] }> {
   const files = searchFiles(layout.root, { exclude: relativePath(layout, layout.knowledge), maxFileBytes: limits.maxFileBytes });
   const states = verificationStates(events);
   const rows: VerifyReport["entries"] = [];
