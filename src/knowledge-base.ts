@@ -1,10 +1,12 @@
 /** The open knowledge base: one typed object the CLI and the MCP server call into. */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { applyConfigOverride, loadConfig, vectorWeightOf } from "./config.js";
 import type { GateVerdict } from "./check/gate.js";
 import type { Diagnostic } from "./entry/diagnostic.js";
-import { entryFileFor } from "./store/files.js";
+import { entryFileFor, type ReadResult } from "./store/files.js";
+import { isEntryId } from "./entry/id.js";
 import { todayUtc } from "./entry/parse.js";
 import { frontmatterJsonSchema } from "./entry/schema.js";
 import { CairnError } from "./errors.js";
@@ -283,7 +285,7 @@ export class KnowledgeBase {
   confirm(id: string): Promise<ManualResult> {
     return this.#withEntry(id, async (record) => {
       // The ledger event carries the anchored lines' fingerprints: the only operation here that needs the entry's body.
-      const entry = await this.entryOf(record);
+      const entry = "evidence" in record ? (record as Entry) : await this.entryOf(record);
       if (!entry) return { kind: "refused", id, reason: `${record.path} changed while confirming "${id}"; run the command again` };
       return confirmEntry(this.layout, await this.#fingerprinting([entry]), entry, this.today());
     });
@@ -542,12 +544,16 @@ export class KnowledgeBase {
   async show(id: string): Promise<ShowResult> {
     const { entryView } = await import("./lifecycle/show.js");
     const { readEntryFile } = await import("./store/files.js");
-    // The catalogue finds the file; only that file is read and parsed.
-    const found = lookup((await this.knowledge()).byId, id);
-    if (found.kind === "not-found") return found;
-    const file = entryFileFor(this.layout, found.entry.path);
-    const read = file ? await readEntryFile(this.layout, file, this.today()) : undefined;
-    if (!read?.entry || read.entry.id !== id) return { kind: "not-found", id, suggestions: [] };
+    // The entry's own file when its id is its name; else the catalogue finds the file. Only that file is read and parsed.
+    let read = await this.#byFileName(id);
+    if (!read) {
+      const found = lookup((await this.knowledge()).byId, id);
+      if (found.kind === "not-found") return found;
+      const file = entryFileFor(this.layout, found.entry.path);
+      const again = file ? await readEntryFile(this.layout, file, this.today()) : undefined;
+      if (!again?.entry || again.entry.id !== id) return { kind: "not-found", id, suggestions: [] };
+      read = { ...again, entry: again.entry };
+    }
     const { state } = await this.ledger.state();
     const views = projectState(state, confirmationInfo([read.entry]), { today: this.today() });
     return { kind: "found", entry: await entryView(this.layout, this.config, read.entry, read.diagnostics, views, state) };
@@ -596,12 +602,33 @@ export class KnowledgeBase {
     };
   }
 
+  /**
+   * The entry in `<id>.md` (knowledge/ or the archive) when exactly one of the two exists and holds that id: found
+   * without the catalogue. Undefined otherwise (an `id:` key, a duplicate, no such file): the catalogue decides.
+   */
+  async #byFileName(id: string): Promise<(ReadResult & { entry: Entry }) | undefined> {
+    if (!isEntryId(id)) return undefined;
+    const names = [path.join(this.layout.knowledge, `${id}.md`), path.join(this.layout.archive, `${id}.md`)].filter((f) => existsSync(f));
+    const file = names.length === 1 ? entryFileFor(this.layout, names[0]!) : undefined;
+    if (!file) return undefined;
+    const { readEntryFile } = await import("./store/files.js");
+    const read = await readEntryFile(this.layout, file, this.today());
+    return read.entry?.id === id ? { ...read, entry: read.entry } : undefined;
+  }
+
   async #withEntry(id: string, action: (entry: EntrySummary) => Promise<ManualResult>): Promise<ManualResult> {
     if (!id || id.includes("/") || id.includes("\\") || id.includes("..")) {
       throw new CairnError("USAGE", `"${id}" is not an entry id; expected the file name without .md, e.g. auth-middleware-swallows-ctx-cancel`);
     }
     await this.repair();
-    // The catalogue was just refreshed from the files; the change itself re-reads the file and refuses a stale plan.
+    // The entry's own file first (its id is its file name, as almost always); else the catalogue, just refreshed from
+    // the files. The change itself re-reads the file and refuses a stale plan.
+    const named = await this.#byFileName(id);
+    if (named) {
+      const result = await action(named.entry);
+      this.invalidate();
+      return result;
+    }
     const known = await this.knowledge();
     const found = lookup(known.byId, id);
     const broken = unreadableEntry(known, id);

@@ -10,7 +10,8 @@ import type { Entry, EntryState } from "./types.js";
 
 /** Entries are small; larger files are refused unparsed. */
 export const MAX_ENTRY_BYTES = 1024 * 1024;
-export const ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+export { ID_RE } from "./id.js";
+import { ID_RE } from "./id.js";
 
 export type ParseOptions = {
   /** Path relative to the repository root (used in diagnostics). */

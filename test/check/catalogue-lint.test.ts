@@ -91,3 +91,14 @@ describe("status from the catalogue and the lint cache", () => {
     expect(injected.warnings.join("\n")).toMatch(/withheld leak: .*secret-github-token/);
   });
 });
+
+describe("finding an entry by its file name", () => {
+  it("show and confirm take `<id>.md` directly, and never a path: `../` ids find nothing", async () => {
+    const root = await testdir(FILES);
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    expect((await kb.show("ctx")).kind).toBe("found");
+    expect(await kb.show("../../../etc/passwd")).toMatchObject({ kind: "not-found" });
+    await expect(kb.confirm("../ctx")).rejects.toThrow(/is not an entry id/);
+    expect(await kb.confirm("db")).toMatchObject({ kind: "done", changed: true });
+  });
+});
