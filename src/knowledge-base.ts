@@ -172,7 +172,7 @@ export class KnowledgeBase {
 
   async #nearDuplicates(loaded: LoadedKnowledge) {
     const { findNearDuplicates } = await import("./check/duplicates.js");
-    const { index } = await this.searchIndex();
+    const { index } = await this.#session.fresh({ search: true });
     // Opt-in and meant for CI: the model compares the lexically pre-selected pairs only (their vectors are cached).
     const embedder = index.embedder ? undefined : await this.#matchingEmbedder();
     const { cachedEmbed } = await import("./indexing/cached-embed.js");
@@ -341,7 +341,7 @@ export class KnowledgeBase {
 
   /** Hybrid search (see SearchOptions); the index is refreshed from the files first when stale. */
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
-    const { index, warnings } = await this.searchIndex();
+    const { index, warnings } = await this.#session.fresh({ search: true });
     const { hybridSearch } = await import("./retrieval/search.js");
     const response = await hybridSearch(index, query, options, this.config.agents, vectorWeightOf(this.config));
     return { ...response, warnings: [...new Set([...warnings, ...response.warnings])] };

@@ -142,6 +142,11 @@ export class SearchIndex {
     return out;
   }
 
+  /** True when something changed that the next save would write (e.g. lexical work paid when the index was loaded). */
+  get unsaved(): boolean {
+    return this.#dirty;
+  }
+
   /** The catalogue as of the last refresh. */
   get catalogue(): CatalogueData {
     return this.#data;

@@ -61,10 +61,15 @@ export class IndexSession {
     this.#index = import("./open.js").then(({ openSearchIndex }) => openSearchIndex(this.#layout, this.#config, { rebuild: true, ...this.#override() }));
   }
 
-  /** The index, refreshed when stale (see the module comment), with the warnings of opening and refreshing. */
-  async fresh(): Promise<{ index: SearchIndex; warnings: string[] }> {
+  /**
+   * The index, refreshed when stale (see the module comment), with the warnings of opening and refreshing.
+   * `search`: the caller will search, so the lexical index is loaded first and whatever loading it costs
+   * (the lexical work a catalogue-only refresh left, a rebuild) is saved by this refresh, not redone by every process.
+   */
+  async fresh(options: { search?: boolean } = {}): Promise<{ index: SearchIndex; warnings: string[] }> {
     const index = await this.open();
-    const stale = this.#forced || (!this.#watched && (Date.now() - this.#freshAt > this.#intervalMs || dirSignature(this.#layout) !== this.#freshDirs));
+    if (options.search) index.lexical();
+    const stale = (options.search === true && index.unsaved) || this.#forced || (!this.#watched && (Date.now() - this.#freshAt > this.#intervalMs || dirSignature(this.#layout) !== this.#freshDirs));
     const warnings = stale ? await this.#sharedRefresh(index) : [];
     return { index, warnings: [...index.takeOpenWarnings(), ...index.warnings, ...warnings] };
   }

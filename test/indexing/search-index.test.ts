@@ -105,6 +105,31 @@ describe("search index: a cold index never makes a search wait for every vector"
   });
 });
 
+describe("search index: lexical work is done once, by the first process that searches", () => {
+  it("a search pays the lexical work a catalogue-only refresh left, and saves it; a rebuilt segment is saved too", async () => {
+    const { root } = await setup(null);
+    await (await openKnowledgeBase({ root, embedder: null })).index();
+    await writeFile(path.join(root, "knowledge/retry-storm.md"), entryText({ finding: "Retries without exponential backoff overload dependencies." }));
+    await (await openKnowledgeBase({ root, embedder: null })).status(); // catalogue only: the lexical work is owed
+    const catalogue = async () => {
+      const manifest = JSON.parse(await readFile(path.join(root, ".cairn/manifest.json"), "utf8"));
+      return { manifest, catalogue: JSON.parse(await readFile(path.join(root, ".cairn", manifest.files.catalogue), "utf8")) };
+    };
+    expect((await catalogue()).catalogue.lexical.stale).toEqual(["retry-storm"]);
+    const found = await (await openKnowledgeBase({ root, embedder: null })).search("exponential backoff");
+    expect(found.results[0]?.id).toBe("retry-storm");
+    expect((await catalogue()).catalogue.lexical.stale).toEqual([]);
+
+    const { manifest } = await catalogue();
+    await writeFile(path.join(root, ".cairn", manifest.files.segment), "damaged");
+    const rebuilt = await (await openKnowledgeBase({ root, embedder: null })).search("exponential backoff");
+    expect(rebuilt.warnings.join("\n")).toMatch(/lexical segment cannot be read: .*rebuilt from the entry files/);
+    const next = await (await openKnowledgeBase({ root, embedder: null })).search("exponential backoff");
+    expect(next.warnings).toEqual([]);
+    expect(next.results[0]?.id).toBe("retry-storm");
+  });
+});
+
 describe("search index: robustness", () => {
   it("rebuilds with a warning when the manifest is corrupt or the embedder changed", async () => {
     const { root, kb } = await setup();
