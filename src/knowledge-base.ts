@@ -448,12 +448,7 @@ export class KnowledgeBase {
   /** @internal Every distinct `agents:` scope among active entries (read from the search index). */
   async agentScopes(): Promise<string[]> {
     const { index } = await this.searchIndex();
-    const scopes = new Set<string>();
-    for (const id of index.ids()) {
-      const meta = index.meta(id);
-      if (meta?.state === "active") for (const scope of meta.agents) scopes.add(scope);
-    }
-    return [...scopes].sort();
+    return index.agentScopes();
   }
 
   /**

@@ -172,9 +172,23 @@ export class SearchIndex {
     return meta;
   }
 
+  /** Indexed ids, sorted (kept until the next refresh: the changed-code signal asks on every query). */
   ids(): string[] {
-    return [...this.#indexed.keys()].sort();
+    return (this.#ids ??= [...this.#indexed.keys()].sort());
   }
+
+  /** Every distinct `agents:` scope of the active entries (kept until the next refresh). */
+  agentScopes(): string[] {
+    if (!this.#scopes) {
+      const scopes = new Set<string>();
+      for (const record of this.#indexed.values()) if (record.state === "active") for (const scope of strings(record.frontmatter.agents)) scopes.add(scope);
+      this.#scopes = [...scopes].sort();
+    }
+    return this.#scopes;
+  }
+
+  #ids: string[] | undefined;
+  #scopes: string[] | undefined;
 
   vectorOf(id: string): Float32Array | undefined {
     return this.#vectors?.get(id);
@@ -294,6 +308,8 @@ export class SearchIndex {
     this.#indexed = new Map();
     for (const record of this.#data.records) if (!this.#indexed.has(record.id)) this.#indexed.set(record.id, record);
     this.#metaCache = new Map();
+    this.#ids = undefined;
+    this.#scopes = undefined;
   }
 
   async #refresh(options: RefreshOptions): Promise<SyncReport> {
