@@ -374,6 +374,8 @@ export class KnowledgeBase {
    * no event is missing. Every mutating operation calls this first; reports go to `onWarning`.
    */
   async repair(): Promise<RepairResult> {
+    // Every change names its actor: start finding it (a `git config` process) while the change is planned.
+    void this.actor().catch(() => undefined);
     const report = await repairPendingChanges(this.layout);
     for (const warning of report.warnings) this.onWarning(warning);
     if (report.completed.length) this.invalidate();

@@ -12,6 +12,7 @@ import { KNOWN_KEYS } from "../entry/schema.js";
 import type { Entry, EntryState } from "../entry/types.js";
 import { listEntryFiles, mapLimit, readEntryFile, type EntryFile } from "../store/files.js";
 import type { Layout } from "../store/layout.js";
+import { collectGarbage } from "../store/gc.js";
 import { entryDocument, type AnchorRef, type IndexDoc } from "./document.js";
 
 /** One entry file as the catalogue knows it. `frontmatter` holds the known keys only. */
@@ -49,8 +50,8 @@ export type BrokenFile = { path: string; state: EntryState; problems: Diagnostic
 export type CatalogueData = { records: CatalogueRecord[]; broken: BrokenFile[] };
 
 export type CatalogueChanges = {
-  /** Records whose file was parsed in this refresh, by path, with the parsed entry. */
-  parsed: Map<string, { record: CatalogueRecord; entry: Entry; doc: IndexDoc }>;
+  /** Records whose file was parsed in this refresh, by path, with the parsed entry (only the record when `onParsed` took it). */
+  parsed: Map<string, { record: CatalogueRecord; entry?: Entry; doc?: IndexDoc }>;
   /** Paths that disappeared. */
   removed: string[];
   /** Parse problems of files that could not be (re)read as entries. */
@@ -58,6 +59,9 @@ export type CatalogueChanges = {
   /** True when anything differs from the previous data (stats included). */
   changed: boolean;
 };
+
+/** Files parsed at a time: a chunk's entries are handed on before the next chunk is read. */
+const PARSE_CHUNK = 512;
 
 /** A write within this many ms of the stat may share its mtime with a later write (timestamp granularity). */
 const RACY_MS = 2_000;
@@ -116,7 +120,15 @@ export function problemsOf(record: CatalogueRecord, today: string): Diagnostic[]
 export async function refreshCatalogue(
   layout: Layout,
   previous: CatalogueData,
-  options: { files?: EntryFile[]; today?: string; now?: number; /** Read and hash every file whose stat is unchanged too (check: a stat can miss an edit). */ verifyContent?: boolean } = {},
+  options: {
+    files?: EntryFile[];
+    today?: string;
+    now?: number;
+    /** Read and hash every file whose stat is unchanged too (check: a stat can miss an edit). */
+    verifyContent?: boolean;
+    /** Told of each parsed entry as it is parsed; then `changes.parsed` keeps only its record (a first index of 100k entries must not hold every entry at once). */
+    onParsed?: (parsed: { record: CatalogueRecord; entry: Entry; doc: IndexDoc }) => void;
+  } = {},
 ): Promise<{ data: CatalogueData; changes: CatalogueChanges }> {
   const files = options.files ?? (await listEntryFiles(layout));
   const now = options.now ?? Date.now();
@@ -145,9 +157,14 @@ export async function refreshCatalogue(
     }
     toParse.push({ file, ...stat, ...(before ? { before } : {}) });
   }
-  const results = await mapLimit(toParse, 16, (item) => readEntryFile(layout, item.file, options.today));
-  for (const [i, result] of results.entries()) {
-    const { file, mtimeMs, size, before } = toParse[i]!;
+  // In chunks: what a chunk parsed is handed on (and can be dropped) before the next is read.
+  for (let at = 0; at < toParse.length; at += PARSE_CHUNK) {
+    // A large build allocates far more than it keeps: collect now and then so its peak memory stays that of what it keeps.
+    if (at > 0 && at % (PARSE_CHUNK * 16) === 0) collectGarbage();
+    const chunk = toParse.slice(at, at + PARSE_CHUNK);
+    const results = await mapLimit(chunk, 16, (item) => readEntryFile(layout, item.file, options.today));
+    for (const [i, result] of results.entries()) {
+      const { file, mtimeMs, size, before } = chunk[i]!;
     const racy = now - mtimeMs < RACY_MS ? { racy: true as const } : {};
     changes.changed = true;
     if (!result.entry) {
@@ -159,7 +176,11 @@ export async function refreshCatalogue(
     const doc = entryDocument(result.entry);
     const record = { ...recordOf(result.entry, result.diagnostics, { mtimeMs, size }, doc), ...racy };
     records.push(record);
-    changes.parsed.set(file.rel, { record, entry: result.entry, doc });
+    if (options.onParsed) {
+      options.onParsed({ record, entry: result.entry, doc });
+      changes.parsed.set(file.rel, { record });
+    } else changes.parsed.set(file.rel, { record, entry: result.entry, doc });
+    }
   }
   for (const path of known.keys()) {
     if (!seen.has(path)) {

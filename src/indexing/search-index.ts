@@ -14,6 +14,7 @@ import type { EntryFile } from "../store/files.js";
 import { relativePath, type Layout } from "../store/layout.js";
 import { writeFileAtomic } from "../store/atomic.js";
 import { cacheSeal } from "../store/cache-seal.js";
+import { collectGarbage } from "../store/gc.js";
 import { assertTreeContained } from "../store/contain.js";
 import { emptyCatalogue, refreshCatalogue, type CatalogueData, type CatalogueRecord } from "./catalogue.js";
 import { readCatalogue, writeCatalogue, type CatalogueDirs, type LexicalDebt } from "./catalogue-file.js";
@@ -46,6 +47,8 @@ export type IndexMeta = { path: string; state: "active" | "archived"; status: st
 const EMBED_BATCH = 32;
 /** Fold the lexical overlay into a new base segment once it holds this many documents (or a tenth of the base). */
 const COMPACT_MIN = 1_000;
+/** While a refresh adds documents, fold the overlay into an in-memory segment once it holds this many (and a quarter of the base). */
+const FOLD_AT = 4_096;
 
 export class SearchIndex {
   readonly layout: Layout;
@@ -214,7 +217,7 @@ export class SearchIndex {
     }
     this.#lexical = lexical;
     this.#payDebt();
-    return lexical;
+    return this.#lexical; // paying the debt may have folded the overlay into a new segment
   }
 
   /** Apply the lexical work a catalogue-only refresh left: drop gone ids, re-analyze stale ones from their files. */
@@ -226,12 +229,15 @@ export class SearchIndex {
     for (const id of stale) {
       const record = this.#indexed.get(id);
       if (!record) {
-        lexical.remove(id);
+        this.#lexical!.remove(id);
         continue;
       }
-      if (lexical.hashOf(id) === record.lexicalHash) continue;
+      if (this.#lexical!.hashOf(id) === record.lexicalHash) continue;
       const doc = this.#docFromFile(record);
-      if (doc) lexical.add(doc.lexical, doc.lexicalHash);
+      if (doc) {
+        this.#lexical!.add(doc.lexical, doc.lexicalHash);
+        this.#foldOverlay();
+      }
     }
     this.#debt = { stale: new Set(), gone: new Set() };
     this.#dirty = true;
@@ -315,7 +321,17 @@ export class SearchIndex {
   async #refresh(options: RefreshOptions): Promise<SyncReport> {
     const report: SyncReport = { added: [], updated: [], removed: [], moved: [], embedded: 0, reused: 0, unchanged: 0, errors: [], warnings: [] };
     const before = this.#indexed;
-    const { data, changes } = await refreshCatalogue(this.layout, this.#data, { ...(options.files ? { files: options.files } : {}), ...(options.verifyContent ? { verifyContent: true } : {}) });
+    // Parsed entries go into the lexical index (and their texts to embed are noted) as they are parsed, so a first
+    // index of 100k entries never holds every parsed entry at once; a large overlay is folded into a segment as it grows.
+    const embedTexts = new Map<string, string>();
+    const onParsed = ({ record, doc }: { record: CatalogueRecord; doc: IndexDoc }) => {
+      if (this.embedder) embedTexts.set(record.contentHash, doc.embedText);
+      const lexical = this.#lexical;
+      if (!lexical || lexical.hashOf(record.id) === record.lexicalHash) return;
+      lexical.add(doc.lexical, doc.lexicalHash);
+      this.#foldOverlay();
+    };
+    const { data, changes } = await refreshCatalogue(this.layout, this.#data, { ...(options.files ? { files: options.files } : {}), ...(options.verifyContent ? { verifyContent: true } : {}), onParsed });
     this.#data = data;
     this.#reindex();
     report.errors.push(...changes.errors);
@@ -326,6 +342,7 @@ export class SearchIndex {
       else if (changes.parsed.has(record.path)) report.warnings.push(`duplicate id "${record.id}" in ${record.path}; indexing ${first} only`);
     }
     const docOf = (record: CatalogueRecord): IndexDoc | undefined => changes.parsed.get(record.path)?.doc ?? this.#docFromFile(record);
+    const textOf = (record: CatalogueRecord): string | undefined => embedTexts.get(record.contentHash) ?? docOf(record)?.embedText;
     const lexicalChanged: CatalogueRecord[] = [];
     const contentChanged: CatalogueRecord[] = [];
     for (const [id, record] of this.#indexed) {
@@ -341,7 +358,7 @@ export class SearchIndex {
 
     const lexical = this.#lexical;
     for (const id of report.removed) {
-      if (lexical) lexical.remove(id);
+      if (lexical) this.#lexical!.remove(id);
       else this.#debt.gone.add(id), this.#debt.stale.delete(id);
       this.#vectors?.remove(id);
     }
@@ -351,9 +368,9 @@ export class SearchIndex {
         this.#debt.gone.delete(record.id);
         continue;
       }
-      if (lexical.hashOf(record.id) === record.lexicalHash) continue;
+      if (this.#lexical!.hashOf(record.id) === record.lexicalHash) continue;
       const doc = docOf(record);
-      if (doc) lexical.add(doc.lexical, doc.lexicalHash);
+      if (doc) this.#lexical!.add(doc.lexical, doc.lexicalHash);
     }
     if (this.embedder) {
       const need = new Map<string, CatalogueRecord>();
@@ -367,14 +384,14 @@ export class SearchIndex {
         const message = `${all.length - limit} entries have no vector yet; they are ranked by words alone until \`cairn index\` embeds them (${this.embedder.id})`;
         report.warnings.push(message);
       }
-      await this.#embed(all.slice(0, limit), docOf, report, options.onProgress);
+      await this.#embed(all.slice(0, limit), textOf, report, options.onProgress);
     }
     for (const list of [report.added, report.updated, report.removed, report.moved]) list.sort();
     if (changes.changed || report.added.length + report.updated.length + report.removed.length + report.moved.length > 0) this.#dirty = true;
     return report;
   }
 
-  async #embed(records: CatalogueRecord[], docOf: (r: CatalogueRecord) => IndexDoc | undefined, report: SyncReport, onProgress?: Progress): Promise<void> {
+  async #embed(records: CatalogueRecord[], textOf: (r: CatalogueRecord) => string | undefined, report: SyncReport, onProgress?: Progress): Promise<void> {
     const embedder = this.embedder;
     if (!embedder || !records.length) return;
     const cache = await EmbeddingCache.open(path.join(this.layout.cache, "embeddings"), embedder.id, embedder.dims);
@@ -391,8 +408,8 @@ export class SearchIndex {
         report.reused++;
         continue;
       }
-      const doc = docOf(record);
-      if (doc) missing.push({ id: record.id, hash: record.contentHash, text: doc.embedText });
+      const text = textOf(record);
+      if (text !== undefined) missing.push({ id: record.id, hash: record.contentHash, text });
     }
     if (this.#embedderFailed) return;
     try {
@@ -417,6 +434,21 @@ export class SearchIndex {
     }
   }
 
+  /** Fold a large overlay into an in-memory segment (a first index at 100k entries must not hold 100k analysed entries as maps). */
+  #foldOverlay(): void {
+    const lexical = this.#lexical!;
+    const { overlay, base } = lexical.pending;
+    if (overlay < FOLD_AT || overlay < base / 4) return;
+    const bytes = lexical.compact();
+    this.#lexical = new LayeredLexical(this.#params, Segment.open(bytes));
+    this.#folded = bytes;
+    // The folded overlay (thousands of analysed entries) is garbage now: collect it before it is promoted and piles up.
+    collectGarbage();
+  }
+
+  /** Segment bytes folded in memory since the last save: the next save writes them (with what was added since). */
+  #folded: Uint8Array | null = null;
+
   async #save(): Promise<boolean> {
     if (!this.#dirty) return false;
     // A committed `.cairn` link (or one inside it) would make this write there and delete old generations there.
@@ -436,8 +468,9 @@ export class SearchIndex {
     if (lexical) {
       const pending = lexical.pending;
       const segmentGone = files.segment !== null && !existsSync(path.join(this.layout.cache, files.segment));
-      if (moved || segmentGone || (pending.base === 0 && pending.overlay > 0) || pending.overlay + pending.dead > Math.max(COMPACT_MIN, pending.base / 10)) {
-        const bytes = lexical.compact();
+      if (this.#folded || moved || segmentGone || (pending.base === 0 && pending.overlay > 0) || pending.overlay + pending.dead > Math.max(COMPACT_MIN, pending.base / 10)) {
+        const bytes = this.#folded && pending.overlay + pending.dead === 0 ? this.#folded : lexical.compact();
+        this.#folded = null;
         files.segment = `segments/lexical-${generation}.bin`;
         await mkdir(path.join(this.layout.cache, "segments"), { recursive: true });
         await writeFileAtomic(path.join(this.layout.cache, files.segment), bytes);

@@ -346,19 +346,29 @@ export class LayeredLexical {
       docs.push({ id, hash: d.hash, lengths: d.lengths });
     }
     const overlayTerms = [...this.#overlayLists.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    // Merge both sorted dictionaries; per merged term, its base index (or -1) and its overlay term (or undefined),
+    // in flat arrays (a 100k-entry base has ~10⁶ terms: no tuple per term). Terms whose every posting died are dropped.
     const terms: string[] = [];
-    const origin: Array<[baseTerm: number, overlayTerm: string | undefined]> = [];
+    const baseOf: number[] = [];
+    const overlayOf: Array<string | undefined> = [];
     let i = 0;
     let j = 0;
     while (i < base.termCount || j < overlayTerms.length) {
       const bt = i < base.termCount ? base.term(i) : undefined;
       const ot = overlayTerms[j];
-      if (bt !== undefined && (ot === undefined || bt < ot)) origin.push([i++, undefined]), terms.push(bt);
-      else if (bt !== undefined && bt === ot) origin.push([i++, overlayTerms[j++]]), terms.push(bt);
-      else origin.push([-1, overlayTerms[j++]]), terms.push(ot!);
+      let b = -1;
+      let o: string | undefined;
+      if (bt !== undefined && (ot === undefined || bt < ot)) b = i++;
+      else if (bt !== undefined && bt === ot) (b = i++), (o = overlayTerms[j++]);
+      else o = overlayTerms[j++];
+      if (o === undefined && this.#liveDocs(b) === 0) continue;
+      terms.push(o ?? bt!);
+      baseOf.push(b);
+      overlayOf.push(o);
     }
     const postings = (k: number): { docs: number[]; tfs: FieldTf[] } => {
-      const [bt, ot] = origin[k]!;
+      const bt = baseOf[k]!;
+      const ot = overlayOf[k];
       const out = { docs: [] as number[], tfs: [] as FieldTf[] };
       if (bt >= 0) {
         const list = base.postings(bt);
@@ -372,12 +382,6 @@ export class LayeredLexical {
       }
       return out;
     };
-    // Terms whose every posting died are dropped (postings are recomputed per term, never all held at once).
-    const kept: number[] = [];
-    for (let k = 0; k < terms.length; k++) {
-      const [bt, ot] = origin[k]!;
-      if (ot !== undefined || (bt >= 0 && this.#liveDocs(bt) > 0)) kept.push(k);
-    }
-    return writeSegment(this.params, docs, { terms: kept.map((k) => terms[k]!), postings: (x) => postings(kept[x]!) });
+    return writeSegment(this.params, docs, { terms, postings });
   }
 }

@@ -97,13 +97,14 @@ export function buildSegment(params: LexicalParams, docs: readonly SegmentDoc[])
 /** Write a segment from documents and a posting source over them (used to merge segments without re-analyzing). */
 export function writeSegment(params: LexicalParams, docs: ReadonlyArray<Pick<SegmentDoc, "id" | "hash" | "lengths">>, source: PostingSource): Uint8Array {
   const n = docs.length;
-  const idBytes = docs.map((d) => encoder.encode(d.id));
-  const hashBytes = docs.map((d) => encoder.encode(d.hash));
-  const termBytes = source.terms.map((t) => encoder.encode(t));
+  // UTF-8 lengths first, bytes encoded straight into the output: no array per string (a 100k-entry segment has ~10⁶ terms).
+  const idLengths = docs.map((d) => Buffer.byteLength(d.id));
+  const hashLengths = docs.map((d) => Buffer.byteLength(d.hash));
+  const termLengths = source.terms.map((t) => Buffer.byteLength(t));
   let pairs = 0;
   for (let i = 0; i < source.terms.length; i++) for (const tf of source.postings(i).tfs) pairs += tf.length / 2;
   const tableSize = tableSizeFor(source.terms.length);
-  const sum = (list: Uint8Array[]) => list.reduce((s, b) => s + b.length, 0);
+  const sum = (list: number[]) => list.reduce((s, b) => s + b, 0);
 
   const sections = {} as Sections;
   let at = 0;
@@ -112,12 +113,12 @@ export function writeSegment(params: LexicalParams, docs: ReadonlyArray<Pick<Seg
     at = align4(at + bytes);
   };
   place("docIdOffsets", 4 * (n + 1));
-  place("docIds", sum(idBytes));
+  place("docIds", sum(idLengths));
   place("docHashOffsets", 4 * (n + 1));
-  place("docHashes", sum(hashBytes));
+  place("docHashes", sum(hashLengths));
   place("lengths", 4 * n * SEGMENT_SLOTS);
   place("termOffsets", 4 * (source.terms.length + 1));
-  place("terms", sum(termBytes));
+  place("terms", sum(termLengths));
   place("table", 4 * tableSize);
   place("postingStart", 4 * (source.terms.length + 1));
   place("termDocs", 4 * source.terms.length);
@@ -145,19 +146,20 @@ export function writeSegment(params: LexicalParams, docs: ReadonlyArray<Pick<Seg
   out.set(headerBytes, 8);
   const u32 = (section: keyof Sections, length: number) => new Uint32Array(out.buffer, bodyStart + sections[section], length);
 
-  const writeStrings = (offsetsAt: keyof Sections, bytesAt: keyof Sections, list: Uint8Array[]) => {
+  const writeStrings = (offsetsAt: keyof Sections, bytesAt: keyof Sections, list: readonly string[], lengths: readonly number[]) => {
     const offsets = u32(offsetsAt, list.length + 1);
+    const base = bodyStart + sections[bytesAt];
     let pos = 0;
-    list.forEach((b, i) => {
+    list.forEach((text, i) => {
       offsets[i] = pos;
-      out.set(b, bodyStart + sections[bytesAt] + pos);
-      pos += b.length;
+      encoder.encodeInto(text, out.subarray(base + pos, base + pos + lengths[i]!));
+      pos += lengths[i]!;
     });
     offsets[list.length] = pos;
   };
-  writeStrings("docIdOffsets", "docIds", idBytes);
-  writeStrings("docHashOffsets", "docHashes", hashBytes);
-  writeStrings("termOffsets", "terms", termBytes);
+  writeStrings("docIdOffsets", "docIds", docs.map((d) => d.id), idLengths);
+  writeStrings("docHashOffsets", "docHashes", docs.map((d) => d.hash), hashLengths);
+  writeStrings("termOffsets", "terms", source.terms, termLengths);
 
   const lengths = u32("lengths", n * SEGMENT_SLOTS);
   docs.forEach((d, num) => {
