@@ -58,6 +58,10 @@ export class KnowledgeBase {
   /** @internal The open ledger (the CLI and tests read it; the public API reports through its operations). */
   readonly ledger: Ledger;
   readonly #now: () => Date;
+  /** The lint cache as this process last read or wrote it (`.cairn/lint.json`). */
+  #lintCache: import("./check/lint-cache.js").LintCache | undefined;
+  /** Temp files of killed writers were swept by this process already. */
+  #swept = false;
   /** The one open index of this knowledge base, shared by searches, index(), lifecycle reads and the watcher. */
   readonly #session: IndexSession;
 
@@ -163,7 +167,8 @@ export class KnowledgeBase {
     const view = knowledgeView(index.catalogue, this.today());
     const { lintCatalogue } = await import("./check/catalogue-lint.js");
     const { state } = await this.ledger.state();
-    const lint = await lintCatalogue({ layout: this.layout, config: this.config, view, events: state, today: this.today(), anchors: rest.anchors !== false, strictAnchors: true });
+    const lint = await lintCatalogue({ layout: this.layout, config: this.config, view, events: state, today: this.today(), anchors: rest.anchors !== false, strictAnchors: true }, this.#lintCache);
+    this.#lintCache = lint.cache;
     const inPaths = (file: string) => !paths.length || paths.some((p) => { const abs = path.join(this.layout.root, file); return abs === p || abs.startsWith(p + path.sep); });
     const diagnostics = lint.diagnostics.filter((d) => inPaths(d.file));
     const files = [...view.entries.map((e) => e.path), ...index.catalogue.broken.map((b) => b.path), ...index.catalogue.records.filter((r) => r.unparsed).map((r) => r.path)].filter(inPaths).length;
@@ -216,7 +221,8 @@ export class KnowledgeBase {
     const view = await this.knowledge();
     const { state, warnings } = await this.ledger.state();
     const { lintCatalogue } = await import("./check/catalogue-lint.js");
-    const { diagnostics } = await lintCatalogue({ layout: this.layout, config: this.config, view, events: state, today: this.today() });
+    const { diagnostics, cache } = await lintCatalogue({ layout: this.layout, config: this.config, view, events: state, today: this.today() }, this.#lintCache);
+    this.#lintCache = cache;
     const views = projectState(state, confirmationInfo(view.entries), { today: this.today() });
     const { liveWarnings } = await import("./anchors/live.js");
     return {
@@ -376,7 +382,9 @@ export class KnowledgeBase {
   async repair(): Promise<RepairResult> {
     // Every change names its actor: start finding it (a `git config` process) while the change is planned.
     void this.actor().catch(() => undefined);
-    const report = await repairPendingChanges(this.layout);
+    // Temp files of killed writers are swept once per process (it lists the knowledge dir); pending changes every time.
+    const report = await repairPendingChanges(this.layout, { leftovers: !this.#swept });
+    this.#swept = true;
     for (const warning of report.warnings) this.onWarning(warning);
     if (report.completed.length) this.invalidate();
     return { completed: report.completed };
@@ -443,8 +451,14 @@ export class KnowledgeBase {
     const { index } = await this.searchIndex();
     const byPath = new Map(index.catalogue.records.map((r) => [r.path, r]));
     const { recordLinter } = await import("./check/catalogue-lint.js");
-    const linter = await recordLinter({ layout: this.layout, config: this.config, events: (await this.ledger.state()).state, today: this.today() });
-    return { record: (p) => byPath.get(p), final: (records) => linter.final(records), save: () => linter.save("merge") };
+    const linter = await recordLinter({ layout: this.layout, config: this.config, events: (await this.ledger.state()).state, today: this.today() }, this.#lintCache);
+    return {
+      record: (p) => byPath.get(p),
+      final: (records) => linter.final(records),
+      save: async () => {
+        this.#lintCache = await linter.save("merge");
+      },
+    };
   }
 
   /** @internal Every distinct `agents:` scope among active entries (read from the search index). */

@@ -58,15 +58,17 @@ export type RecordLinter = {
   raw(records: readonly CatalogueRecord[]): Promise<{ diagnostics: Diagnostic[]; directives: Map<string, Directive[]> }>;
   /** Final diagnostics of each record's file (policy applied), the gate's input. */
   final(records: readonly CatalogueRecord[]): Promise<Map<string, Diagnostic[]>>;
-  /** Persist what was computed: `prune` keeps only the records linted in this run (status sees every entry), else merge. */
-  save(mode: "prune" | "merge"): Promise<void>;
+  /** Persist what was computed: `prune` keeps only the records linted in this run (status sees every entry), else merge. Returns the cache as saved. */
+  save(mode: "prune" | "merge"): Promise<LintCache>;
   computed: CatalogueLint["computed"];
 };
 
-export async function recordLinter(input: RecordLintInput): Promise<RecordLinter> {
+/** `base`: the lint cache as this process last saw it (a long-lived process reads the file once); default: read it. */
+export async function recordLinter(input: RecordLintInput, base?: LintCache): Promise<RecordLinter> {
   const { layout, config, today } = input;
   const policy = createPolicy(config);
-  const cache = await readLintCache(layout.cache, lintKey(config, layout.cache));
+  const key = lintKey(config, layout.cache);
+  const cache = base?.key === key ? base : await readLintCache(layout.cache, key);
   const next: LintCache = { key: cache.key, content: new Map(), anchors: new Map() };
   const computed = { content: 0, anchors: 0 };
   let linter: Linter | undefined;
@@ -107,24 +109,34 @@ export async function recordLinter(input: RecordLintInput): Promise<RecordLinter
       return byFile;
     },
     async save(mode) {
-      const out = mode === "prune" ? next : { key: cache.key, content: new Map([...cache.content, ...next.content]), anchors: new Map([...cache.anchors, ...next.anchors]) };
-      if (changed(cache, out)) await writeLintCache(layout.cache, out).catch(() => undefined);
+      const fresh = computed.content + computed.anchors > 0;
+      if (mode === "merge") {
+        // Merge into the cache in place: it is this process's copy, and what was computed now is valid for it too.
+        for (const [k, v] of next.content) cache.content.set(k, v);
+        for (const [k, v] of next.anchors) cache.anchors.set(k, v);
+        if (fresh) await writeLintCache(layout.cache, cache).catch(() => undefined);
+        return cache;
+      }
+      // Anchors not resolved in this run (`check --no-anchors`) keep their cached results.
+      if (!anchorsOn) for (const [k, v] of cache.anchors) next.anchors.set(k, v);
+      if (fresh || changed(cache, next)) await writeLintCache(layout.cache, next).catch(() => undefined);
+      return next;
     },
   };
 }
 
 /** Every rule over every entry of the view (status): the records' results, references, and the files that do not parse. */
-export async function lintCatalogue(input: RecordLintInput & { view: KnowledgeView }): Promise<CatalogueLint> {
+export async function lintCatalogue(input: RecordLintInput & { view: KnowledgeView }, base?: LintCache): Promise<CatalogueLint & { cache: LintCache }> {
   const { view } = input;
-  const linter = await recordLinter(input);
+  const linter = await recordLinter(input, base);
   const { diagnostics, directives } = await linter.raw(view.entries);
   const parsed = new Set(view.entries.map((e) => e.path));
   // Files that do not parse and duplicate ids: the view's problems beyond the entries' own.
   const others = view.diagnostics.filter((d) => !parsed.has(d.file) || d.rule === "id-duplicate");
   const raw = [...others, ...diagnostics, ...checkReferences(view.entries, view.byId)];
   const final = linter.policy.finalize(raw, [...view.entries.map((e) => e.path), ...brokenPaths(view)], directives);
-  await linter.save("prune");
-  return { diagnostics: sortDiagnostics(final), computed: linter.computed };
+  const cache = await linter.save("prune");
+  return { diagnostics: sortDiagnostics(final), computed: linter.computed, cache };
 }
 
 function anchorRulesOn(enabled: (id: string) => boolean): boolean {

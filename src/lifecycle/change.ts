@@ -108,10 +108,10 @@ export async function applyChange(layout: Layout, change: Change, append: Append
 }
 
 /** Finish every change a dead process left in `knowledge/.pending/` (see the protocol above). Never throws for one bad log: it becomes a warning. */
-export async function repairPendingChanges(layout: Layout): Promise<RepairReport> {
+export async function repairPendingChanges(layout: Layout, options: { /** Also remove temp files killed writers left (lists the knowledge dir). Default true. */ leftovers?: boolean } = {}): Promise<RepairReport> {
   const report: RepairReport = { completed: [], warnings: [] };
   const keys = await listIntentKeys(layout);
-  await removeLeftovers(layout, [layout.knowledge, layout.archive, pendingDir(layout), layout.cache]).catch(() => 0);
+  if (options.leftovers !== false) await removeLeftovers(layout, [layout.knowledge, layout.archive, pendingDir(layout), layout.cache]).catch(() => 0);
   for (const key of keys) {
     let release: (() => Promise<void>) | undefined;
     try {
