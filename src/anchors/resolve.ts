@@ -37,7 +37,7 @@ export type LocatorOptions = {
 };
 
 /** What a resolution read: one file (its existence and content), the repository's file listing, or git's rename history. */
-export type Access = { kind: "file"; path: string } | { kind: "listing" } | { kind: "git" } | { kind: "external"; repo: string };
+export type Access = { kind: "file"; path: string } | { kind: "dir"; path: string } | { kind: "listing" } | { kind: "git" } | { kind: "external"; repo: string };
 
 /** Who the anchor belongs to: the entry's id and `lastConfirmed` (for its fingerprints). */
 export type LocateContext = { entryId?: string; lastConfirmed?: string };
@@ -367,8 +367,17 @@ function tracked(files: RepoFiles, onAccess: LocatorOptions["onAccess"]): RepoFi
     facts: (rel) => (file(rel), files.facts(rel)),
     hasWord: (rel, word) => (file(rel), files.hasWord(rel, word)),
     definitions: (rel) => (file(rel), files.definitions(rel)),
-    glob: (pattern) => (listing(), files.glob(pattern)),
+    // A glob without `**` depends only on the files directly in its base directory: that directory's mtime says when they change.
+    glob: (pattern) => (globBase(pattern) === undefined ? listing() : onAccess({ kind: "dir", path: globBase(pattern)! }), files.glob(pattern)),
     under: (dir) => (listing(), files.under(dir)),
     byBasename: (name) => (listing(), files.byBasename(name)),
   };
+}
+
+/** The directory a glob lists, when it lists only one (no `**`, no glob characters in a directory); else undefined. */
+function globBase(pattern: string): string | undefined {
+  if (pattern.includes("**")) return undefined;
+  const slash = pattern.lastIndexOf("/");
+  const dir = slash === -1 ? "." : pattern.slice(0, slash);
+  return /[*?[\]{}()!]/.test(dir) ? undefined : dir;
 }

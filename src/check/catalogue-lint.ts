@@ -176,7 +176,7 @@ function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache,
   let tracker: { files: Set<string>; git: boolean; volatile: boolean } | undefined;
   const onAccess = (access: Access) => {
     if (!tracker) return;
-    if (access.kind === "file") tracker.files.add(access.path);
+    if (access.kind === "file" || access.kind === "dir") tracker.files.add(access.path);
     else if (access.kind === "external") tracker.volatile = true;
     else tracker.git = true;
   };

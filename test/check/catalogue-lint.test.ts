@@ -102,3 +102,20 @@ describe("finding an entry by its file name", () => {
     expect(await kb.confirm("db")).toMatchObject({ kind: "done", changed: true });
   });
 });
+
+describe("anchor results that rest on a directory listing", () => {
+  it("a glob without ** is resolved again when a file appears in its directory, and not otherwise", async () => {
+    const root = await testdir({
+      ...FILES,
+      "knowledge/glob.md": entryText({ finding: "Handlers never await their writes.", evidence: "src/handlers/*.ts — every handler" }),
+      "src/handlers/a.ts": "export function a() {}\n",
+    });
+    const first = await lint(root);
+    expect(first.diagnostics.filter((d) => d.file === "knowledge/glob.md")).toEqual([]);
+    expect((await lint(root)).computed.anchors).toBe(0);
+    await writeFile(path.join(root, "src/other.ts"), "export const x = 1;\n"); // another directory: nothing to redo
+    expect((await lint(root)).computed.anchors).toBe(0);
+    await writeFile(path.join(root, "src/handlers/b.ts"), "export function b() {}\n");
+    expect((await lint(root)).computed.anchors).toBe(1);
+  });
+});
