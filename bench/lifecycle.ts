@@ -135,7 +135,9 @@ async function main(): Promise<void> {
     const indexed = await timed(() => kb.index());
     if (vectors.precomputed) vectors.precomputed.mode = "query";
 
-    log(`inject × ${INJECTS} (hybrid)`);
+    // A warm process has the rule results of .cairn/lint.json (any earlier status, check or inject writes them).
+    await kb.status();
+    log(`inject × ${INJECTS} (default configuration)`);
     const hybrid = await measureInjects(kb, "hybrid");
 
     log(`record of ${FINDINGS} findings`);
@@ -163,8 +165,8 @@ async function main(): Promise<void> {
 
     const label = vectors.real ? "" : " (fake embedder)";
     const goals: GoalRow[] = [
-      { metric: `inject warm at ${LARGE}, hybrid${label}`, goal: `p50 ≤ ${GOAL_INJECT_P50_MS} ms`, measured: `p50 ${fmt(hybrid.inject.p50)} ms, p95 ${fmt(hybrid.inject.p95)} ms`, baseline: `bare search p50 ${fmt(hybrid.search.p50)} ms (${fmt(hybrid.inject.p50 / hybrid.search.p50)}×)`, pass: vectors.real ? hybrid.inject.p50 <= GOAL_INJECT_P50_MS : null },
-      { metric: `inject warm at ${LARGE}, lexical-only`, goal: "—", measured: `p50 ${fmt(lexical.inject.p50)} ms, p95 ${fmt(lexical.inject.p95)} ms`, baseline: `bare search p50 ${fmt(lexical.search.p50)} ms (${fmt(lexical.inject.p50 / lexical.search.p50)}×)`, pass: null },
+      { metric: `inject warm at ${LARGE}, default configuration (embedder weight 0: the query is not embedded)${label}`, goal: `p50 ≤ ${GOAL_INJECT_P50_MS} ms`, measured: `p50 ${fmt(hybrid.inject.p50)} ms, p95 ${fmt(hybrid.inject.p95)} ms`, baseline: `bare search p50 ${fmt(hybrid.search.p50)} ms (${fmt(hybrid.inject.p50 / hybrid.search.p50)}×)`, pass: vectors.real ? hybrid.inject.p50 <= GOAL_INJECT_P50_MS : null },
+      { metric: `inject warm at ${LARGE}, an embedder that fails (lexical fallback)`, goal: "—", measured: `p50 ${fmt(lexical.inject.p50)} ms, p95 ${fmt(lexical.inject.p95)} ms`, baseline: `bare search p50 ${fmt(lexical.search.p50)} ms (${fmt(lexical.inject.p50 / lexical.search.p50)}×)`, pass: null },
       { metric: `record ${FINDINGS} findings at ${LARGE}${label}`, goal: "—", measured: `${fmt(record.ms / 1000)} s (${fmt(record.ms / FINDINGS)} ms/finding, ${confirmations} confirmations)`, baseline: `${FINDINGS} × bare search p50 = ${fmt((FINDINGS * hybrid.search.p50) / 1000)} s; one kb.load() ${fmt(load.ms / 1000)} s`, pass: null },
       { metric: `cold \`cairn inject\` process, ${bundled.entries} entries, index built`, goal: `≤ ${fmt(GOAL_COLD_INJECT_MS)} ms`, measured: `${fmt(coldMs)} ms`, baseline: `node -e "" ${fmt(nodeMs)} ms (${fmt(coldMs / nodeMs)}×); lexical-only ${fmt(coldLexMs)} ms`, pass: vectors.real ? coldMs <= GOAL_COLD_INJECT_MS : null },
     ];

@@ -339,6 +339,7 @@ export class KnowledgeBase {
   async index(options: IndexOptions = {}): Promise<IndexSummary> {
     if (options.rebuild) this.#session.rebuild();
     const opened = await this.#session.open();
+    opened.lexical(); // the lexical index is part of what `index` builds (loaded first, so the refresh keeps it current)
     const warnings = [...opened.takeOpenWarnings(), ...opened.warnings];
     const { index, run } = await this.#session.refreshNow({ wait: true, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
     const report = run.report!;
@@ -362,6 +363,7 @@ export class KnowledgeBase {
   async watch(options: WatchOptions = {}): Promise<WatchHandle> {
     const { watchIndex } = await import("./indexing/watch.js");
     const index = await this.#session.open();
+    index.lexical(); // kept current by the watcher's refreshes
     const handle = await watchIndex(index, { lint: (files) => this.#lintFiles(files), ...options });
     // The watcher refreshes the shared in-memory index, so searches here need no re-check of their own.
     void handle.ready.then(() => this.#session.setWatched(true), () => undefined);

@@ -86,8 +86,9 @@ export class SearchIndex {
   /** Load the saved index, or start empty (with a warning when it was corrupt or built differently). */
   static async open(layout: Layout, embedder: Embedder | null, options: { rebuild?: boolean } = {}): Promise<SearchIndex> {
     const fresh = (warning?: string) => {
+      // The lexical index starts empty when something asks for it (search, index, watch); a catalogue-only
+      // command on a fresh clone (check, status) leaves it to them as debt, analysing nothing it does not need.
       const index = new SearchIndex(layout, embedder, null, emptyCatalogue());
-      index.#lexical = new LayeredLexical(index.#params);
       if (warning) index.#openWarnings.push(warning);
       index.#dirty = true;
       return index;
