@@ -2,7 +2,7 @@
  * One repository root as anchors see it: a cached listing, path targets (realpath-checked), file
  * facts (lines, words, definitions) and a basename index. One instance serves a whole `cairn check`.
  */
-import { readFile, realpath, stat } from "node:fs/promises";
+import { open, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import picomatch from "picomatch";
 import { glob } from "tinyglobby";
@@ -31,7 +31,12 @@ export type RepoFiles = {
   byBasename(name: string): Promise<string[]>;
 };
 
-export function repoFiles(root: string, ignore: readonly string[] = DEFAULT_ANCHOR_IGNORE): RepoFiles {
+export type RepoFilesOptions = {
+  /** Files larger than this many bytes are not read: their facts are an error (generated, vendored or hostile files). Default: no limit. */
+  maxFileBytes?: number;
+};
+
+export function repoFiles(root: string, ignore: readonly string[] = DEFAULT_ANCHOR_IGNORE, options: RepoFilesOptions = {}): RepoFiles {
   const absRoot = path.resolve(root);
   let realRoot: Promise<string> | undefined;
   let listing: Promise<string[]> | undefined;
@@ -78,7 +83,8 @@ export function repoFiles(root: string, ignore: readonly string[] = DEFAULT_ANCH
     const target = await files.target(rel);
     if (target.kind !== "file") return { error: target.kind === "outside" ? "it leads outside the repository" : `it is not a file (${target.kind})` };
     try {
-      const text = await readFile(path.join(absRoot, rel), "utf8");
+      const text = await readText(path.join(absRoot, rel), options.maxFileBytes);
+      if (text === undefined) return { error: `it is larger than ${options.maxFileBytes} bytes, the limit for reading anchored files` };
       const lines = text.split(/\r?\n/);
       const lineCount = countLines(text);
       return { lines: lines.slice(0, Math.max(lineCount, 0)), lineCount };
@@ -124,6 +130,21 @@ export function repoFiles(root: string, ignore: readonly string[] = DEFAULT_ANCH
     },
   };
   return files;
+}
+
+/** A file's text, or undefined when it holds more than `max` bytes (read through one handle, so a file growing meanwhile is caught too). */
+async function readText(file: string, max: number | undefined): Promise<string | undefined> {
+  const handle = await open(file, "r");
+  try {
+    if (max === undefined) return await handle.readFile("utf8");
+    if ((await handle.stat()).size > max) return undefined;
+    const buffer = Buffer.alloc(max + 1);
+    let at = 0;
+    for (let n = -1; n !== 0 && at < buffer.length; at += n) n = (await handle.read(buffer, at, buffer.length - at, at)).bytesRead;
+    return at > max ? undefined : buffer.toString("utf8", 0, at);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Lines as an editor shows them: a trailing newline does not start another line. */
