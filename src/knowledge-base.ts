@@ -314,10 +314,13 @@ export class KnowledgeBase {
   /** Build or update the search index in .cairn/ (incremental; `rebuild` starts from scratch). */
   async index(options: { rebuild?: boolean; onProgress?: Progress } = {}): Promise<IndexSummary> {
     const { openSearchIndex, refreshAndSave } = await import("./indexing/open.js");
-    if (options.rebuild) this.#index = openSearchIndex(this.layout, this.config, { rebuild: true, ...this.#embedderOverride() });
+    // An open index is rebuilt in place: a watcher of this knowledge base keeps watching the index searches read.
+    const open = this.#index ? await this.#index.catch(() => undefined) : undefined;
+    if (options.rebuild && open) await open.reset();
+    else if (options.rebuild) this.#index = openSearchIndex(this.layout, this.config, { rebuild: true, ...this.#embedderOverride() });
     const index = await this.#openIndex();
     const warnings = [...index.takeOpenWarnings(), ...index.warnings];
-    const run = await refreshAndSave(index, { wait: true, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+    const run = await refreshAndSave(index, { wait: true, build: true, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
     this.#indexFreshAt = Date.now();
     const report = run.report!;
     return { ...report, warnings: [...new Set([...warnings, ...run.warnings])], entries: index.size, embedder: index.embedder?.id ?? null, saved: run.saved };
@@ -325,19 +328,23 @@ export class KnowledgeBase {
 
   /** Hybrid search (see SearchOptions); the index is refreshed from the files first when stale. */
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
-    const { index, warnings } = await this.searchIndex();
+    // A search loads the lexical index anyway: build what a catalogue-only refresh left owed before the save, so it is saved.
+    const { index, warnings } = await this.searchIndex({ build: true });
     const { hybridSearch } = await import("./retrieval/search.js");
     const response = await hybridSearch(index, query, options, this.config.agents, vectorWeightOf(this.config));
     return { ...response, warnings: [...new Set([...warnings, ...response.warnings])] };
   }
 
-  /** The open search index, refreshed from the files at most every refreshIntervalMs (a running watcher refreshes it on change instead). */
-  async searchIndex(): Promise<{ index: SearchIndex; warnings: string[] }> {
+  /**
+   * The open search index, refreshed from the files at most every refreshIntervalMs (a running watcher refreshes it on
+   * change instead). `build`: also build the lexical documents owed before saving (searches load the lexical index anyway).
+   */
+  async searchIndex(options: { build?: boolean } = {}): Promise<{ index: SearchIndex; warnings: string[] }> {
     const { refreshAndSave } = await import("./indexing/open.js");
     const index = await this.#openIndex();
     let warnings: string[] = [];
     if (Date.now() - this.#indexFreshAt > this.#refreshIntervalMs) {
-      warnings = (await refreshAndSave(index)).warnings;
+      warnings = (await refreshAndSave(index, options.build ? { build: true } : {})).warnings;
       this.#indexFreshAt = Date.now();
     }
     return { index, warnings: [...index.takeOpenWarnings(), ...index.warnings, ...warnings] };

@@ -8,6 +8,9 @@ import picomatch from "picomatch";
 import { glob } from "tinyglobby";
 import { CairnError } from "../errors.js";
 import { definitionsOf, type FileDefinitions } from "./definitions.js";
+import { countLines } from "./signature.js";
+
+export { countLines } from "./signature.js";
 
 /** Directories glob anchors never look into. */
 export const DEFAULT_ANCHOR_IGNORE: readonly string[] = ["**/node_modules/**", "**/.git/**", ".cairn/**", "dist/**"];
@@ -145,14 +148,6 @@ async function readText(file: string, max: number | undefined): Promise<string |
   } finally {
     await handle.close();
   }
-}
-
-/** Lines as an editor shows them: a trailing newline does not start another line. */
-export function countLines(text: string): number {
-  if (text.length === 0) return 0;
-  let count = 0;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count++;
-  return text.endsWith("\n") ? count : count + 1;
 }
 
 export function filterByGlob(files: readonly string[], pattern: string): string[] {

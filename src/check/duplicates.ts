@@ -9,7 +9,8 @@ import type { SearchIndex } from "../indexing/search-index.js";
 import { tokenize } from "../indexing/lexical/index.js";
 import type { LoadedKnowledge } from "../store/load.js";
 
-export function findNearDuplicates(index: SearchIndex, loaded: LoadedKnowledge, threshold: number): Diagnostic[] {
+export async function findNearDuplicates(index: SearchIndex, loaded: LoadedKnowledge, threshold: number): Promise<Diagnostic[]> {
+  await index.loadLexical();
   const out: Diagnostic[] = [];
   const active = loaded.entries.filter((e) => e.state === "active" && index.meta(e.id));
   const activeIds = new Set(active.map((e) => e.id));

@@ -7,12 +7,26 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
+import type { AnchorPlace, SourceSignature } from "../anchors/code.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { KNOWN_KEYS } from "../entry/schema.js";
 import type { Entry, EntryState } from "../entry/types.js";
 import { listEntryFiles, mapLimit, readEntryFile, type EntryFile } from "../store/files.js";
 import type { Layout } from "../store/layout.js";
 import { entryDocument, type AnchorRef, type IndexDoc } from "./document.js";
+
+/**
+ * What an entry's anchored-code lexical field was built from (search-index.ts fills it when it
+ * indexes the entry): the code's hash, a key of the anchors it was resolved for, the files it read
+ * (their signatures, checked on every refresh) and where anchors point now.
+ */
+export type CodeRecord = {
+  hash: string;
+  /** Hash of the entry's anchors as written (a frontmatter-only edit keeps the code). */
+  anchors: string;
+  sources: SourceSignature[];
+  places: AnchorPlace[];
+};
 
 /** One entry file as the catalogue knows it. `frontmatter` holds the known keys only. */
 export type CatalogueRecord = {
@@ -41,6 +55,8 @@ export type CatalogueRecord = {
   racy?: true;
   /** The file no longer parses: these are its problems, and the other fields are its last good version. */
   unparsed?: Diagnostic[];
+  /** The anchored-code field as last indexed; absent until the search index builds it. */
+  code?: CodeRecord;
 };
 
 /** A file that never parsed as an entry (no id): its problems. */
@@ -60,7 +76,7 @@ export type CatalogueChanges = {
 };
 
 /** A write within this many ms of the stat may share its mtime with a later write (timestamp granularity). */
-const RACY_MS = 2_000;
+export const RACY_MS = 2_000;
 const DATE_KEYS = ["lastConfirmed", "created", "archived"] as const;
 const LINE_KEYS = [...DATE_KEYS, "supersedes", "supersededBy", "contradicts"] as const;
 
