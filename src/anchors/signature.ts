@@ -16,7 +16,7 @@ export const CODE_FILE_BYTES = 1024 * 1024;
  * notice a change, but the locator never reads its content. `hash` (of the text read) is kept while
  * the stat was within RACY_MS of the mtime, when a later write could leave size and mtime unchanged.
  */
-export type SourceSignature = { path: string; size: number; mtimeMs: number; hash?: string };
+export type SourceSignature = { path: string; size: number; mtimeMs: number; hash?: string | undefined };
 
 /** A write within this many ms of a stat may share its mtime with a later write (timestamp granularity; as the catalogue). */
 export const RACY_MS = 2_000;
@@ -41,7 +41,8 @@ export function fileTextHash(root: string, rel: string): string | undefined {
 /** The signature of `rel` now (one stat; see SourceSignature). */
 export function signatureOf(root: string, rel: string): SourceSignature {
   const info = statSync(path.join(root, rel), { throwIfNoEntry: false });
-  return info?.isFile() ? { path: rel, size: info.size, mtimeMs: info.mtimeMs } : { path: rel, size: -1, mtimeMs: info?.mtimeMs ?? 0 };
+  // Every signature has the same shape (hash set later or not): thousands are compared in every refresh.
+  return { path: rel, size: info?.isFile() ? info.size : -1, mtimeMs: info?.mtimeMs ?? 0, hash: undefined };
 }
 
 /** Lines as an editor shows them: a trailing newline does not start another line. */

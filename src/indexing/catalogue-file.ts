@@ -54,7 +54,7 @@ function decodeCode(value: unknown, sources: readonly unknown[]): CodeRecord | u
     const [n, size, mtimeMs, text] = flat.slice(i, i + 4);
     const file = typeof n === "number" ? sources[n] : undefined;
     if (typeof file !== "string" || typeof size !== "number" || typeof mtimeMs !== "number" || (text !== 0 && typeof text !== "string")) return null;
-    code.sources.push({ path: file, size, mtimeMs, ...(typeof text === "string" ? { hash: text } : {}) });
+    code.sources.push({ path: file, size, mtimeMs, hash: typeof text === "string" ? text : undefined });
   }
   for (let i = 0; i < places.length; i += 3) code.places.push({ index: places[i]!, start: places[i + 1]!, end: places[i + 2]! });
   return code;
@@ -113,7 +113,7 @@ function decode(t: unknown, dirs: CatalogueDirs, sources: readonly unknown[]): C
     size,
     ...(flags === 1 ? { racy: true as const } : {}),
     ...(listOf(unparsed) ? { unparsed: listOf(unparsed)! } : {}),
-    ...(code ? { code } : {}),
+    code,
   };
 }
 

@@ -55,8 +55,8 @@ export type CatalogueRecord = {
   racy?: true;
   /** The file no longer parses: these are its problems, and the other fields are its last good version. */
   unparsed?: Diagnostic[];
-  /** The anchored-code field as last indexed; absent until the search index builds it. */
-  code?: CodeRecord;
+  /** The anchored-code field as last indexed; undefined until the search index builds it (always present as a key: records keep one shape). */
+  code?: CodeRecord | undefined;
 };
 
 /** A file that never parsed as an entry (no id): its problems. */
@@ -107,6 +107,7 @@ export function recordOf(entry: Entry, problems: readonly Diagnostic[], stat: { 
     ...(parseProblems.length ? { problems: parseProblems } : {}),
     mtimeMs: stat.mtimeMs,
     size: stat.size,
+    code: undefined,
   };
 }
 

@@ -44,7 +44,7 @@ export function changedSources(root: string, records: Iterable<CatalogueRecord>,
         break;
       }
       if (now - sig.mtimeMs >= RACY_MS) {
-        delete sig.hash;
+        sig.hash = undefined;
         settled = true;
       }
     }

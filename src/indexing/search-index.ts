@@ -433,7 +433,7 @@ export class SearchIndex {
     report.codeChanged = [...sources.stale].filter((id) => before.get(id) === this.#indexed.get(id)).sort();
     for (const id of sources.stale) {
       // Its code is read again when paid (now, or by the next search): until then it has none to trust.
-      delete this.#indexed.get(id)!.code;
+      this.#indexed.get(id)!.code = undefined;
       stale.add(id);
     }
     if (sources.settled || sources.stale.size) this.#dirty = true;
