@@ -9,6 +9,7 @@
  *   npm run bench -- --summary         only print the summary of the existing results
  *   npm run bench -- retrieval-hybrid --embedder '{"provider":"transformers","path":"models/x"}'
  *                                      measure another embedder (passed on to the retrieval benches)
+ *   npm run bench -- scale --base DIR  also time another build (retrieval-speed and scale read --base)
  */
 import { readdir } from "node:fs/promises";
 import path from "node:path";
@@ -31,7 +32,7 @@ async function benches(): Promise<string[]> {
 }
 
 /** Flags with a value, passed on to every bench (each bench reads the ones it knows). */
-const VALUE_FLAGS = ["--embedder"];
+const VALUE_FLAGS = ["--embedder", "--base"];
 
 function runBench(name: string, quick: boolean, passOn: string[]): Promise<Outcome> {
   return new Promise((resolve) => {

@@ -5,7 +5,10 @@
  * reading every tracked file once (the floor of any search over them). Steps: 60% a pattern still
  * present in a directory glob, 20% a pattern gone from a directory glob (every file in the glob is
  * scanned), 5% repo-wide patterns present, 3% repo-wide patterns gone (all 10k files scanned),
- * 12% prose steps (not mechanical). Run: npm run bench -- verify [--quick]
+ * 12% prose steps (not mechanical). With `--base DIR` (a built package or its dist/, e.g. the base commit's
+ * build made by bench/types.ts's recipe: git archive BASE | tar -x, link node_modules, tsc -p tsconfig.build.json)
+ * the base build's CLI runs in the same loop, alternating, and must report the same results.
+ * Run: npm run bench -- verify [--quick] [--base DIR]
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -29,6 +32,9 @@ const RUNS = quick ? 2 : 5;
 const GOAL_MS = 2_000;
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = path.join(REPO, "dist", "cli", "main.js");
+const BASE_AT = process.argv.indexOf("--base");
+const BASE_DIR = BASE_AT >= 0 ? path.resolve(process.argv[BASE_AT + 1] ?? "") : undefined;
+const BASE_CLI = BASE_DIR ? [path.join(BASE_DIR, "dist", "cli", "main.js"), path.join(BASE_DIR, "cli", "main.js")].find((f) => existsSync(f)) : undefined;
 const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@example.com", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@example.com" };
 
 async function makeRepo(root: string, rand: () => number): Promise<string[]> {
@@ -78,22 +84,39 @@ async function main(): Promise<void> {
     const lib: number[] = [];
     const floor: number[] = [];
     const cliCpu: number[] = [];
+    const base: number[] = [];
+    const baseCpu: number[] = [];
+    if (BASE_DIR && !BASE_CLI) throw new Error(`--base ${BASE_DIR}: no dist/cli/main.js there; expected a built package or its dist/`);
     let summary: { passed: number; failed: number; notMechanical: number } | undefined;
+    /** One timed `cairn verify --dry-run --json` of `cli`; /usr/bin/time reports its CPU seconds, which other jobs on a loaded box inflate far less than wall time. */
+    const verifyOnce = async (cli: string) => {
+      const timer = existsSync("/usr/bin/time") ? ["/usr/bin/time", "-f", "cpu %U %S"] : [];
+      const [command, ...args] = [...timer, process.execPath, cli, "--root", root, "verify", "--dry-run", "--json"];
+      const proc = await runProcess(command!, args);
+      if (proc.code !== 0) throw new Error(`cairn verify (${cli}) exited ${proc.code}: ${proc.stderr}`);
+      const cpuLine = /cpu ([\d.]+) ([\d.]+)/.exec(proc.stderr);
+      const report = JSON.parse(proc.stdout) as { passed: number; failed: number; notMechanical: number };
+      return { ms: proc.ms, cpu: cpuLine ? (Number(cpuLine[1]) + Number(cpuLine[2])) * 1000 : undefined, summary: { passed: report.passed, failed: report.failed, notMechanical: report.notMechanical } };
+    };
     for (let run = 0; run < RUNS; run++) {
       node.push((await runProcess(process.execPath, ["-e", ""])).ms);
-      // /usr/bin/time reports the child's CPU seconds, which other jobs on a loaded box inflate far less than wall time.
-      const timer = existsSync("/usr/bin/time") ? ["/usr/bin/time", "-f", "cpu %U %S"] : [];
-      const [command, ...args] = [...timer, process.execPath, CLI, "--root", root, "verify", "--dry-run", "--json"];
-      const proc = await runProcess(command!, args);
-      if (proc.code !== 0) throw new Error(`cairn verify exited ${proc.code}: ${proc.stderr}`);
-      cli.push(proc.ms);
-      const cpuLine = /cpu ([\d.]+) ([\d.]+)/.exec(proc.stderr);
-      if (cpuLine) cliCpu.push((Number(cpuLine[1]) + Number(cpuLine[2])) * 1000);
-      summary = JSON.parse(proc.stdout) as { passed: number; failed: number; notMechanical: number };
+      const baseFirst = BASE_CLI !== undefined && run % 2 === 1;
+      const before = baseFirst ? await verifyOnce(BASE_CLI!) : undefined;
+      const now = await verifyOnce(CLI);
+      const after = BASE_CLI !== undefined && !baseFirst ? await verifyOnce(BASE_CLI) : undefined;
+      const was = before ?? after;
+      cli.push(now.ms);
+      if (now.cpu !== undefined) cliCpu.push(now.cpu);
+      if (was) {
+        base.push(was.ms);
+        if (was.cpu !== undefined) baseCpu.push(was.cpu);
+        if (JSON.stringify(was.summary) !== JSON.stringify(now.summary)) throw new Error(`the base build reports ${JSON.stringify(was.summary)}, this build ${JSON.stringify(now.summary)}`);
+      }
+      summary = now.summary;
       const kb = await openKnowledgeBase({ root, embedder: null });
       lib.push((await timed(() => kb.verify({ dryRun: true }))).ms);
       floor.push((await timed(async () => Promise.all(files.map((f) => readFile(path.join(root, f), "utf8"))))).ms);
-      log(`run ${run + 1}/${RUNS}: CLI ${fmt(cli[run]!)} ms, library ${fmt(lib[run]!)} ms`);
+      log(`run ${run + 1}/${RUNS}: CLI ${fmt(cli[run]!)} ms${base.length ? ` (base build ${fmt(base[run]!)} ms)` : ""}, library ${fmt(lib[run]!)} ms`);
     }
     const cliMs = median(cli);
     const cpuMs = cliCpu.length ? median(cliCpu) : undefined;
@@ -108,12 +131,23 @@ async function main(): Promise<void> {
       },
       ...(cpuMs === undefined ? [] : [{ metric: "the same, CPU time of the process (user + system)", goal: `≤ ${fmt(GOAL_MS)} ms`, measured: `${fmt(cpuMs)} ms`, pass: quick ? null : cpuMs <= GOAL_MS }]),
       { metric: "the same through the library (no process start), wall", goal: "—", measured: `${fmt(median(lib))} ms`, pass: null },
+      ...(base.length
+        ? [
+            {
+              metric: "the base build's CLI in the same runs (alternating), wall / CPU",
+              goal: "—",
+              measured: `${fmt(median(base))} ms / ${baseCpu.length ? `${fmt(median(baseCpu))} ms` : "—"}`,
+              baseline: `this build ${fmt(cliMs / median(base))}× its wall${cpuMs !== undefined && baseCpu.length ? `, ${fmt(cpuMs / median(baseCpu))}× its CPU` : ""}; same results`,
+              pass: null,
+            },
+          ]
+        : []),
     ];
     const rows = [
       { what: "results", passed: summary?.passed, failed: summary?.failed, notMechanical: summary?.notMechanical },
     ];
     console.log(`\n## cairn verify\n\n${goalTable(goals)}\n\n${table(rows)}`);
-    const out = await writeResults("verify", goals, { quick, files: FILES, entries: ENTRIES, runs: { cli, cliCpu, node, lib, floor }, tables: { results: rows } });
+    const out = await writeResults("verify", goals, { quick, files: FILES, entries: ENTRIES, base: BASE_DIR ?? null, runs: { cli, cliCpu, node, lib, floor, ...(base.length ? { base, baseCpu } : {}) }, tables: { results: rows } });
     console.log(`\nwrote ${path.relative(REPO, out)}`);
   } finally {
     await rm(root, { recursive: true, force: true });

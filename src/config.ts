@@ -2,10 +2,14 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { validateRuleSettings, type RuleSetting } from "./check/rules/registry.js";
+import { validateRuleSettings } from "./check/rules/registry.js";
 import { CairnError } from "./errors.js";
 import { didYouMean } from "./text/suggest.js";
 import { assertContained } from "./store/contain.js";
+import { DEFAULT_CONFIG, type AgentDeclaration, type CairnConfig, type EmbedderConfig } from "./types/config.js";
+import type { Assert, Equals } from "./types/equals.js";
+
+export { DEFAULT_CONFIG, type AgentDeclaration, type CairnConfig, type EmbedderConfig } from "./types/config.js";
 
 export const CONFIG_FILE = "cairn.config.json";
 
@@ -56,7 +60,7 @@ const FIELDS = {
 };
 const hostList = z.array(z.string().min(1));
 
-export const configSchema = z
+const configSchema = z
   .object({
     ...z.object(FIELDS).partial().shape,
     sanitize: z.object({ allowHosts: hostList.optional(), denyPatterns: hostList.optional() }).strict().optional(),
@@ -66,66 +70,9 @@ export const configSchema = z
 /** A library `config` override: the resolved shape (`allowHosts`, `denyPatterns` at the top level), every key optional. */
 const overrideSchema = z.object({ ...z.object(FIELDS).partial().shape, allowHosts: hostList.optional(), denyPatterns: hostList.optional() }).strict();
 
-export type EmbedderConfig = z.infer<typeof embedderSchema>;
-
-/** One declared agent: the domains it reviews (an entry whose `agents:` names one of them reaches the agent). */
-export type AgentDeclaration = {
-  /** Domains this agent covers, e.g. `["performance"]`. Default none. */
-  domains?: string[];
-};
-
-/** Resolved configuration with every default applied. */
-export type CairnConfig = {
-  /** Knowledge directory relative to the root. Default `knowledge`. */
-  knowledgeDir: string;
-  /** Runs that may inject an entry after its last confirmation before it is archived. Default 10. */
-  decayAfterRuns: number;
-  /** Hard cap of entries injected per agent per run. Default 5. */
-  maxPerAgent: number;
-  /** Fraction of decayAfterRuns at which status/inject warn "near decay". Default 0.7. */
-  nearDecayRatio: number;
-  /** Minimum similarity for `record` to match a finding to an entry. Default 0.5. */
-  matchThreshold: number;
-  /** Similarity above which `check` reports two entries as near-duplicates. Default 0.9. */
-  duplicateThreshold: number;
-  /** Embedding provider. Default the bundled offline `use-lite`. */
-  embedder: EmbedderConfig;
-  /**
-   * Holdout (README "Holdout: fresh eyes before archiving"): an entry one injected run away from decay is withheld
-   * from the agents it would go to, in up to `ceil(holdout × decayAfterRuns)` runs, so that a re-discovery there is
-   * independent. `"off"` (or 0) is the spec's literal rule. Default 0.8 (8 runs at decayAfterRuns 10).
-   */
-  holdout: number | "off";
-  /** Hosts allowed in entries (exact or `*.example.com`). Default: none besides documentation hosts. */
-  allowHosts: string[];
-  /** Regular expressions (case-insensitive) for organisation or customer names. Default none. */
-  denyPatterns: string[];
-  /** Checkouts of other repositories that evidence anchors may point into (`interphase:hooks/x.sh`), name → directory relative to the root. Default none. */
-  repos: Record<string, string>;
-  /** Declared agents by name or glob (`fd-*`) with their domains, for entries' `agents:` scopes. Default none. */
-  agents: Record<string, AgentDeclaration>;
-  /** Token budget of one inject call's Knowledge Context (o200k_base tokens). Default 4000. */
-  maxInjectTokens: number;
-  /** Rule severities by rule id: "error" | "warning" | "off" (README "Rules"). Default {} (each rule's own severity). */
-  rules: Record<string, RuleSetting>;
-};
-
-export const DEFAULT_CONFIG: CairnConfig = {
-  knowledgeDir: "knowledge",
-  decayAfterRuns: 10,
-  maxPerAgent: 5,
-  nearDecayRatio: 0.7,
-  matchThreshold: 0.5,
-  duplicateThreshold: 0.9,
-  holdout: 0.8,
-  embedder: { provider: "use-lite" },
-  allowHosts: [],
-  denyPatterns: [],
-  repos: {},
-  agents: {},
-  maxInjectTokens: 4000,
-  rules: {},
-};
+// The plain public types (src/types/config.ts) and these schemas agree; tsc fails if one changes alone.
+type _EmbedderConfigMatches = Assert<Equals<z.output<typeof embedderSchema>, EmbedderConfig>>;
+type _AgentDeclarationMatches = Assert<Equals<z.output<typeof FIELDS.agents>[string], AgentDeclaration>>;
 
 function problemsOf(error: z.ZodError, source: string, schema: z.ZodType): CairnError {
   const problems = error.issues.flatMap((issue) => describeIssue(issue, schema)).join("\n");

@@ -11,8 +11,17 @@ export type CairnErrorCode =
 
 /** The one error class the library throws when the caller must stop. */
 export class CairnError extends Error {
+  /** What kind of failure, which decides the CLI's exit code. */
   readonly code: CairnErrorCode;
-  constructor(code: CairnErrorCode, message: string, options?: { cause?: unknown }) {
+  /** `message` says what failed and what to do; `cause` is the underlying error, if any. */
+  constructor(
+    code: CairnErrorCode,
+    message: string,
+    options?: {
+      /** The underlying error. */
+      cause?: unknown;
+    },
+  ) {
     super(message, options);
     this.name = "CairnError";
     this.code = code;

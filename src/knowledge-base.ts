@@ -1,40 +1,45 @@
 /** The open knowledge base: one typed object the CLI and the MCP server call into. */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import { applyConfigOverride, loadConfig, vectorWeightOf, type CairnConfig } from "./config.js";
-import { lintKnowledge, runCheck, type CheckOptions, type CheckReport } from "./check/run.js";
+import { applyConfigOverride, loadConfig, vectorWeightOf } from "./config.js";
 import type { GateVerdict } from "./check/gate.js";
 import type { Diagnostic } from "./entry/diagnostic.js";
-import { entryFileFor } from "./store/files.js";
+import { entryFileFor, type ReadResult } from "./store/files.js";
+import { isEntryId } from "./entry/id.js";
 import { todayUtc } from "./entry/parse.js";
 import { frontmatterJsonSchema } from "./entry/schema.js";
 import { CairnError } from "./errors.js";
-import { openLedger, projectLedger, type Ledger, type NewEvent } from "./ledger/index.js";
-import { planNewEntry, writeNewEntry, type NewEntryInput } from "./lifecycle/create.js";
-import { archiveEntry, confirmEntry, lookup, restoreEntry, retractEntry, unreadableEntry, type ManualResult } from "./lifecycle/manual.js";
+import { openLedger, projectState, snapshotFileIn, type Ledger, type NewEvent } from "./ledger/index.js";
+import { planNewEntry, writeNewEntry } from "./lifecycle/create.js";
+import { archiveEntry, confirmEntry, lookup, restoreEntry, retractEntry, unreadableEntry } from "./lifecycle/manual.js";
 import { repairPendingChanges } from "./lifecycle/change.js";
-import { buildStatus, type StatusInput, type StatusReport } from "./lifecycle/status.js";
-import type { ReportOptions } from "./report/model.js";
-import type { ReportModel } from "./report/types.js";
-import { initKnowledge, type InitResult } from "./store/init.js";
-import { findRoot, gitTop, layoutFor, type Layout } from "./store/layout.js";
+import { buildStatus, type StatusInput } from "./lifecycle/status.js";
+import type { ReportModel, ReportOptions } from "./report/types.js";
+import { initKnowledge } from "./store/init.js";
+import { findRoot, gitTop, layoutFor } from "./store/layout.js";
 import { knowledgeDirProblem, requireKnowledgeDir } from "./store/require.js";
 import { checkUserPaths } from "./store/user-paths.js";
 import { loadKnowledge, type LoadedKnowledge } from "./store/load.js";
-import type { Progress, SearchIndex, SyncReport } from "./indexing/search-index.js";
+import type { SearchIndex } from "./indexing/search-index.js";
+import { IndexSession } from "./indexing/session.js";
 import type { Embedder } from "./indexing/embedder.js";
-import type { SearchOptions, SearchResponse } from "./retrieval/search.js";
-import type { KnowledgeDiff } from "./diff/index.js";
-import type { InjectInput, InjectResult } from "./retrieval/inject.js";
-import type { Finding } from "./lifecycle/record.js";
-import type { CompoundResult, DecayResult, RecordResult, ReviewDeps, ReviewOptions } from "./lifecycle/review.js";
-import type { CompoundFinding } from "./lifecycle/compound.js";
-import type { History } from "./lifecycle/history.js";
+import type { ReviewDeps } from "./lifecycle/review.js";
 import type { Entry, EntryStatus, EntrySummary } from "./entry/types.js";
 import type { KnowledgeView } from "./indexing/catalogue-view.js";
-import type { FixReport } from "./anchors/fix-entries.js";
-import type { VerifyReport } from "./verify/index.js";
-import type { ShowResult } from "./lifecycle/show.js";
+// Public signatures use only the plain types of src/types/ (and the leaf modules they name), so the published
+// declarations stay small and free of zod and other dependencies (test/types/public-declarations.test.ts).
+import type { CheckOptions, CheckReport, FixAnchorsOptions, FixReport } from "./types/check.js";
+import type { CairnConfig } from "./types/config.js";
+import type { InitResult, ManualResult, NewEntryInput, NewEntryResult, RepairResult } from "./types/entries.js";
+import type { IndexOptions, IndexSummary, WatchHandle, WatchOptions } from "./types/indexing.js";
+import type { InjectInput, InjectResult } from "./types/inject.js";
+import type { Layout, OpenOptions } from "./types/open.js";
+import type { CompoundFinding, CompoundResult, DecayOptions, DecayResult, Finding, RecordResult, ReviewOptions } from "./types/review.js";
+import type { SearchOptions, SearchResponse } from "./types/search.js";
+import type { History, NotFound, ShowResult, StatusOptions, StatusReport } from "./types/status.js";
+import type { VerifyOptions, VerifyReport } from "./types/verify.js";
+import type { KnowledgeDiff } from "./diff/types.js";
 
 /** The actor of the changes made inside `KnowledgeBase.actingAs`, per async call chain. */
 const actorScope = new AsyncLocalStorage<string>();
@@ -42,50 +47,22 @@ const actorScope = new AsyncLocalStorage<string>();
 /** `inject` waits at most this long for another injection's lock, then goes on unserialised with a warning. */
 const INJECT_LOCK_WAIT_MS = 1_000;
 
-export type { CompoundResult, DecayResult, RecordResult, ReviewOptions } from "./lifecycle/review.js";
-
-export type IndexSummary = SyncReport & {
-  /** Entries in the index after the run. */
-  entries: number;
-  /** Embedder id, or null when lexical-only. */
-  embedder: string | null;
-  /** True when the index files were written. */
-  saved: boolean;
-};
-
-export type OpenOptions = {
-  /** Project root. Default: the nearest ancestor of the working directory holding `knowledge/` or `cairn.config.json`, never above the git repository's top; else that top, else the working directory. */
-  root?: string;
-  /** Configuration overrides applied on top of `cairn.config.json`, validated like the file (bad values throw CairnError CONFIG). Default none. */
-  config?: Partial<CairnConfig>;
-  /** Who acts, recorded on every ledger event this knowledge base writes. Default: `$CAIRN_ACTOR`, else `git config user.name`, else the OS user. */
-  actor?: string;
-  /** Where runs happen, recorded on run events (two branches' `pr-1` are two runs). Default: `<branch>@<clone id>` read from git; none outside git. */
-  origin?: string;
-  /** Clock for dates and ledger times (tests, simulations). Default `() => new Date()`. */
-  now?: () => Date;
-  /** Use this embedder instead of the configured one (null = lexical only). Default: from config. */
-  embedder?: Embedder | null;
-  /** Without a watcher, searches re-check the files for changes at most this often (ms); stat-ing 10k files costs ~150 ms. Default 2000. */
-  refreshIntervalMs?: number;
-  /** Called with warnings that belong to no single result, e.g. "finished a change a killed process left pending". Default: dropped. */
-  onWarning?: (message: string) => void;
-};
-
-export type NewEntryResult = { kind: "created"; id: string; path: string; warnings: CheckReport["diagnostics"] } | { kind: "refused"; problems: CheckReport["diagnostics"] | string };
+export type { CompoundResult, DecayResult, RecordResult, ReviewOptions } from "./types/review.js";
+export type { IndexSummary, NewEntryResult, OpenOptions };
 
 export class KnowledgeBase {
+  /** Where this knowledge base's files are (absolute paths). */
   readonly layout: Layout;
+  /** The resolved configuration: cairn.config.json, the `config` option, and every default. */
   readonly config: CairnConfig;
+  /** @internal The open ledger (the CLI and tests read it; the public API reports through its operations). */
   readonly ledger: Ledger;
   readonly #now: () => Date;
-  /** The one open index of this knowledge base, shared by searches, index() and the watcher. */
-  #index: Promise<SearchIndex> | undefined;
-  #indexFreshAt = 0;
+  /** The one open index of this knowledge base, shared by searches, index(), lifecycle reads and the watcher. */
+  readonly #session: IndexSession;
 
   readonly #embedder: Embedder | null | undefined;
 
-  readonly #refreshIntervalMs: number;
 
   /** Receives warnings that belong to no single result (see OpenOptions.onWarning). */
   onWarning: (message: string) => void = () => {};
@@ -93,19 +70,21 @@ export class KnowledgeBase {
   #actor: Promise<string> | undefined;
   readonly #origin: string | undefined;
 
-  constructor(layout: Layout, config: CairnConfig, now: () => Date, embedder?: Embedder | null, refreshIntervalMs = 2000, who: { actor?: string; origin?: string } = {}) {
+  /** Prefer `openKnowledgeBase()`, which reads the configuration and finds the root. */
+  constructor(layout: Layout, config: CairnConfig, now: () => Date, embedder?: Embedder | null, refreshIntervalMs = 15_000, who: Pick<OpenOptions, "actor" | "origin"> = {}) {
     this.layout = layout;
     this.config = config;
-    this.ledger = openLedger(layout.ledger, { root: layout.root });
+    // The folded ledger is kept in .cairn/: a command folds only the events appended since the last one.
+    this.ledger = openLedger(layout.ledger, { root: layout.root, snapshot: snapshotFileIn(layout.cache) });
     this.#now = now;
     this.#embedder = embedder;
-    this.#refreshIntervalMs = refreshIntervalMs;
+    this.#session = new IndexSession(layout, config, embedder, refreshIntervalMs);
     if (who.actor !== undefined) this.#actor = Promise.resolve(who.actor);
     this.#origin = who.origin;
   }
 
   /**
-   * Append ledger events stamped with this knowledge base's clock, actor and origin (`append.now` is that
+   * @internal Append ledger events stamped with this knowledge base's clock, actor and origin (`append.now` is that
    * clock, for changes that stamp their own events).
    */
   readonly append = Object.assign(
@@ -161,26 +140,63 @@ export class KnowledgeBase {
     return initKnowledge(this.layout);
   }
 
-  /** Every entry file parsed, with per-file diagnostics and duplicate ids. */
+  /** @internal Every entry file parsed, with per-file diagnostics and duplicate ids. */
   load(): Promise<LoadedKnowledge> {
     return loadKnowledge(this.layout, { today: this.today() });
   }
 
   /** Run every check rule (see README "Checks"); `duplicates` adds the near-duplicate rule, which uses the search index. */
-  async check(options: Omit<CheckOptions, "today"> & { duplicates?: boolean } = {}): Promise<CheckReport> {
+  async check(options: CheckOptions = {}): Promise<CheckReport> {
     const { duplicates, ...rest } = options;
     await checkUserPaths(this.layout, rest.paths ?? []);
-    return runCheck(this.layout, this.config, { today: this.today(), ...rest, ...(duplicates ? { nearDuplicates: (loaded: LoadedKnowledge) => this.#nearDuplicates(loaded) } : {}) });
+    const paths = (rest.paths ?? []).map((p) => path.resolve(this.layout.root, p));
+    // Files outside the knowledge dir, and the near-duplicate rule (whole entries, the model), take the full pass.
+    if (duplicates || paths.some((p) => p !== this.layout.knowledge && !p.startsWith(this.layout.knowledge + path.sep))) {
+      const { runCheck } = await import("./check/run.js");
+      return runCheck(this.layout, this.config, { today: this.today(), ...rest, ...(duplicates ? { nearDuplicates: (loaded: LoadedKnowledge) => this.#nearDuplicates(loaded) } : {}) });
+    }
+    // Every entry file is read and hashed (a size and mtime can hide an edit); files whose bytes are unchanged keep
+    // their parse and rule results, so the result is exactly a full pass's.
+    const { index, run } = await this.#session.refreshNow({ verifyContent: true, embedLimit: 0 });
+    for (const warning of [...index.takeOpenWarnings(), ...run.warnings]) this.onWarning(warning);
+    const { knowledgeView } = await import("./indexing/catalogue-view.js");
+    const view = knowledgeView(index.catalogue, this.today());
+    const { lintCatalogue } = await import("./check/catalogue-lint.js");
+    const { state } = await this.ledger.state();
+    const lint = await lintCatalogue({ layout: this.layout, config: this.config, view, events: state, today: this.today(), anchors: rest.anchors !== false, strictAnchors: true });
+    const inPaths = (file: string) => !paths.length || paths.some((p) => { const abs = path.join(this.layout.root, file); return abs === p || abs.startsWith(p + path.sep); });
+    const diagnostics = lint.diagnostics.filter((d) => inPaths(d.file));
+    const files = [...view.entries.map((e) => e.path), ...index.catalogue.broken.map((b) => b.path), ...index.catalogue.records.filter((r) => r.unparsed).map((r) => r.path)].filter(inPaths).length;
+    return { diagnostics, errors: diagnostics.filter((d) => d.severity === "error").length, warnings: diagnostics.filter((d) => d.severity === "warning").length, files };
   }
 
   async #nearDuplicates(loaded: LoadedKnowledge) {
     const { findNearDuplicates } = await import("./check/duplicates.js");
-    const { index } = await this.searchIndex();
-    return findNearDuplicates(index, loaded, this.config.duplicateThreshold);
+    const { index } = await this.#session.fresh({ search: true });
+    // Opt-in and meant for CI: the model compares the lexically pre-selected pairs only (their vectors are cached).
+    const embedder = index.embedder ? undefined : await this.#matchingEmbedder();
+    const { cachedEmbed } = await import("./indexing/cached-embed.js");
+    const embed = embedder ? await cachedEmbed(this.layout.cache, embedder) : undefined;
+    try {
+      return await findNearDuplicates(index, loaded, this.config.duplicateThreshold, embed);
+    } catch (error) {
+      if (!embed) throw error;
+      this.onWarning(`embedding model unavailable for near-duplicates (${(error as Error).message}); compared by word overlap`);
+      return findNearDuplicates(index, loaded, this.config.duplicateThreshold);
+    }
+  }
+
+  /** The configured embedder (or the `embedder` option), usable or null, for comparing a few texts. */
+  async #matchingEmbedder(): Promise<Embedder | null> {
+    if (this.#embedder !== undefined) return this.#embedder;
+    const { createEmbedder, usableEmbedder } = await import("./indexing/embedders/index.js");
+    const { embedder, warning } = await usableEmbedder(createEmbedder(this.config.embedder, { root: this.layout.root }));
+    if (warning) this.onWarning(warning);
+    return embedder;
   }
 
   /** Write a new, valid entry; refuses without evidence or verify steps, on a clash, or on sanitization errors. */
-  async newEntry(input: Omit<NewEntryInput, "today">): Promise<NewEntryResult> {
+  async newEntry(input: NewEntryInput): Promise<NewEntryResult> {
     await this.repair();
     const plan = await planNewEntry(this.layout, this.config, { ...input, today: this.today() });
     if (!plan.ok) return { kind: "refused", problems: plan.problems };
@@ -190,7 +206,7 @@ export class KnowledgeBase {
   }
 
   /** Every active (and with `all`, archived) entry with decay counter, confirmations and warnings. */
-  async status(options: { all?: boolean } = {}): Promise<StatusReport> {
+  async status(options: StatusOptions = {}): Promise<StatusReport> {
     return buildStatus(await this.#statusInput(), options);
   }
 
@@ -198,18 +214,18 @@ export class KnowledgeBase {
   async #statusInput(): Promise<StatusInput & { entries: KnowledgeView["entries"] }> {
     // The catalogue and the lint cache: the same rules and results as `check`, re-computed only for what changed.
     const view = await this.knowledge();
-    const { events, warnings } = await this.ledger.read();
+    const { state, warnings } = await this.ledger.state();
     const { lintCatalogue } = await import("./check/catalogue-lint.js");
-    const { diagnostics } = await lintCatalogue({ layout: this.layout, config: this.config, view, events, today: this.today() });
-    const views = projectLedger(events, confirmationInfo(view.entries), { today: this.today() });
+    const { diagnostics } = await lintCatalogue({ layout: this.layout, config: this.config, view, events: state, today: this.today() });
+    const views = projectState(state, confirmationInfo(view.entries), { today: this.today() });
     const { liveWarnings } = await import("./anchors/live.js");
     return {
       entries: view.entries,
       diagnostics,
       views,
-      events,
+      events: state,
       config: this.config,
-      extra: liveWarnings(view.entries, diagnostics, events),
+      extra: liveWarnings(view.entries, diagnostics, state),
       ledgerWarnings: [...unreadableEntries(view, diagnostics), ...warnings.map((w) => `${w.file}:${w.line}: ${w.message}`)],
     };
   }
@@ -224,15 +240,17 @@ export class KnowledgeBase {
     const input = await this.#statusInput();
     const { buildReportModel } = await import("./report/model.js");
     const project = path.basename(path.resolve(this.layout.root));
-    // The report shows each entry's finding and Verify section: the one reader here that needs every body.
+    // The report shows each entry's finding and Verify section, and every event of the timeline: the one reader
+    // here that needs every body and every ledger line.
     const loaded = await this.load();
+    const { events } = await this.ledger.read();
     return buildReportModel(
-      { status: buildStatus(input, { all: true }), entries: loaded.entries, diagnostics: input.diagnostics, events: input.events, config: this.config, project, now: this.#now() },
+      { status: buildStatus(input, { all: true }), entries: loaded.entries, diagnostics: input.diagnostics, events, config: this.config, project, now: this.#now() },
       options,
     );
   }
 
-  /** The inject gate's verdict for each entry file (`search --explain`): would it be injected, and if not, which rules withhold it. */
+  /** @internal The inject gate's verdict for each entry file (`search --explain`): would it be injected, and if not, which rules withhold it. */
   async gate(files: ReadonlyArray<{ path: string }>): Promise<Map<string, GateVerdict>> {
     const { createLinter } = await import("./check/engine.js");
     const { gateVerdict } = await import("./check/gate.js");
@@ -267,7 +285,7 @@ export class KnowledgeBase {
   confirm(id: string): Promise<ManualResult> {
     return this.#withEntry(id, async (record) => {
       // The ledger event carries the anchored lines' fingerprints: the only operation here that needs the entry's body.
-      const entry = await this.entryOf(record);
+      const entry = "evidence" in record ? (record as Entry) : await this.entryOf(record);
       if (!entry) return { kind: "refused", id, reason: `${record.path} changed while confirming "${id}"; run the command again` };
       return confirmEntry(this.layout, await this.#fingerprinting([entry]), entry, this.today());
     });
@@ -289,7 +307,7 @@ export class KnowledgeBase {
   }
 
   /**
-   * The catalogue view: every entry's identity, frontmatter, anchor places and parse problems, from the index's
+   * @internal The catalogue view: every entry's identity, frontmatter, anchor places and parse problems, from the index's
    * catalogue (refreshed from the files when stale: only changed files are parsed). What `status`, `confirm`,
    * `record`, decay, `compound`, `show` and `history` read instead of parsing every entry.
    */
@@ -302,7 +320,7 @@ export class KnowledgeBase {
     return knowledgeView(index.catalogue, this.today());
   }
 
-  /** The entry of a catalogue record, parsed from its file now; undefined when the file is gone or no longer holds that id. */
+  /** @internal The entry of a catalogue record, parsed from its file now; undefined when the file is gone or no longer holds that id. */
   async entryOf(record: EntrySummary): Promise<Entry | undefined> {
     const file = entryFileFor(this.layout, record.path);
     if (!file) return undefined;
@@ -312,62 +330,41 @@ export class KnowledgeBase {
   }
 
   /** Build or update the search index in .cairn/ (incremental; `rebuild` starts from scratch). */
-  async index(options: { rebuild?: boolean; onProgress?: Progress } = {}): Promise<IndexSummary> {
-    const { openSearchIndex, refreshAndSave } = await import("./indexing/open.js");
-    // An open index is rebuilt in place: a watcher of this knowledge base keeps watching the index searches read.
-    const open = this.#index ? await this.#index.catch(() => undefined) : undefined;
-    if (options.rebuild && open) await open.reset();
-    else if (options.rebuild) this.#index = openSearchIndex(this.layout, this.config, { rebuild: true, ...this.#embedderOverride() });
-    const index = await this.#openIndex();
-    const warnings = [...index.takeOpenWarnings(), ...index.warnings];
-    const run = await refreshAndSave(index, { wait: true, build: true, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
-    this.#indexFreshAt = Date.now();
+  async index(options: IndexOptions = {}): Promise<IndexSummary> {
+    if (options.rebuild) await this.#session.rebuild();
+    const opened = await this.#session.open();
+    const warnings = [...opened.takeOpenWarnings(), ...opened.warnings];
+    // `build`: the anchored code and lexical documents of changed entries are built now, not by the next search.
+    const { index, run } = await this.#session.refreshNow({ wait: true, build: true, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
     const report = run.report!;
     return { ...report, warnings: [...new Set([...warnings, ...run.warnings])], entries: index.size, embedder: index.embedder?.id ?? null, saved: run.saved };
   }
 
   /** Hybrid search (see SearchOptions); the index is refreshed from the files first when stale. */
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
-    // A search loads the lexical index anyway: build what a catalogue-only refresh left owed before the save, so it is saved.
-    const { index, warnings } = await this.searchIndex({ build: true });
+    const { index, warnings } = await this.#session.fresh({ search: true });
     const { hybridSearch } = await import("./retrieval/search.js");
     const response = await hybridSearch(index, query, options, this.config.agents, vectorWeightOf(this.config));
     return { ...response, warnings: [...new Set([...warnings, ...response.warnings])] };
   }
 
-  /**
-   * The open search index, refreshed from the files at most every refreshIntervalMs (a running watcher refreshes it on
-   * change instead). `build`: also build the lexical documents owed before saving (searches load the lexical index anyway).
-   */
-  async searchIndex(options: { build?: boolean } = {}): Promise<{ index: SearchIndex; warnings: string[] }> {
-    const { refreshAndSave } = await import("./indexing/open.js");
-    const index = await this.#openIndex();
-    let warnings: string[] = [];
-    if (Date.now() - this.#indexFreshAt > this.#refreshIntervalMs) {
-      warnings = (await refreshAndSave(index, options.build ? { build: true } : {})).warnings;
-      this.#indexFreshAt = Date.now();
-    }
-    return { index, warnings: [...index.takeOpenWarnings(), ...index.warnings, ...warnings] };
+  /** @internal The open search index, refreshed from the files at most every refreshIntervalMs (a running watcher refreshes it on change instead). */
+  searchIndex(): Promise<{ index: SearchIndex; warnings: string[] }> {
+    return this.#session.fresh();
   }
 
   /** Watch the knowledge dir and keep the index current until `close()` (holds the index writer lock). */
-  async watch(options: import("./indexing/watch.js").WatchOptions = {}): Promise<import("./indexing/watch.js").WatchHandle> {
+  async watch(options: WatchOptions = {}): Promise<WatchHandle> {
     const { watchIndex } = await import("./indexing/watch.js");
-    const index = await this.#openIndex();
-    const handle = await watchIndex(index, {
-      lint: (files) => this.#lintFiles(files),
-      ...options,
-      onEvent: (event) => {
-        // The watcher refreshes the shared in-memory index, so searches here need no refresh of their own.
-        this.#indexFreshAt = Number.MAX_SAFE_INTEGER;
-        options.onEvent?.(event);
-      },
-    });
+    const index = await this.#session.open();
+    const handle = await watchIndex(index, { lint: (files) => this.#lintFiles(files), ...options });
+    // The watcher refreshes the shared in-memory index, so searches here need no re-check of their own.
+    void handle.ready.then(() => this.#session.setWatched(true), () => undefined);
     return {
       ...handle,
       close: async () => {
         await handle.close();
-        this.#indexFreshAt = 0;
+        this.#session.setWatched(false);
       },
     };
   }
@@ -377,7 +374,7 @@ export class KnowledgeBase {
    * restore, supersede, retract, confirm — so no entry stays in both knowledge/ and the archive and
    * no event is missing. Every mutating operation calls this first; reports go to `onWarning`.
    */
-  async repair(): Promise<{ completed: string[] }> {
+  async repair(): Promise<RepairResult> {
     const report = await repairPendingChanges(this.layout);
     for (const warning of report.warnings) this.onWarning(warning);
     if (report.completed.length) this.invalidate();
@@ -386,12 +383,12 @@ export class KnowledgeBase {
 
   /** Forget the cached index so the next search re-reads the files (used by the watcher and after writes). */
   invalidate(): void {
-    this.#indexFreshAt = 0;
+    this.#session.invalidate();
   }
 
   /** Matching for record/compound must see every file as it is now (another process may have just written one), unless a watcher keeps the index current. */
   #refreshBeforeMatching(): void {
-    if (this.#indexFreshAt !== Number.MAX_SAFE_INTEGER) this.#indexFreshAt = 0;
+    if (!this.#session.watched) this.invalidate();
   }
 
   /**
@@ -423,10 +420,11 @@ export class KnowledgeBase {
         {
           layout: this.layout,
           config: this.config,
-          events: async () => (await this.ledger.read()).events,
+          events: async () => (await this.ledger.state()).state,
           search: (query, options) => this.search(query, options),
           append: this.append,
           agentScopes: () => this.agentScopes(),
+          gate: () => this.#cachedGate(),
           origin: () => this.origin(),
           today: this.today(),
           now: () => this.#now(),
@@ -439,15 +437,19 @@ export class KnowledgeBase {
     }
   }
 
-  /** Every distinct `agents:` scope among active entries (read from the search index). */
+  /** The inject gate's rule results from the catalogue and the lint cache (computed and kept for entries not in it). */
+  async #cachedGate(): Promise<import("./retrieval/inject.js").CachedGate> {
+    const { index } = await this.searchIndex();
+    const byPath = new Map(index.catalogue.records.map((r) => [r.path, r]));
+    const { recordLinter } = await import("./check/catalogue-lint.js");
+    const linter = await recordLinter({ layout: this.layout, config: this.config, events: (await this.ledger.state()).state, today: this.today() });
+    return { record: (p) => byPath.get(p), final: (records) => linter.final(records), save: () => linter.save("merge") };
+  }
+
+  /** @internal Every distinct `agents:` scope among active entries (read from the search index). */
   async agentScopes(): Promise<string[]> {
     const { index } = await this.searchIndex();
-    const scopes = new Set<string>();
-    for (const id of index.ids()) {
-      const meta = index.meta(id);
-      if (meta?.state === "active") for (const scope of meta.agents) scopes.add(scope);
-    }
-    return [...scopes].sort();
+    return index.agentScopes();
   }
 
   /**
@@ -463,7 +465,7 @@ export class KnowledgeBase {
   }
 
   /** Archive every active entry past its decay limit (decayAfterRuns injected runs, or its holdout runs spent, since its last confirmation). Never deletes. */
-  async decay(options: { dryRun?: boolean; run?: string } = {}): Promise<DecayResult> {
+  async decay(options: DecayOptions = {}): Promise<DecayResult> {
     if (!options.dryRun) await this.repair();
     const review = await import("./lifecycle/review.js");
     return review.withLifecycleLock(this.layout, !options.dryRun, async () => review.decayLoaded(this.#reviewDeps(), await this.knowledge(), options));
@@ -479,7 +481,7 @@ export class KnowledgeBase {
   }
 
   /** Repair drifted anchors surgically (moved line ranges, renamed paths); `dryRun` only previews. */
-  async fixAnchors(options: { paths?: string[]; dryRun?: boolean } = {}): Promise<FixReport> {
+  async fixAnchors(options: FixAnchorsOptions = {}): Promise<FixReport> {
     const { fixEntryAnchors } = await import("./anchors/fix-entries.js");
     const { anchorResolverFor } = await import("./check/anchors.js");
     const { selectEntries } = await import("./anchors/live.js");
@@ -491,7 +493,7 @@ export class KnowledgeBase {
   }
 
   /** Run the mechanical verify steps of every (or the given) active entry in-process and record changed results as `verified` events. */
-  async verify(options: { ids?: string[]; dryRun?: boolean } = {}): Promise<VerifyReport | { kind: "not-found"; id: string; suggestions: string[] }> {
+  async verify(options: VerifyOptions = {}): Promise<VerifyReport | NotFound> {
     const { planVerify } = await import("./verify/index.js");
     const loaded = await this.load();
     let entries = loaded.entries.filter((e) => e.state === "active");
@@ -503,7 +505,7 @@ export class KnowledgeBase {
         entries.push(found.entry);
       }
     }
-    const plan = await planVerify(this.layout, entries, (await this.ledger.read()).events);
+    const plan = await planVerify(this.layout, entries, (await this.ledger.state()).state);
     if (!options.dryRun && plan.events.length) await this.append(plan.events);
     const count = (r: string) => plan.rows.filter((row) => row.result === r).length;
     return { entries: plan.rows.map((row) => (options.dryRun ? { ...row, recorded: false } : row)), passed: count("passed"), failed: count("failed"), notMechanical: count("not-mechanical"), dryRun: options.dryRun ?? false };
@@ -538,19 +540,23 @@ export class KnowledgeBase {
   async show(id: string): Promise<ShowResult> {
     const { entryView } = await import("./lifecycle/show.js");
     const { readEntryFile } = await import("./store/files.js");
-    // The catalogue finds the file; only that file is read and parsed.
-    const found = lookup((await this.knowledge()).byId, id);
-    if (found.kind === "not-found") return found;
-    const file = entryFileFor(this.layout, found.entry.path);
-    const read = file ? await readEntryFile(this.layout, file, this.today()) : undefined;
-    if (!read?.entry || read.entry.id !== id) return { kind: "not-found", id, suggestions: [] };
-    const { events } = await this.ledger.read();
-    const views = projectLedger(events, confirmationInfo([read.entry]), { today: this.today() });
-    return { kind: "found", entry: await entryView(this.layout, this.config, read.entry, read.diagnostics, views, events) };
+    // The entry's own file when its id is its name; else the catalogue finds the file. Only that file is read and parsed.
+    let read = await this.#byFileName(id);
+    if (!read) {
+      const found = lookup((await this.knowledge()).byId, id);
+      if (found.kind === "not-found") return found;
+      const file = entryFileFor(this.layout, found.entry.path);
+      const again = file ? await readEntryFile(this.layout, file, this.today()) : undefined;
+      if (!again?.entry || again.entry.id !== id) return { kind: "not-found", id, suggestions: [] };
+      read = { ...again, entry: again.entry };
+    }
+    const { state } = await this.ledger.state();
+    const views = projectState(state, confirmationInfo([read.entry]), { today: this.today() });
+    return { kind: "found", entry: await entryView(this.layout, this.config, read.entry, read.diagnostics, views, state) };
   }
 
   /** An entry's ledger events and git log, oldest first. */
-  async history(id: string): Promise<History | { kind: "not-found"; id: string; suggestions: string[] }> {
+  async history(id: string): Promise<History | NotFound> {
     const { ledgerHistory, gitHistory } = await import("./lifecycle/history.js");
     const loaded = await this.knowledge();
     const { events } = await this.ledger.read();
@@ -575,19 +581,6 @@ export class KnowledgeBase {
     return frontmatterJsonSchema();
   }
 
-  /** Open the index once; concurrent callers share the same pending open. */
-  #openIndex(): Promise<SearchIndex> {
-    // A wrong root or knowledgeDir is an error here, before anything is created in .cairn/.
-    this.#index ??= requireKnowledgeDir(this.layout)
-      .then(() => import("./indexing/open.js"))
-      .then(({ openSearchIndex }) => openSearchIndex(this.layout, this.config, this.#embedderOverride()));
-    const opening = this.#index;
-    opening.catch(() => {
-      if (this.#index === opening) this.#index = undefined;
-    });
-    return opening;
-  }
-
   #reviewDeps(): ReviewDeps {
     return {
       layout: this.layout,
@@ -605,8 +598,18 @@ export class KnowledgeBase {
     };
   }
 
-  #embedderOverride(): { embedder?: Embedder | null } {
-    return this.#embedder === undefined ? {} : { embedder: this.#embedder };
+  /**
+   * The entry in `<id>.md` (knowledge/ or the archive) when exactly one of the two exists and holds that id: found
+   * without the catalogue. Undefined otherwise (an `id:` key, a duplicate, no such file): the catalogue decides.
+   */
+  async #byFileName(id: string): Promise<(ReadResult & { entry: Entry }) | undefined> {
+    if (!isEntryId(id)) return undefined;
+    const names = [path.join(this.layout.knowledge, `${id}.md`), path.join(this.layout.archive, `${id}.md`)].filter((f) => existsSync(f));
+    const file = names.length === 1 ? entryFileFor(this.layout, names[0]!) : undefined;
+    if (!file) return undefined;
+    const { readEntryFile } = await import("./store/files.js");
+    const read = await readEntryFile(this.layout, file, this.today());
+    return read.entry?.id === id ? { ...read, entry: read.entry } : undefined;
   }
 
   async #withEntry(id: string, action: (entry: EntrySummary) => Promise<ManualResult>): Promise<ManualResult> {
@@ -614,7 +617,14 @@ export class KnowledgeBase {
       throw new CairnError("USAGE", `"${id}" is not an entry id; expected the file name without .md, e.g. auth-middleware-swallows-ctx-cancel`);
     }
     await this.repair();
-    // The catalogue was just refreshed from the files; the change itself re-reads the file and refuses a stale plan.
+    // The entry's own file first (its id is its file name, as almost always); else the catalogue, just refreshed from
+    // the files. The change itself re-reads the file and refuses a stale plan.
+    const named = await this.#byFileName(id);
+    if (named) {
+      const result = await action(named.entry);
+      this.invalidate();
+      return result;
+    }
     const known = await this.knowledge();
     const found = lookup(known.byId, id);
     const broken = unreadableEntry(known, id);

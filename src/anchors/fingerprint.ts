@@ -6,7 +6,9 @@
  */
 import { createHash } from "node:crypto";
 import type { Anchor } from "../entry/types.js";
-import type { AnchorFingerprint, LedgerEvent } from "../ledger/events.js";
+import type { AnchorFingerprint } from "../ledger/events.js";
+import { ledgerState, type LedgerSource } from "../ledger/source.js";
+import type { ConfirmedPrints } from "../ledger/state.js";
 
 export type { AnchorFingerprint } from "../ledger/events.js";
 
@@ -34,18 +36,13 @@ export function findWindow(lines: readonly string[], length: number, hash: strin
 }
 
 /** The fingerprints of an entry's last confirmation, with the day it happened. */
-export type ConfirmedPrints = { date: string; prints: AnchorFingerprint[] };
+export type { ConfirmedPrints } from "../ledger/state.js";
 
-/** Per entry id, the latest confirmation event that carries fingerprints. */
-export function latestFingerprints(events: readonly LedgerEvent[]): Map<string, ConfirmedPrints> {
-  const out = new Map<string, ConfirmedPrints>();
-  for (const event of events) {
-    if ((event.type !== "confirmed" && event.type !== "manual-confirmed") || !event.fingerprints) continue;
-    if (event.type === "confirmed" && event.provenance !== "independent") continue;
-    // Events are sorted by time: a later one replaces an earlier one.
-    out.set(event.entry, { date: event.time.slice(0, 10), prints: event.fingerprints });
-  }
-  return out;
+/** Per entry id, the latest independent or manual confirmation event that carries fingerprints. */
+export function latestFingerprints(events: LedgerSource): Pick<ReadonlyMap<string, ConfirmedPrints>, "get"> {
+  const state = ledgerState(events);
+  // A lookup: the resolver asks about the entries whose anchors it resolves (the rest stay encoded in the snapshot).
+  return { get: (id) => state.entry(id)?.prints };
 }
 
 /**

@@ -7,17 +7,10 @@ import type { NewEvent } from "../ledger/index.js";
 import { writeFileAtomic } from "../store/atomic.js";
 import { assertContained } from "../store/contain.js";
 import { resolveEntryAnchors } from "./entry.js";
-import { applyAnchorEdits, planAnchorEdits, type AnchorEdit } from "./fix.js";
+import { applyAnchorEdits, planAnchorEdits } from "./fix.js";
+import type { FixReport } from "../types/check.js";
 
-export type FixReport = {
-  /** Every edit, applied unless `dryRun`. */
-  edits: AnchorEdit[];
-  /** Entry files changed (or that would be, with `dryRun`). */
-  files: string[];
-  /** Files whose edits were refused, and why (nothing in them was changed). */
-  refused: Array<{ file: string; reason: string }>;
-  dryRun: boolean;
-};
+export type { FixReport } from "../types/check.js";
 
 export async function fixEntryAnchors(root: string, resolver: AnchorResolver, entries: readonly Entry[], options: { dryRun: boolean; append: (events: NewEvent[]) => Promise<unknown> }): Promise<FixReport> {
   const report: FixReport = { edits: [], files: [], refused: [], dryRun: options.dryRun };

@@ -5,20 +5,9 @@
  * Planning is pure; applying refuses when the file no longer holds the expected text.
  */
 import type { ResolvedAnchor } from "./types.js";
+import type { AnchorEdit } from "../types/check.js";
 
-/** One replacement on one line of an entry file. */
-export type AnchorEdit = {
-  /** Entry file (repo-relative). */
-  file: string;
-  line: number;
-  column: number;
-  /** The text there now, and its replacement. */
-  from: string;
-  to: string;
-  rule: "anchor-moved" | "anchor-renamed";
-  /** The anchor as written. */
-  anchor: string;
-};
+export type { AnchorEdit } from "../types/check.js";
 
 /** The edits that repair `resolved` anchors of one entry file (moved lines, renamed paths). */
 export function planAnchorEdits(file: string, resolved: readonly ResolvedAnchor[]): AnchorEdit[] {

@@ -2,7 +2,7 @@
 import path from "node:path";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import type { Entry } from "../entry/types.js";
-import type { LedgerEvent } from "../ledger/events.js";
+import type { LedgerSource } from "../ledger/index.js";
 import type { Layout } from "../store/layout.js";
 import { verificationStates, verificationWarning } from "../verify/records.js";
 import { anchorWarning } from "./entry.js";
@@ -12,7 +12,7 @@ import { anchorWarning } from "./entry.js";
  * a failed-verification warning, for `status`. The anchor warnings are the lint's own diagnostics
  * (rule severities and inline disables applied), so anchors are resolved once, by the one engine.
  */
-export function liveWarnings(entries: ReadonlyArray<Pick<Entry, "id" | "path"> & (Pick<Entry, "verify"> | { verifyHash: string })>, diagnostics: readonly Diagnostic[], events: readonly LedgerEvent[]): Map<string, string[]> {
+export function liveWarnings(entries: ReadonlyArray<Pick<Entry, "id" | "path"> & (Pick<Entry, "verify"> | { verifyHash: string })>, diagnostics: readonly Diagnostic[], events: LedgerSource): Map<string, string[]> {
   const byFile = new Map<string, string[]>();
   for (const d of diagnostics) {
     if (d.severity !== "warning" || !d.rule.startsWith("anchor-")) continue;

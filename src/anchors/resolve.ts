@@ -29,7 +29,7 @@ export type LocatorOptions = {
   /** Other repositories' checkouts by name, relative to the root (config `repos`); default none. */
   repos?: Record<string, string>;
   /** The latest fingerprinted confirmation per entry id (from the ledger); default: no fingerprints. */
-  fingerprints?: () => Promise<Map<string, ConfirmedPrints>>;
+  fingerprints?: () => Promise<Pick<ReadonlyMap<string, ConfirmedPrints>, "get">>;
   /** Look for renamed files with git; default true. */
   renames?: boolean;
   /** Told of every repository fact a resolution reads (a file, the listing, git's renames), so a result can be cached with what it depends on; default none. */
@@ -65,7 +65,7 @@ export function createLocator(root: string, options: LocatorOptions = {}): Locat
   const files = tracked(repoFiles(root, [...DEFAULT_ANCHOR_IGNORE, ...(options.ignore ?? [])], limits), options.onAccess);
   const elsewhere: Elsewhere = options.searchElsewhere === false ? async () => undefined : elsewhereFinder(files);
   let renames: Promise<Renames> | undefined;
-  let prints: Promise<Map<string, ConfirmedPrints>> | undefined;
+  let prints: Promise<Pick<ReadonlyMap<string, ConfirmedPrints>, "get">> | undefined;
   const siblings = new Map<string, Locator>();
   const repos = options.repos ?? {};
 

@@ -24,22 +24,39 @@ export const ANCHOR_RULES = {
 
 export type AnchorRule = keyof typeof ANCHOR_RULES;
 
-export type LineRange = { start: number; end: number };
+/** Lines of a file, 1-based and inclusive. */
+export type LineRange = {
+  /** First line. */
+  start: number;
+  /** Last line. */
+  end: number;
+};
 
 /** What `cairn check --fix` writes instead: a new path and/or a new line range. */
-export type AnchorFix = { path?: string; range?: LineRange };
+export type AnchorFix = {
+  /** The new path (a renamed file). */
+  path?: string;
+  /** The new line range (moved code). */
+  range?: LineRange;
+};
 
+/** One problem of one anchor. */
 export type AnchorProblem = {
+  /** Rule id. */
   rule: AnchorRule;
+  /** The rule's severity (config `rules` may change it in diagnostics). */
   severity: Severity;
   /** What is wrong and what is expected (without the `evidence anchor …:` prefix). */
   message: string;
   /** A short form for agents (`the cited lines moved to 92-101`). */
   short: string;
+  /** What `check --fix` would write, when the problem is fixable. */
   fix?: AnchorFix;
 };
 
+/** What resolving one evidence anchor found. */
 export type ResolvedAnchor = {
+  /** The anchor as parsed. */
   anchor: Anchor;
   /** "resolved": points at existing files (maybe drifted); "unresolved": broken; "external": another repository that could not be checked; "unchecked": nothing to check (symbol-only, or a prose mention that names no file). */
   status: "resolved" | "unresolved" | "external" | "unchecked";
@@ -55,5 +72,6 @@ export type ResolvedAnchor = {
   definition?: LineRange;
   /** True when the anchor moved, was renamed, or its lines changed. */
   drifted: boolean;
+  /** Everything wrong with it (empty when it resolves cleanly). */
   problems: AnchorProblem[];
 };

@@ -9,7 +9,7 @@ import { createLocator, type LocateContext, type Locator, type LocatorOptions } 
 import type { ResolvedAnchor } from "../anchors/types.js";
 import { type Diagnostic, diagnostic } from "../entry/diagnostic.js";
 import type { Anchor, Entry } from "../entry/types.js";
-import { openLedger } from "../ledger/index.js";
+import { openLedger, snapshotFileIn } from "../ledger/index.js";
 
 export { countLines, DEFAULT_ANCHOR_IGNORE } from "../anchors/repo-files.js";
 export { ANCHOR_RULES, type AnchorRule } from "../anchors/types.js";
@@ -25,12 +25,16 @@ export type AnchorResolver = {
 
 export type AnchorResolverOptions = LocatorOptions;
 
-/** A resolver for a project: glob anchors never match the knowledge directory itself; fingerprints come from its ledger. */
-export function anchorResolverFor(layout: { root: string; knowledge: string; ledger?: string }, options: Omit<LocatorOptions, "ignore"> = {}): AnchorResolver {
+/**
+ * A resolver for a project: glob anchors never match the knowledge directory itself; fingerprints come from its ledger
+ * (its folded state, from the snapshot in `cache` when the layout has one, shared with the knowledge base's ledger).
+ */
+export function anchorResolverFor(layout: { root: string; knowledge: string; ledger?: string; cache?: string }, options: Omit<LocatorOptions, "ignore"> = {}): AnchorResolver {
   const knowledge = path.relative(layout.root, layout.knowledge).split(path.sep).join("/");
   const ledgerDir = layout.ledger ?? path.join(layout.knowledge, ".ledger");
+  const ledger = openLedger(ledgerDir, layout.cache === undefined ? {} : { root: layout.root, snapshot: snapshotFileIn(layout.cache) });
   return createAnchorResolver(layout.root, {
-    fingerprints: async () => latestFingerprints((await openLedger(ledgerDir).read()).events),
+    fingerprints: async () => latestFingerprints((await ledger.state()).state),
     ...options,
     ...(knowledge && !knowledge.startsWith("..") ? { ignore: [`${knowledge}/**`] } : {}),
   });

@@ -15,16 +15,17 @@ import type { Diagnostic } from "../entry/diagnostic.js";
 import { sortDiagnostics } from "../entry/diagnostic.js";
 import type { Entry } from "../entry/types.js";
 import type { KnowledgeView } from "../indexing/catalogue-view.js";
-import type { CatalogueRecord } from "../indexing/catalogue.js";
-import type { LedgerEvent } from "../ledger/events.js";
-import { latestFingerprints } from "../anchors/fingerprint.js";
+import { problemsOf, type CatalogueRecord } from "../indexing/catalogue.js";
+import type { LedgerSource } from "../ledger/index.js";
+import { latestFingerprints, type ConfirmedPrints } from "../anchors/fingerprint.js";
 import type { Access } from "../anchors/resolve.js";
 import { gitStateToken } from "../store/git-dirs.js";
 import type { Layout } from "../store/layout.js";
 import { entryFileFor, readEntryFile } from "../store/files.js";
 import { findDirectives, type Directive } from "./directives.js";
-import { createPolicy, type Linter } from "./engine.js";
-import { lintKey, readLintCache, writeLintCache, type AnchorLint, type LintCache } from "./lint-cache.js";
+import { createPolicy, type Linter, type Policy } from "./engine.js";
+import type { AnchorResolver } from "./anchors.js";
+import { CLEAN, lintKey, readLintCache, writeLintCache, type AnchorLint, type LintCache } from "./lint-cache.js";
 import { checkReferences } from "./references.js";
 import { RULE_MODULES } from "./rules/registry.js";
 
@@ -35,56 +36,106 @@ export type CatalogueLint = {
   computed: { content: number; anchors: number };
 };
 
-export type CatalogueLintInput = {
+export type RecordLintInput = {
   layout: Layout;
   config: CairnConfig;
-  view: KnowledgeView;
-  events: readonly LedgerEvent[];
+  /** The ledger, as its events or its folded state (for the anchors' fingerprints). */
+  events: LedgerSource;
   today: string;
+  /** Resolve anchors (default true; `check --no-anchors` says false). */
+  anchors?: boolean;
+  /**
+   * Resolve again every anchor whose cached result rests on git's state (globs, bare file names, renames):
+   * `check` does, so a new untracked file is seen before it is committed. Default false.
+   */
+  strictAnchors?: boolean;
 };
 
-export async function lintCatalogue(input: CatalogueLintInput): Promise<CatalogueLint> {
-  const { layout, config, view, today } = input;
+/** Rule results of catalogue records, from the lint cache or computed now (and kept for next time). */
+export type RecordLinter = {
+  policy: Policy;
+  /** Raw diagnostics of `records` (parse problems, content rules, anchors) and their inline directives by path. */
+  raw(records: readonly CatalogueRecord[]): Promise<{ diagnostics: Diagnostic[]; directives: Map<string, Directive[]> }>;
+  /** Final diagnostics of each record's file (policy applied), the gate's input. */
+  final(records: readonly CatalogueRecord[]): Promise<Map<string, Diagnostic[]>>;
+  /** Persist what was computed: `prune` keeps only the records linted in this run (status sees every entry), else merge. */
+  save(mode: "prune" | "merge"): Promise<void>;
+  computed: CatalogueLint["computed"];
+};
+
+export async function recordLinter(input: RecordLintInput): Promise<RecordLinter> {
+  const { layout, config, today } = input;
   const policy = createPolicy(config);
-  const cache = await readLintCache(layout.cache, lintKey(config));
-  const next: LintCache = { key: cache.key, content: {}, anchors: {} };
-  const raw: Diagnostic[] = [...view.diagnostics];
-  const directives = new Map<string, Directive[]>();
+  const cache = await readLintCache(layout.cache, lintKey(config, layout.cache));
+  const next: LintCache = { key: cache.key, content: new Map(), anchors: new Map() };
   const computed = { content: 0, anchors: 0 };
   let linter: Linter | undefined;
   const contentLinter = async () => (linter ??= await (await import("./engine.js")).createLinter(layout, config, { anchors: false }));
+  const anchors = anchorLinter(input, cache, next, computed);
+  const anchorsOn = input.anchors !== false && anchorRulesOn(policy.enabled);
 
-  for (const record of view.entries) {
-    let content = cache.content[record.fileHash] ?? next.content[record.fileHash];
-    if (!content) {
-      const text = readText(layout, record);
-      if (text === undefined) continue; // gone since the catalogue was refreshed: the next run sees where it went
-      const found = await (await contentLinter()).entryDiagnostics({ file: record.path, state: record.state, text });
-      content = { diagnostics: found, directives: findDirectives(text) };
-      computed.content++;
+  const raw: RecordLinter["raw"] = async (records) => {
+    const diagnostics: Diagnostic[] = [];
+    const directives = new Map<string, Directive[]>();
+    for (const record of records) {
+      diagnostics.push(...problemsOf(record, today));
+      if (record.unparsed) continue;
+      let content = next.content.get(record.fileHash) ?? cache.content.get(record.fileHash);
+      if (!content) {
+        const text = readText(layout, record);
+        if (text === undefined) continue; // gone since the catalogue was refreshed: the next run sees where it went
+        const found = await (await contentLinter()).entryDiagnostics({ file: record.path, state: record.state, text });
+        const directives = findDirectives(text);
+        content = found.length || directives.length ? { diagnostics: found, directives } : CLEAN;
+        computed.content++;
+      }
+      next.content.set(record.fileHash, content);
+      directives.set(record.path, content.directives);
+      diagnostics.push(...content.diagnostics.map((d) => (d.file === record.path ? d : { ...d, file: record.path })));
+      if (anchorsOn) diagnostics.push(...(await anchors(record)));
     }
-    next.content[record.fileHash] = content;
-    directives.set(record.path, content.directives);
-    raw.push(...content.diagnostics.map((d) => (d.file === record.path ? d : { ...d, file: record.path })));
-  }
+    return { diagnostics, directives };
+  };
+  return {
+    policy,
+    computed,
+    raw,
+    async final(records) {
+      const { diagnostics, directives } = await raw(records);
+      const byFile = new Map<string, Diagnostic[]>(records.map((r) => [r.path, []]));
+      for (const d of policy.finalize(diagnostics, byFile.keys(), directives)) byFile.get(d.file)?.push(d);
+      return byFile;
+    },
+    async save(mode) {
+      const out = mode === "prune" ? next : { key: cache.key, content: new Map([...cache.content, ...next.content]), anchors: new Map([...cache.anchors, ...next.anchors]) };
+      if (changed(cache, out)) await writeLintCache(layout.cache, out).catch(() => undefined);
+    },
+  };
+}
 
-  if (anchorRulesOn(policy.enabled)) {
-    const anchors = await anchorDiagnostics(input, cache, next, computed);
-    raw.push(...anchors);
-  }
-  raw.push(...checkReferences(view.entries, view.byId));
-  const final = policy.finalize(raw, [...view.entries.map((e) => e.path), ...brokenPaths(view)], directives);
-  if (changed(cache, next)) await writeLintCache(layout.cache, next).catch(() => undefined);
-  return { diagnostics: sortDiagnostics(final), computed };
+/** Every rule over every entry of the view (status): the records' results, references, and the files that do not parse. */
+export async function lintCatalogue(input: RecordLintInput & { view: KnowledgeView }): Promise<CatalogueLint> {
+  const { view } = input;
+  const linter = await recordLinter(input);
+  const { diagnostics, directives } = await linter.raw(view.entries);
+  const parsed = new Set(view.entries.map((e) => e.path));
+  // Files that do not parse and duplicate ids: the view's problems beyond the entries' own.
+  const others = view.diagnostics.filter((d) => !parsed.has(d.file) || d.rule === "id-duplicate");
+  const raw = [...others, ...diagnostics, ...checkReferences(view.entries, view.byId)];
+  const final = linter.policy.finalize(raw, [...view.entries.map((e) => e.path), ...brokenPaths(view)], directives);
+  await linter.save("prune");
+  return { diagnostics: sortDiagnostics(final), computed: linter.computed };
 }
 
 function anchorRulesOn(enabled: (id: string) => boolean): boolean {
   return RULE_MODULES.find((m) => m.name === "anchors")!.rules.some((r) => enabled(r.id));
 }
 
-async function anchorDiagnostics(input: CatalogueLintInput, cache: LintCache, next: LintCache, computed: CatalogueLint["computed"]): Promise<Diagnostic[]> {
-  const { layout, config, view, events } = input;
-  const prints = latestFingerprints(events);
+/** Anchor diagnostics of one record at a time, reusing a cached result while nothing it read has changed. */
+function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache, computed: CatalogueLint["computed"]): (record: CatalogueRecord) => Promise<Diagnostic[]> {
+  const { layout, config, events } = input;
+  let prints: Pick<ReadonlyMap<string, ConfirmedPrints>, "get"> | undefined;
+  const printsOf = () => (prints ??= latestFingerprints(events));
   const signatures = new Map<string, string>();
   const sig = (rel: string): string => {
     let s = signatures.get(rel);
@@ -94,6 +145,17 @@ async function anchorDiagnostics(input: CatalogueLintInput, cache: LintCache, ne
       signatures.set(rel, s);
     }
     return s;
+  };
+  // Each distinct `path\0signature` is checked once, however many entries depend on it.
+  const checked = new Map<string, boolean>();
+  const unchanged = (dep: string): boolean => {
+    let ok = checked.get(dep);
+    if (ok === undefined) {
+      const at = dep.indexOf("\0");
+      ok = sig(dep.slice(0, at)) === dep.slice(at + 1);
+      checked.set(dep, ok);
+    }
+    return ok;
   };
   let gitToken: Promise<string | undefined> | undefined;
   const git = () => (gitToken ??= gitStateToken(layout.root));
@@ -106,29 +168,32 @@ async function anchorDiagnostics(input: CatalogueLintInput, cache: LintCache, ne
     else if (access.kind === "external") tracker.volatile = true;
     else tracker.git = true;
   };
-  let resolver: Awaited<ReturnType<typeof makeResolver>> | undefined;
-  const makeResolver = async () => {
-    const { anchorResolverFor } = await import("./anchors.js");
-    return anchorResolverFor(layout, { repos: config.repos, onAccess, fingerprints: async () => prints });
+  let resolver: AnchorResolver | undefined;
+  // The tracker is per resolution: callers running in parallel (the inject gate) are served one at a time.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = queue.then(work, work);
+    queue = run.catch(() => undefined);
+    return run;
   };
 
-  const out: Diagnostic[] = [];
-  for (const record of view.entries) {
-    const key = anchorKey(record, prints.get(record.id));
-    const hit = cache.anchors[record.path];
-    if (hit && (await fresh(hit, key, sig, git))) {
-      next.anchors[record.path] = hit;
-      out.push(...hit.diagnostics);
-      continue;
+  return (record) => serial(async () => {
+    const key = anchorKey(record, printsOf().get(record.id));
+    const hit = next.anchors.get(record.path) ?? cache.anchors.get(record.path);
+    if (hit && !(input.strictAnchors && hit.git !== undefined) && (await fresh(hit, key, unchanged, git))) {
+      next.anchors.set(record.path, hit);
+      return hit.diagnostics;
     }
     const entry = await fullEntry(layout, record);
-    if (!entry) continue;
-    resolver ??= await makeResolver();
+    if (!entry) return [];
+    if (!resolver) {
+      const { anchorResolverFor } = await import("./anchors.js");
+      resolver = anchorResolverFor(layout, { repos: config.repos, onAccess, fingerprints: async () => printsOf() });
+    }
     tracker = { files: new Set(), git: false, volatile: false };
     const found: Diagnostic[] = [];
     for (const anchor of entry.evidence.anchors) found.push(...(await resolver.resolve(anchor, entry.path, entry)));
-    const deps: Record<string, string> = {};
-    for (const file of tracker.files) deps[file] = sig(file);
+    const deps = [...tracker.files].map((file) => `${file}\0${sig(file)}`);
     const token = tracker.git ? await git() : undefined;
     const result: AnchorLint = {
       key,
@@ -139,22 +204,21 @@ async function anchorDiagnostics(input: CatalogueLintInput, cache: LintCache, ne
     };
     tracker = undefined;
     computed.anchors++;
-    next.anchors[record.path] = result;
-    out.push(...found);
-  }
-  return out;
+    next.anchors.set(record.path, result);
+    return found;
+  });
 }
 
-async function fresh(hit: AnchorLint, key: string, sig: (rel: string) => string, git: () => Promise<string | undefined>): Promise<boolean> {
+async function fresh(hit: AnchorLint, key: string, unchanged: (dep: string) => boolean, git: () => Promise<string | undefined>): Promise<boolean> {
   if (hit.volatile || hit.key !== key) return false;
-  for (const [file, was] of Object.entries(hit.deps)) if (sig(file) !== was) return false;
+  for (const dep of hit.deps) if (!unchanged(dep)) return false;
   return hit.git === undefined || hit.git === (await git());
 }
 
 /** What an entry's anchor results depend on besides the files they read: its text, its `lastConfirmed` and its latest fingerprints. */
-function anchorKey(record: CatalogueRecord, prints: unknown): string {
+function anchorKey(record: CatalogueRecord, prints: ConfirmedPrints | undefined): string {
   const lastConfirmed = typeof record.frontmatter.lastConfirmed === "string" ? record.frontmatter.lastConfirmed : "";
-  return createHash("sha256").update(JSON.stringify([record.fileHash, lastConfirmed, prints ?? null])).digest("hex").slice(0, 24);
+  return `${record.fileHash}|${lastConfirmed}|${prints ? createHash("sha256").update(JSON.stringify(prints)).digest("hex").slice(0, 16) : ""}`;
 }
 
 function readText(layout: Layout, record: CatalogueRecord): string | undefined {
@@ -178,9 +242,8 @@ function brokenPaths(view: KnowledgeView): string[] {
 }
 
 function changed(before: LintCache, after: LintCache): boolean {
-  const keys = (o: object) => Object.keys(o).length;
-  if (keys(before.content) !== keys(after.content) || keys(before.anchors) !== keys(after.anchors)) return true;
-  for (const k of Object.keys(after.content)) if (before.content[k] !== after.content[k]) return true;
-  for (const k of Object.keys(after.anchors)) if (before.anchors[k] !== after.anchors[k]) return true;
+  if (before.content.size !== after.content.size || before.anchors.size !== after.anchors.size) return true;
+  for (const [k, v] of after.content) if (before.content.get(k) !== v) return true;
+  for (const [k, v] of after.anchors) if (before.anchors.get(k) !== v) return true;
   return false;
 }

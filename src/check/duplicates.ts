@@ -8,14 +8,21 @@ import { diagnostic, type Diagnostic } from "../entry/diagnostic.js";
 import type { SearchIndex } from "../indexing/search-index.js";
 import { tokenize } from "../indexing/lexical/index.js";
 import type { LoadedKnowledge } from "../store/load.js";
+import type { CachedEmbed } from "../indexing/cached-embed.js";
 
-export async function findNearDuplicates(index: SearchIndex, loaded: LoadedKnowledge, threshold: number): Promise<Diagnostic[]> {
+/**
+ * `embed` (an embedding model through the cache): candidates are pre-selected lexically — the four best
+ * lexical matches of each entry — and only those pairs are embedded and compared by cosine; without a
+ * model, by word overlap. Vectors the index holds (a ranking embedder) are used as they are.
+ */
+export async function findNearDuplicates(index: SearchIndex, loaded: LoadedKnowledge, threshold: number, embed?: CachedEmbed): Promise<Diagnostic[]> {
   await index.loadLexical();
   const out: Diagnostic[] = [];
   const active = loaded.entries.filter((e) => e.state === "active" && index.meta(e.id));
   const activeIds = new Set(active.map((e) => e.id));
   const texts = new Map(active.map((e) => [e.id, `${String(e.frontmatter.title ?? "")}\n${e.finding.text}`]));
   const reported = new Set<string>();
+  const pairs: Array<{ entry: (typeof active)[number]; candidates: Array<{ id: string; similarity: number; how: string }> }> = [];
   for (const entry of active) {
     const candidates: Array<{ id: string; similarity: number; how: string }> = [];
     const vector = index.vectorOf(entry.id);
@@ -26,6 +33,10 @@ export async function findNearDuplicates(index: SearchIndex, loaded: LoadedKnowl
         candidates.push({ id: hit.id, similarity: jaccard(texts.get(entry.id) ?? "", texts.get(hit.id) ?? ""), how: "word overlap" });
       }
     }
+    pairs.push({ entry, candidates });
+  }
+  if (embed) await byCosine(pairs, texts, embed);
+  for (const { entry, candidates } of pairs) {
     for (const c of candidates) {
       if (c.similarity < threshold) continue;
       const pair = [entry.id, c.id].sort().join("\0");
@@ -53,6 +64,27 @@ export async function findNearDuplicates(index: SearchIndex, loaded: LoadedKnowl
     );
   }
   return out;
+}
+
+/** Replace word-overlap similarities with the cosine of the two texts' embeddings (only the pre-selected pairs are embedded). */
+async function byCosine(pairs: ReadonlyArray<{ entry: { id: string }; candidates: Array<{ id: string; similarity: number; how: string }> }>, texts: Map<string, string>, embed: CachedEmbed): Promise<void> {
+  const ids = [...new Set(pairs.flatMap((p) => (p.candidates.some((c) => c.how === "word overlap") ? [p.entry.id, ...p.candidates.map((c) => c.id)] : [])))];
+  if (!ids.length) return;
+  const vectors = await embed.embed(ids.map((id) => texts.get(id) ?? ""));
+  const byId = new Map(ids.map((id, i) => [id, vectors[i]!]));
+  for (const p of pairs) {
+    for (const c of p.candidates) {
+      if (c.how !== "word overlap") continue;
+      const a = byId.get(p.entry.id);
+      const b = byId.get(c.id);
+      if (!a || !b) continue;
+      let dot = 0;
+      for (let i = 0; i < a.length; i++) dot += a[i]! * b[i]!;
+      c.similarity = dot;
+      c.how = "cosine";
+    }
+  }
+  await embed.flush();
 }
 
 /** Pairs of active entries (by id order) sharing an evidence anchor; entries are compared only within one file's bucket. */

@@ -7,12 +7,13 @@
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { writeFileAtomic } from "../store/atomic.js";
+import { cacheSeal } from "../store/cache-seal.js";
 import type { Directive } from "./directives.js";
+import { VERSION } from "../version.js";
 
 const FORMAT = "cairn-lint-cache";
 const FILE = "lint.json";
@@ -24,8 +25,8 @@ export type ContentLint = { diagnostics: Diagnostic[]; directives: Directive[] }
 export type AnchorLint = {
   /** The entry's file hash, `lastConfirmed` and latest fingerprints, joined. */
   key: string;
-  /** Repo-relative path → `mtimeMs:size` ("-" when missing) of every file the resolution read. */
-  deps: Record<string, string>;
+  /** `path\0mtimeMs:size` ("-" when missing) of every file the resolution read (interned: entries share files). */
+  deps: string[];
   /** git's state token, when the resolution read the file listing or the rename history. */
   git?: string;
   /** The resolution read something no signature covers (another repository): always resolve again. */
@@ -33,27 +34,70 @@ export type AnchorLint = {
   diagnostics: Diagnostic[];
 };
 
-export type LintCache = { key: string; content: Record<string, ContentLint>; anchors: Record<string, AnchorLint> };
+export type LintCache = { key: string; content: Map<string, ContentLint>; anchors: Map<string, AnchorLint> };
 
-const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
+/** The results of a clean entry (most of them): one shared value. */
+export const CLEAN: ContentLint = Object.freeze({ diagnostics: [], directives: [] }) as ContentLint;
 
-/** The key of results computed by this version of cairn with these settings (rules change between versions). */
-export function lintKey(config: Pick<CairnConfig, "allowHosts" | "denyPatterns" | "repos">): string {
-  const settings = JSON.stringify([VERSION, config.allowHosts, config.denyPatterns, config.repos]);
+/**
+ * On disk (one JSON object, no repeated keys per entry — 10k entries read in a few milliseconds):
+ * `clean`: hashes of entries with no content problem; `content`: hash → [diagnostics, directives] for
+ * the others; `deps`: the distinct `path\0signature` strings; `anchors`: path → [key, dep indices,
+ * git token or "", volatile 0|1, diagnostics or 0].
+ */
+type Stored = {
+  format: typeof FORMAT;
+  key: string;
+  clean: string[];
+  content: Record<string, [Diagnostic[], Directive[]]>;
+  deps: string[];
+  anchors: Record<string, [string, number[], string, 0 | 1, Diagnostic[] | 0]>;
+};
+
+
+/**
+ * The key of results computed by this version of cairn with these settings (rules change between versions), in
+ * this `.cairn/` (its seal: a committed or copied cache could claim an entry with a secret is clean).
+ */
+export function lintKey(config: Pick<CairnConfig, "allowHosts" | "denyPatterns" | "repos">, cacheDir: string): string {
+  const settings = JSON.stringify([VERSION, config.allowHosts, config.denyPatterns, config.repos, cacheSeal(cacheDir) ?? "unsealed"]);
   return createHash("sha256").update(settings).digest("hex").slice(0, 16);
 }
 
 export async function readLintCache(cacheDir: string, key: string): Promise<LintCache> {
-  const empty: LintCache = { key, content: {}, anchors: {} };
+  const cache: LintCache = { key, content: new Map(), anchors: new Map() };
   try {
-    const value = JSON.parse(await readFile(path.join(cacheDir, FILE), "utf8")) as Partial<LintCache> & { format?: unknown };
-    if (value.format !== FORMAT || value.key !== key || typeof value.content !== "object" || typeof value.anchors !== "object" || !value.content || !value.anchors) return empty;
-    return { key, content: value.content, anchors: value.anchors };
+    const v = JSON.parse(await readFile(path.join(cacheDir, FILE), "utf8")) as Partial<Stored>;
+    if (v.format !== FORMAT || v.key !== key || !Array.isArray(v.clean) || !Array.isArray(v.deps) || typeof v.content !== "object" || typeof v.anchors !== "object" || !v.content || !v.anchors) return cache;
+    for (const hash of v.clean) if (typeof hash === "string") cache.content.set(hash, CLEAN);
+    for (const [hash, c] of Object.entries(v.content)) if (Array.isArray(c) && Array.isArray(c[0]) && Array.isArray(c[1])) cache.content.set(hash, { diagnostics: c[0], directives: c[1] });
+    const deps = v.deps;
+    for (const [file, a] of Object.entries(v.anchors)) {
+      if (!Array.isArray(a) || typeof a[0] !== "string" || !Array.isArray(a[1])) continue;
+      const list = a[1].map((i) => deps[i]);
+      if (list.some((d) => typeof d !== "string")) continue;
+      cache.anchors.set(file, { key: a[0], deps: list as string[], ...(a[2] ? { git: a[2] } : {}), ...(a[3] === 1 ? { volatile: true as const } : {}), diagnostics: Array.isArray(a[4]) ? a[4] : [] });
+    }
   } catch {
-    return empty;
+    // a cache: missing or damaged means empty
   }
+  return cache;
 }
 
 export async function writeLintCache(cacheDir: string, cache: LintCache): Promise<void> {
-  await writeFileAtomic(path.join(cacheDir, FILE), JSON.stringify({ format: FORMAT, ...cache }));
+  const stored: Stored = { format: FORMAT, key: cache.key, clean: [], content: {}, deps: [], anchors: {} };
+  for (const [hash, c] of cache.content) {
+    if (!c.diagnostics.length && !c.directives.length) stored.clean.push(hash);
+    else stored.content[hash] = [c.diagnostics, c.directives];
+  }
+  const index = new Map<string, number>();
+  for (const [file, a] of cache.anchors) {
+    const ids = a.deps.map((d) => {
+      let i = index.get(d);
+      if (i === undefined) index.set(d, (i = stored.deps.push(d) - 1));
+      return i;
+    });
+    stored.anchors[file] = [a.key, ids, a.git ?? "", a.volatile ? 1 : 0, a.diagnostics.length ? a.diagnostics : 0];
+  }
+  await writeFileAtomic(path.join(cacheDir, FILE), JSON.stringify(stored));
 }

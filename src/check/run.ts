@@ -6,17 +6,15 @@ import { entryFileFor, listEntryFiles, type EntryFile } from "../store/files.js"
 import { relativePath, type Layout } from "../store/layout.js";
 import { loadKnowledge, type LoadedKnowledge, type LoadOptions } from "../store/load.js";
 import { createLinter, targetOf, type Linter, type LintOptions } from "./engine.js";
+import type { CheckOptions, CheckReport } from "../types/check.js";
 
-export type CheckOptions = {
-  /** Files or directories to report on (repo-relative or absolute). Default: the whole knowledge dir. */
-  paths?: string[];
-  /** Resolve evidence anchors against the repository. Default true. */
-  anchors?: boolean;
+export type { CheckReport } from "../types/check.js";
+
+/** Options of a check run: the public CheckOptions (less `duplicates`, which KnowledgeBase turns into `nearDuplicates`) and the date. */
+export type CheckRunOptions = Omit<CheckOptions, "duplicates"> & {
   /** Today's date YYYY-MM-DD (UTC). Default: now. */
   today?: string;
 };
-
-export type CheckReport = { diagnostics: Diagnostic[]; errors: number; warnings: number; files: number };
 
 export type KnowledgeLint = {
   loaded: LoadedKnowledge;
@@ -27,7 +25,7 @@ export type KnowledgeLint = {
 };
 
 /** Load every entry and run every rule; `paths` narrows what is reported (references still see every entry). */
-export async function lintKnowledge(layout: Layout, config: CairnConfig, options: CheckOptions & Pick<LintOptions, "nearDuplicates"> = {}): Promise<KnowledgeLint> {
+export async function lintKnowledge(layout: Layout, config: CairnConfig, options: CheckRunOptions & Pick<LintOptions, "nearDuplicates"> = {}): Promise<KnowledgeLint> {
   const all = await listEntryFiles(layout);
   const wanted = options.paths?.length ? selectFiles(layout, all, options.paths) : undefined;
   const linter = await createLinter(layout, config, {
@@ -70,7 +68,7 @@ export async function lintWith(layout: Layout, linter: Linter, files: EntryFile[
   };
 }
 
-export async function runCheck(layout: Layout, config: CairnConfig, options: CheckOptions & Pick<LintOptions, "nearDuplicates"> = {}): Promise<CheckReport> {
+export async function runCheck(layout: Layout, config: CairnConfig, options: CheckRunOptions & Pick<LintOptions, "nearDuplicates"> = {}): Promise<CheckReport> {
   const { diagnostics, files } = await lintKnowledge(layout, config, options);
   return {
     diagnostics,

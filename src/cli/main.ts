@@ -1,10 +1,15 @@
 #!/usr/bin/env node
 /** cairn's command line: a thin commander layer; each command lazily imports its module. */
-import { createRequire } from "node:module";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { CairnError } from "../errors.js";
 import { EXIT, handleClosedOutput, processIo, reportError, type Io } from "./output.js";
 import type { KnowledgeBase } from "../knowledge-base.js";
+import { VERSION } from "../version.js";
+import nodeModule from "node:module";
+
+// Node 22.1+ keeps compiled code between runs (in the OS temp dir): every command imports its modules lazily, so
+// most of cairn's start-up compilation is cached from the second run on. Older Node has no such cache.
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 type Action = (kb: KnowledgeBase, io: Io) => Promise<number>;
 
@@ -242,7 +247,6 @@ export function buildProgram(): Command {
   return program;
 }
 
-const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
 
 function port(value: string): number {
   const n = Number(value);

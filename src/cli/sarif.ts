@@ -3,10 +3,9 @@
  * (`github/codeql-action/upload-sarif`) and other SARIF viewers. Paths stay repository-relative
  * (`uriBaseId: %SRCROOT%`), so the log never carries the machine's absolute paths.
  */
-import { createRequire } from "node:module";
 import type { Diagnostic } from "../entry/diagnostic.js";
+import { VERSION } from "../version.js";
 
-const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
 const SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 
 type SarifRule = { id: string; name: string; shortDescription: { text: string }; defaultConfiguration: { level: "error" | "warning" } };

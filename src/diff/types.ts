@@ -12,6 +12,7 @@ export type BodySection = "finding" | "evidence" | "verify";
 
 /** One changed entry. Facts describe HEAD, except for a retracted entry, which only exists at BASE. */
 export type DiffEntry = {
+  /** Entry id (at HEAD; at BASE for a retracted entry). */
   id: string;
   /** Every kind of change that applies, most significant first; the entry is listed under `kinds[0]`. */
   kinds: ChangeKind[];
@@ -23,6 +24,7 @@ export type DiffEntry = {
   previousId?: string;
   /** Where the entry lives (at BASE for a retracted entry). */
   state: EntryState;
+  /** Title, when the entry has one. */
   title?: string;
   /** The finding text; empty when the file does not parse. */
   finding: string;
@@ -32,15 +34,25 @@ export type DiffEntry = {
   metadata?: string[];
   /** True when the bytes changed but no section or frontmatter value did (whitespace, comments, quoting). */
   formattingOnly?: boolean;
+  /** `lastConfirmed` (at HEAD). */
   lastConfirmed?: string;
+  /** `provenance` (at HEAD). */
   provenance?: string;
   /** `lastConfirmed` at BASE, when the entry was confirmed (moved forward). */
   confirmedFrom?: string;
   /** `archived` date, for an archived entry. */
   archived?: string;
+  /** `archivedReason`, for an archived entry. */
   archivedReason?: string;
   /** Decay counter from HEAD's ledger, for an entry active at HEAD; `nearDecay` as `cairn status` warns it. */
-  decay?: { unconfirmedRuns: number; decayAfterRuns: number; nearDecay: boolean };
+  decay?: {
+    /** Distinct runs that injected it since its last confirmation. */
+    unconfirmedRuns: number;
+    /** The configured limit. */
+    decayAfterRuns: number;
+    /** At or past `nearDecayRatio` of the limit. */
+    nearDecay: boolean;
+  };
   /** Which side could not be parsed at all (no frontmatter, invalid YAML...), so content was not compared. */
   unparsable?: "base" | "head" | "both";
   /** Error diagnostics of the file at HEAD (`line N: message`), e.g. for a PR that breaks an entry. */
@@ -56,11 +68,17 @@ export type KnowledgeDiff = {
   baseCommit: string;
   /** Resolved commit of HEAD; absent when comparing against the working tree. */
   headCommit?: string;
+  /** New entries. */
   added: DiffEntry[];
+  /** Entries whose finding, evidence, verify steps or metadata changed. */
   edited: DiffEntry[];
+  /** Entries whose `lastConfirmed` moved forward (and that changed in no more significant way). */
   confirmed: DiffEntry[];
+  /** Entries moved to the archive. */
   archived: DiffEntry[];
+  /** Entries moved back from the archive. */
   restored: DiffEntry[];
+  /** Entries whose file was deleted. */
   retracted: DiffEntry[];
   /** Entries whose only change is a file rename (an id rename with other changes is listed under those). */
   renamed: DiffEntry[];

@@ -10,6 +10,7 @@ export type Diagnostic = {
   column: number;
   /** Stable rule id, e.g. `yaml-invalid`, `anchor-unresolved`, `secret-aws-access-key`. */
   rule: string;
+  /** `error` fails `cairn check`; `warning` does only with `--strict`. */
   severity: Severity;
   /** What is wrong and what was expected. */
   message: string;
@@ -22,7 +23,12 @@ export function diagnostic(
   rule: string,
   severity: Severity,
   message: string,
-  position: { line: number; column: number } = { line: 1, column: 1 },
+  position: {
+    /** 1-based line. */
+    line: number;
+    /** 1-based column. */
+    column: number;
+  } = { line: 1, column: 1 },
 ): Diagnostic {
   return { file, line: position.line, column: position.column, rule, severity, message };
 }

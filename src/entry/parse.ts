@@ -1,6 +1,5 @@
 /** Parse one entry file (raw bytes) into an Entry plus diagnostics. Pure: no I/O. */
 import { createHash } from "node:crypto";
-import matter from "gray-matter";
 import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
 import { parseAnchors } from "./anchors.js";
 import { diagnostic, type Diagnostic } from "./diagnostic.js";
@@ -11,7 +10,8 @@ import type { Entry, EntryState } from "./types.js";
 
 /** Entries are small; larger files are refused unparsed. */
 export const MAX_ENTRY_BYTES = 1024 * 1024;
-export const ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+export { ID_RE } from "./id.js";
+import { ID_RE } from "./id.js";
 
 export type ParseOptions = {
   /** Path relative to the repository root (used in diagnostics). */
@@ -71,7 +71,7 @@ export function parseEntry(bytes: Uint8Array, options: ParseOptions): ParseResul
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const lines = text.split(/\r?\n/);
 
-  // Frontmatter delimiters (gray-matter accepts only a leading `---` line; we report what is wrong first).
+  // Frontmatter delimiters: a leading `---` line and the next line that is exactly `---` (we report what is wrong first).
   const bareCr = /\r(?!\n)/.exec(text);
   if ((lines[0] ?? "").trimEnd() !== "---") {
     if (bareCr && text.startsWith("---\r")) return failLineEndings(fail, text, bareCr.index);
@@ -88,13 +88,8 @@ export function parseEntry(bytes: Uint8Array, options: ParseOptions): ParseResul
   if (close === -1 && bareCr) return failLineEndings(fail, text, bareCr.index);
   if (close === -1) return fail("frontmatter-unterminated", "frontmatter opened with `---` on line 1 is never closed; expected a second `---` line after the YAML", 1, 1);
 
-  let parsedMatter: { content: string; matter: string };
-  try {
-    // gray-matter splits frontmatter from content; YAML is parsed by `yaml` for exact error and key positions.
-    parsedMatter = matter(text, { engines: { yaml: () => ({}) } }) as unknown as { content: string; matter: string };
-  } catch (cause) {
-    return fail("frontmatter-invalid", `cannot split frontmatter: ${(cause as Error).message}`);
-  }
+  // The body starts on the line after the closing `---` (the same delimiter lines the YAML is read between).
+  const content = text.slice(lineStart(text, close + 1));
   const yamlText = lines.slice(1, close).join("\n");
   const counter = new LineCounter();
   const doc = parseDocument(yamlText, { lineCounter: counter, uniqueKeys: true, prettyErrors: false, strict: true });
@@ -121,9 +116,9 @@ export function parseEntry(bytes: Uint8Array, options: ParseOptions): ParseResul
   validateFrontmatter(file, frontmatter, keyPos, today, diagnostics);
 
   // Body.
-  const bodyLines = parsedMatter.content.split(/\r?\n/);
+  const bodyLines = content.split(/\r?\n/);
   const bodyFirstLine = lines.length - bodyLines.length + 1;
-  const parts = splitBody(parsedMatter.content, bodyLines, bodyFirstLine);
+  const parts = splitBody(content, bodyLines, bodyFirstLine);
   let lastLine = lines.length;
   while (lastLine > bodyFirstLine && !(lines[lastLine - 1] ?? "").trim()) lastLine--;
   const endPos = { line: Math.max(bodyFirstLine, lastLine), column: 1 };
@@ -220,6 +215,17 @@ function utf16Kind(bytes: Uint8Array): "little-endian" | "big-endian" | undefine
   if (oddNul >= pairs * 0.9 && evenNul === 0) return "little-endian";
   if (evenNul >= pairs * 0.9 && oddNul === 0) return "big-endian";
   return undefined;
+}
+
+/** Offset of the start of 0-based line `line` in `text` (LF or CRLF endings), or its length past the last line. */
+function lineStart(text: string, line: number): number {
+  let at = 0;
+  for (let i = 0; i < line; i++) {
+    const nl = text.indexOf("\n", at);
+    if (nl === -1) return text.length;
+    at = nl + 1;
+  }
+  return at;
 }
 
 function firstLine(message: string): string {

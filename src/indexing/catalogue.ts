@@ -130,7 +130,11 @@ export function problemsOf(record: CatalogueRecord, today: string): Diagnostic[]
  * or mtime changed (or whose last stat was racy and whose bytes differ). A file that stops parsing
  * keeps its last good record, marked `unparsed`.
  */
-export async function refreshCatalogue(layout: Layout, previous: CatalogueData, options: { files?: EntryFile[]; today?: string; now?: number } = {}): Promise<{ data: CatalogueData; changes: CatalogueChanges }> {
+export async function refreshCatalogue(
+  layout: Layout,
+  previous: CatalogueData,
+  options: { files?: EntryFile[]; today?: string; now?: number; /** Read and hash every file whose stat is unchanged too (check: a stat can miss an edit). */ verifyContent?: boolean } = {},
+): Promise<{ data: CatalogueData; changes: CatalogueChanges }> {
   const files = options.files ?? (await listEntryFiles(layout));
   const now = options.now ?? Date.now();
   const known = new Map<string, CatalogueRecord | BrokenFile>();
@@ -149,7 +153,7 @@ export async function refreshCatalogue(layout: Layout, previous: CatalogueData, 
     seen.add(file.rel);
     const before = known.get(file.rel);
     const stat = { mtimeMs: s.mtimeMs, size: s.size };
-    if (before && before.mtimeMs === stat.mtimeMs && before.size === stat.size && before.state === file.state && !(before.racy && bytesChanged(file, before))) {
+    if (before && before.mtimeMs === stat.mtimeMs && before.size === stat.size && before.state === file.state && !((before.racy || options.verifyContent) && bytesChanged(file, before))) {
       const keep = before.racy && now - stat.mtimeMs >= RACY_MS ? withoutRacy(before) : before;
       if (keep !== before) changes.changed = true;
       if ("id" in keep) records.push(keep);

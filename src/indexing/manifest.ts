@@ -19,6 +19,8 @@ export type Manifest = {
   /** Paths relative to .cairn/: the catalogue (always), the lexical base segment and delta, the vectors. */
   files: { catalogue: string; segment: string | null; delta: string | null; vectors: string | null };
   updated: string;
+  /** The seal of the `.cairn/` it was written in (src/store/cache-seal.ts): an index from elsewhere is rebuilt, not trusted. */
+  seal?: string;
 };
 
 export type ManifestRead = { kind: "ok"; manifest: Manifest } | { kind: "missing" } | { kind: "corrupt"; reason: string };

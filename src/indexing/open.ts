@@ -31,7 +31,7 @@ export async function openSearchIndex(layout: Layout, config: CairnConfig, optio
  * nothing is written, unless `wait` asks to wait for the lock. `build`: also build the lexical
  * documents owed (changed entries, changed anchored sources) instead of leaving them to the next search.
  */
-export async function refreshAndSave(index: SearchIndex, options: { wait?: boolean; onProgress?: Progress; build?: boolean } = {}): Promise<IndexRun> {
+export async function refreshAndSave(index: SearchIndex, options: { wait?: boolean; onProgress?: Progress; embedLimit?: number; verifyContent?: boolean; build?: boolean } = {}): Promise<IndexRun> {
   const warnings: string[] = [];
   let release: (() => Promise<void>) | undefined;
   try {
@@ -42,9 +42,10 @@ export async function refreshAndSave(index: SearchIndex, options: { wait?: boole
     if (!isCairnError(error) || error.code !== "LOCKED" || options.wait) throw error;
   }
   try {
-    const report = await index.refresh(options.onProgress ? { onProgress: options.onProgress } : {});
+    const { wait: _wait, build, ...refresh } = options;
+    const report = await index.refresh(refresh);
     // `cairn index` builds the lexical documents a catalogue-only refresh would leave to the next search.
-    if (options.build && index.owes) await index.loadLexical();
+    if (build && index.owes) await index.loadLexical();
     const saved = release ? await index.save() : false;
     return { index, report, saved, warnings: [...warnings, ...report.warnings] };
   } finally {

@@ -20,6 +20,7 @@ import { CairnError } from "../errors.js";
 import { entryFileFor, readEntryFile, type EntryFile } from "../store/files.js";
 import { relativePath, type Layout } from "../store/layout.js";
 import { writeFileAtomic } from "../store/atomic.js";
+import { cacheSeal } from "../store/cache-seal.js";
 import { assertTreeContained } from "../store/contain.js";
 import { emptyCatalogue, refreshCatalogue, type CatalogueData, type CatalogueRecord } from "./catalogue.js";
 import { readCatalogue, writeCatalogue, type CatalogueDirs, type LexicalDebt } from "./catalogue-file.js";
@@ -32,26 +33,20 @@ import { LEXICAL_FIELDS, resolveParams, type LexicalParams } from "./lexical/par
 import { Segment } from "./lexical/segment.js";
 import { INDEX_FORMAT, readManifest, writeManifest, type Manifest } from "./manifest.js";
 import type { VectorHit, VectorStore } from "./vectors.js";
+import type { IndexProgress as Progress, SyncReport } from "../types/indexing.js";
 
-export type SyncReport = {
-  added: string[];
-  updated: string[];
-  removed: string[];
-  /** Ids whose file moved (rename, archive, restore) without a content change: vectors reused. */
-  moved: string[];
-  /** Ids whose anchored source files changed: their anchored-code field is read again. */
-  codeChanged: string[];
-  /** Texts sent to the embedder. */
-  embedded: number;
-  /** Vectors taken from the embedding cache instead of the embedder. */
-  reused: number;
-  unchanged: number;
-  /** Parse problems of files that could not be (re)indexed; their last good version stays. */
-  errors: Diagnostic[];
-  warnings: string[];
+export type { IndexProgress as Progress, SyncReport } from "../types/indexing.js";
+
+export type RefreshOptions = {
+  /** Told how embedding goes (a progress bar). Default none. */
+  onProgress?: Progress;
+  /** The entry files (default: listed from the knowledge dir). */
+  files?: EntryFile[];
+  /** Embed at most this many texts in this refresh (searches); the rest wait for `cairn index`. Default: all. */
+  embedLimit?: number;
+  /** Read and hash every entry file, not only those whose size or mtime changed (check). Default false. */
+  verifyContent?: boolean;
 };
-
-export type Progress = (done: number, total: number, phase: "embedding") => void;
 
 /** What retrieval reads of an indexed entry; `anchors` point where they point now when the entry's anchored code was resolved (a symbol at its definition). */
 export type IndexMeta = { path: string; state: "active" | "archived"; status: string; agents: string[]; tags: string[]; anchors: AnchorRef[]; contentHash: string };
@@ -124,6 +119,8 @@ export class SearchIndex {
     if (read.kind === "corrupt") return fresh(`the index in .cairn/ was unreadable (${read.reason}); rebuilding it from the entry files`);
     const manifest = read.manifest;
     if (manifest.format !== INDEX_FORMAT) return fresh(`the index format changed (${String(manifest.format)} → ${INDEX_FORMAT}); rebuilding`);
+    // A committed or copied .cairn/ could claim that an entry with a secret parses clean: only trust what was written here.
+    if (manifest.seal === undefined || manifest.seal !== cacheSeal(layout.cache)) return fresh("the index in .cairn/ was not built in this directory (copied, or committed to git); rebuilding it from the entry files");
     const catalogue = await readCatalogue(path.join(layout.cache, manifest.files.catalogue), catalogueDirs(layout));
     if (catalogue.kind === "corrupt") return fresh(`the index in .cairn/ was unreadable (${catalogue.reason}); rebuilding it from the entry files`);
     const index = new SearchIndex(layout, embedder, manifest, catalogue.saved, repos);
@@ -168,6 +165,11 @@ export class SearchIndex {
     return out;
   }
 
+  /** True when something changed that the next save would write (e.g. lexical work paid when the index was loaded). */
+  get unsaved(): boolean {
+    return this.#dirty;
+  }
+
   /** The catalogue as of the last refresh. */
   get catalogue(): CatalogueData {
     return this.#data;
@@ -193,9 +195,23 @@ export class SearchIndex {
     return meta;
   }
 
+  /** Indexed ids, sorted (kept until the next refresh: the changed-code signal asks on every query). */
   ids(): string[] {
-    return [...this.#indexed.keys()].sort();
+    return (this.#ids ??= [...this.#indexed.keys()].sort());
   }
+
+  /** Every distinct `agents:` scope of the active entries (kept until the next refresh). */
+  agentScopes(): string[] {
+    if (!this.#scopes) {
+      const scopes = new Set<string>();
+      for (const record of this.#indexed.values()) if (record.state === "active") for (const scope of strings(record.frontmatter.agents)) scopes.add(scope);
+      this.#scopes = [...scopes].sort();
+    }
+    return this.#scopes;
+  }
+
+  #ids: string[] | undefined;
+  #scopes: string[] | undefined;
 
   vectorOf(id: string): Float32Array | undefined {
     return this.#vectors?.get(id);
@@ -364,7 +380,7 @@ export class SearchIndex {
   }
 
   /** Bring the index up to date with the entry files; only changed files are parsed, only changed text is embedded. Calls are serialised. */
-  refresh(options: { onProgress?: Progress; files?: EntryFile[] } = {}): Promise<SyncReport> {
+  refresh(options: RefreshOptions = {}): Promise<SyncReport> {
     return this.#serial(() => this.#refresh(options));
   }
 
@@ -386,12 +402,14 @@ export class SearchIndex {
     this.#indexed = new Map();
     for (const record of this.#data.records) if (!this.#indexed.has(record.id)) this.#indexed.set(record.id, record);
     this.#metaCache = new Map();
+    this.#ids = undefined;
+    this.#scopes = undefined;
   }
 
-  async #refresh(options: { onProgress?: Progress; files?: EntryFile[] }): Promise<SyncReport> {
+  async #refresh(options: RefreshOptions): Promise<SyncReport> {
     const report: SyncReport = { added: [], updated: [], removed: [], moved: [], codeChanged: [], embedded: 0, reused: 0, unchanged: 0, errors: [], warnings: [] };
     const before = this.#indexed;
-    const { data, changes } = await refreshCatalogue(this.layout, this.#data, options.files ? { files: options.files } : {});
+    const { data, changes } = await refreshCatalogue(this.layout, this.#data, { ...(options.files ? { files: options.files } : {}), ...(options.verifyContent ? { verifyContent: true } : {}) });
     // A re-parsed entry whose anchors are written as before keeps its anchored code (a confirm edits frontmatter only);
     // its source files are checked below like everyone's.
     for (const { record, entry } of changes.parsed.values()) {
@@ -443,11 +461,19 @@ export class SearchIndex {
       const need = new Map<string, CatalogueRecord>();
       for (const record of contentChanged) need.set(record.id, record);
       for (const [id, record] of this.#indexed) if (!this.#vectors?.has(id)) need.set(id, record);
+      const all = [...need.values()];
       const docOf = async (record: CatalogueRecord): Promise<IndexDoc | undefined> => {
         const entry = parsedByPath.get(record.path)?.entry ?? (await this.#entryOf(record));
         return entry ? entryDocument(entry) : undefined;
       };
-      await this.#embed([...need.values()], docOf, report, options.onProgress);
+      const limit = options.embedLimit ?? Infinity;
+      // A search must not wait minutes for a cold index's vectors (inject never blocks a review): it embeds a few
+      // and ranks the rest lexically, and says so; `cairn index` (or the watcher) embeds everything, with progress.
+      if (all.length > limit && limit > 0) {
+        const message = `${all.length - limit} entries have no vector yet; they are ranked by words alone until \`cairn index\` embeds them (${this.embedder.id})`;
+        report.warnings.push(message);
+      }
+      await this.#embed(all.slice(0, limit), docOf, report, options.onProgress);
     }
     for (const list of [report.added, report.updated, report.removed, report.moved]) list.sort();
     if (changes.changed || report.added.length + report.updated.length + report.removed.length + report.moved.length > 0) this.#dirty = true;
@@ -541,7 +567,8 @@ export class SearchIndex {
     const debt: LexicalDebt = { stale: [...new Set([...this.#debt.stale, ...this.#owed])].sort(), gone: [...this.#debt.gone].sort() };
     await writeCatalogue(path.join(this.layout.cache, files.catalogue), { ...this.#data, lexical: debt }, catalogueDirs(this.layout));
     const embedder = this.embedder && files.vectors ? { id: this.embedder.id, dims: this.embedder.dims } : null;
-    const manifest: Manifest = { format: INDEX_FORMAT, embedder, generation, files, updated: new Date().toISOString() };
+    const seal = cacheSeal(this.layout.cache);
+    const manifest: Manifest = { format: INDEX_FORMAT, embedder, generation, files, updated: new Date().toISOString(), ...(seal ? { seal } : {}) };
     await writeManifest(this.layout.cache, manifest);
     this.#manifest = manifest;
     this.#dirty = false;

@@ -10,34 +10,9 @@ import type { Diagnostic } from "../entry/diagnostic.js";
 import { acquireIndexLock } from "./lock.js";
 import type { SearchIndex, SyncReport } from "./search-index.js";
 import { watchSources } from "./watch-sources.js";
+import type { WatchHandle, WatchOptions } from "../types/indexing.js";
 
-export type WatchEvent =
-  | { type: "ready"; entries: number }
-  | { type: "updated"; report: SyncReport; ms: number }
-  | { type: "invalid"; diagnostics: Diagnostic[] }
-  | { type: "error"; message: string };
-
-export type WatchOptions = {
-  /** Quiet period after the last file event before the index is refreshed, in ms. Default 150. */
-  debounceMs?: number;
-  /** Called for every watcher event. Default: none. */
-  onEvent?: (event: WatchEvent) => void;
-  /**
-   * Run the rules over changed files (repo-relative paths) and return their diagnostics: files with
-   * errors are reported as `invalid`, not `updated` (they are indexed, but the inject gate withholds them).
-   * Default: only files that fail to parse are reported.
-   */
-  lint?: (files: string[]) => Promise<Diagnostic[]>;
-};
-
-export type WatchHandle = {
-  /** Resolves once the initial refresh is done and the watcher is listening. */
-  ready: Promise<void>;
-  /** Resolves after the next refresh that starts after this call (for tests and tools). */
-  settled(): Promise<void>;
-  /** Stop watching, flush pending changes, release the lock. */
-  close(): Promise<void>;
-};
+export type { WatchEvent, WatchHandle, WatchOptions } from "../types/indexing.js";
 
 export async function watchIndex(index: SearchIndex, options: WatchOptions = {}): Promise<WatchHandle> {
   const debounceMs = options.debounceMs ?? 150;

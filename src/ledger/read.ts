@@ -5,6 +5,7 @@ import type { Diagnostic } from "../entry/diagnostic.js";
 import { CairnError } from "../errors.js";
 import { assertContained } from "../store/contain.js";
 import type { LedgerEvent } from "./events.js";
+import { compareEvents } from "./order.js";
 import { checkEvent } from "./validate.js";
 
 /** A skipped or suspicious ledger line. Rules: `ledger-torn-line`, `ledger-invalid-line`, `ledger-unknown-version`, `ledger-duplicate-id`. */
@@ -29,7 +30,8 @@ export type ReadLedgerOptions = {
   root?: string;
 };
 
-function warning(file: string, line: number, rule: string, message: string): LedgerWarning {
+/** A ledger warning at `file`:`line`. */
+export function warning(file: string, line: number, rule: string, message: string): LedgerWarning {
   return { file, line, column: 1, rule, severity: "warning", message };
 }
 
@@ -51,14 +53,23 @@ function recoverGlued(line: string): unknown {
   return undefined;
 }
 
-/** Parse the text of one ledger file. `file` is only used to label warnings. */
-export function parseLedgerText(text: string, file: string): ParsedLedgerFile {
+/** Where a piece of a ledger file starts, when it is not the whole file (a tail read from an offset). */
+export type TextPosition = {
+  /** Line number of the text's first line. Default 1. */
+  firstLine?: number;
+  /** The text starts the file, so a byte order mark is skipped. Default true. */
+  atStart?: boolean;
+};
+
+/** Parse the text of one ledger file (or of its tail, see `TextPosition`). `file` is only used to label warnings. */
+export function parseLedgerText(text: string, file: string, position: TextPosition = {}): ParsedLedgerFile {
   const events: LedgerEvent[] = [];
   const numbers: number[] = [];
   const warnings: LedgerWarning[] = [];
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const body = text.charCodeAt(0) === 0xfeff && position.atStart !== false ? text.slice(1) : text;
   const lines = body.split("\n");
   const last = lines.length - 1;
+  const first = position.firstLine ?? 1;
   for (let i = 0; i <= last; i++) {
     const line = lines[i] as string;
     if (line.length === 0 || (line.length < 3 && line.trim() === "")) continue;
@@ -68,32 +79,27 @@ export function parseLedgerText(text: string, file: string): ParsedLedgerFile {
     } catch (cause) {
       value = recoverGlued(line);
       if (value !== undefined) {
-        warnings.push(warning(file, i + 1, "ledger-torn-line", "fragment of an interrupted write skipped; the complete event after it on this line was kept"));
+        warnings.push(warning(file, i + first, "ledger-torn-line", "fragment of an interrupted write skipped; the complete event after it on this line was kept"));
       } else if (i === last) {
-        warnings.push(warning(file, i + 1, "ledger-torn-line", "incomplete last line skipped (an interrupted write, or one still in progress)"));
+        warnings.push(warning(file, i + first, "ledger-torn-line", "incomplete last line skipped (an interrupted write, or one still in progress)"));
       } else {
         const reason = (cause as Error).message;
-        warnings.push(warning(file, i + 1, "ledger-invalid-line", `line skipped: not valid JSON (${reason}); expected one JSON event per line`));
+        warnings.push(warning(file, i + first, "ledger-invalid-line", `line skipped: not valid JSON (${reason}); expected one JSON event per line`));
       }
       if (value === undefined) continue;
     }
     const problem = checkEvent(value);
     if (problem === undefined) {
       events.push(value as LedgerEvent);
-      numbers.push(i + 1);
+      numbers.push(i + first);
     } else {
       const rule = problem.kind === "version" ? "ledger-unknown-version" : "ledger-invalid-line";
-      warnings.push(warning(file, i + 1, rule, `line skipped: ${problem.message}`));
+      warnings.push(warning(file, i + first, rule, `line skipped: ${problem.message}`));
     }
   }
   return { file, events, lines: numbers, warnings };
 }
 
-function compareEvents(a: LedgerEvent, b: LedgerEvent): number {
-  if (a.time !== b.time) return a.time < b.time ? -1 : 1;
-  if (a.eventId !== b.eventId) return a.eventId < b.eventId ? -1 : 1;
-  return 0;
-}
 
 /**
  * Merge parsed files (pass them in file-name order): sort by time then eventId (stable, so

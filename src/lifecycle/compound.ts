@@ -5,7 +5,6 @@
  * a shared evidence anchor) or an earlier candidate of the batch is refused; one that matches an
  * archived entry restores it instead. A candidate already compounded in this run is skipped.
  */
-import { z } from "zod";
 import type { CairnConfig } from "../config.js";
 import { agentKey } from "../entry/agent-name.js";
 import { anchorLabel, sharedAnchor } from "../entry/anchor-overlap.js";
@@ -14,36 +13,32 @@ import type { Anchor, EntryCard } from "../entry/types.js";
 import { refsOf } from "../check/references.js";
 import { SANITIZE_RULES } from "../check/sanitize/rules.js";
 import { slugify } from "../entry/render.js";
-import type { LedgerEvent, RunRef } from "../ledger/index.js";
-import { injectionsForRun, sameRun } from "../ledger/index.js";
+import type { LedgerSource, RunRef } from "../ledger/index.js";
+import { injectionsForRun, ledgerState } from "../ledger/index.js";
 import type { Layout } from "../store/layout.js";
 import { planNewEntry, type NewEntryPlan } from "./create.js";
 import { anchorIndex, withSharedAnchors, type Match } from "./match.js";
 import { findingHash } from "./provenance.js";
 
-const list = z.union([z.string().min(1).transform((s) => [s]), z.array(z.string())]);
-export const compoundFindingSchema = z
-  .object({
-    text: z.string().refine((s) => s.trim().length > 0, "text must describe the finding"),
-    agents: z.array(z.string().refine((s) => s.trim().length > 0, "agent names must not be empty")).min(1, "agents must name at least one agent"),
-    evidence: list.default([]),
-    verify: list.default([]),
-    durable: z.boolean().default(false),
-    title: z.string().optional(),
-    tags: z.array(z.string()).optional(),
-  })
-  .passthrough();
-export const compoundInputSchema = z.object({ findings: z.array(compoundFindingSchema) }).passthrough();
-export type CompoundFinding = z.infer<typeof compoundFindingSchema>;
+/** A compound finding as validated (lifecycle/inputs.ts): `evidence` and `verify` as lists, `durable` defaulted to false. */
+export type CompoundCandidate = {
+  text: string;
+  agents: string[];
+  evidence: string[];
+  verify: string[];
+  durable: boolean;
+  title?: string;
+  tags?: string[];
+};
 
 const SANITIZE_RULE_IDS: ReadonlySet<string> = new Set(SANITIZE_RULES.map((r) => r.id));
 
 export type CompoundStep =
-  | { kind: "create"; finding: CompoundFinding; plan: Extract<NewEntryPlan, { ok: true }>; agents: string[] }
-  | { kind: "restore"; finding: CompoundFinding; entry: EntryCard; agents: string[]; score: number }
+  | { kind: "create"; finding: CompoundCandidate; plan: Extract<NewEntryPlan, { ok: true }>; agents: string[] }
+  | { kind: "restore"; finding: CompoundCandidate; entry: EntryCard; agents: string[]; score: number }
   /** The entry file of this very candidate exists but its `compounded` event does not: an interrupted earlier call; only the event is written. */
-  | { kind: "resume"; finding: CompoundFinding; entry: EntryCard; agents: string[] }
-  | { kind: "skip"; finding: CompoundFinding; reason: string };
+  | { kind: "resume"; finding: CompoundCandidate; entry: EntryCard; agents: string[] }
+  | { kind: "skip"; finding: CompoundCandidate; reason: string };
 
 export type CompoundContext = {
   layout: Layout;
@@ -51,17 +46,19 @@ export type CompoundContext = {
   today: string;
   run: RunRef;
   byId: Map<string, EntryCard>;
-  events: readonly LedgerEvent[];
+  /** The ledger, as its events or (faster) its folded state. */
+  events: LedgerSource;
   /** The finding text of an entry, read from its file (only for entries created today that a candidate duplicates). */
   findingOf: (entry: EntryCard) => Promise<string | undefined>;
   /** Candidates scored against a text (active and archived), best first; `ids` restricts the scoring to those entries. */
   score: (text: string, ids?: ReadonlySet<string>) => Promise<Match[]>;
 };
 
-export async function planCompound(ctx: CompoundContext, findings: CompoundFinding[]): Promise<CompoundStep[]> {
+export async function planCompound(ctx: CompoundContext, findings: CompoundCandidate[]): Promise<CompoundStep[]> {
   const steps: CompoundStep[] = [];
   const slugs = new Set<string>();
-  const done = compoundedFindings(ctx.events, ctx.run);
+  // findingHash → entry of the candidates already compounded (created or restored) in this run.
+  const done = ledgerState(ctx.events).compoundedFindings(ctx.run);
   const accepted: Array<{ text: string; anchors: Anchor[] }> = [];
   const threshold = ctx.config.matchThreshold;
   const near = anchorIndex(ctx.byId.values());
@@ -192,14 +189,7 @@ function anchorDuplicate(byId: Map<string, EntryCard>, anchors: readonly Anchor[
 /** The candidate's own entry, written by an earlier call of this run that stopped before its `compounded` event. */
 async function isInterrupted(entry: EntryCard, ctx: CompoundContext, sameText: (entry: EntryCard) => Promise<boolean>): Promise<boolean> {
   if (entry.frontmatter.created !== ctx.today || !(await sameText(entry))) return false;
-  return !ctx.events.some((e) => "entry" in e && e.entry === entry.id);
-}
-
-/** findingHash → entry of the candidates already compounded (created or restored) in `run`. */
-function compoundedFindings(events: readonly LedgerEvent[], run: RunRef): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const event of events) if (event.type === "compounded" && event.findingHash !== undefined && sameRun(event, run)) out.set(event.findingHash, event.entry);
-  return out;
+  return !ledgerState(ctx.events).names(entry.id);
 }
 
 /** Share of the shorter text's words found in the other (a cheap "same meaning" test within one batch, before anything is indexed). */

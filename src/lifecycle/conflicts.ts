@@ -3,11 +3,10 @@
  * produce. Each says what happened and what to do. Pure over the entries (id, state, lastConfirmed,
  * archived) and the ledger.
  */
-import type { LedgerEvent } from "../ledger/index.js";
+import { type LedgerEvent, ledgerState, type LedgerSource } from "../ledger/index.js";
+import type { Conflict } from "../types/status.js";
 
-export type ConflictKind = "confirmed-after-archive" | "archived-but-active";
-
-export type Conflict = { id: string; kind: ConflictKind; message: string; fix: string };
+export type { Conflict, ConflictKind } from "../types/status.js";
 
 export type ConflictEntry = { id: string; state: "active" | "archived"; frontmatter: { lastConfirmed?: unknown; archived?: unknown } };
 
@@ -30,25 +29,18 @@ function describe(event: LedgerEvent): string | undefined {
   }
 }
 
-export function findConflicts(entries: readonly ConflictEntry[], events: readonly LedgerEvent[]): Conflict[] {
-  const lastArchived = new Map<string, LedgerEvent>();
-  const lastConfirmed = new Map<string, Confirmation>();
-  for (const event of events) {
-    if (!("entry" in event)) continue;
-    if (event.type === "archived") {
-      const seen = lastArchived.get(event.entry);
-      if (!seen || event.time > seen.time) lastArchived.set(event.entry, event);
-      continue;
-    }
-    const what = describe(event);
-    if (what === undefined) continue;
-    const seen = lastConfirmed.get(event.entry);
-    if (!seen || event.time > seen.time) lastConfirmed.set(event.entry, { time: event.time, what });
-  }
+/** The latest confirmation of an entry (independent, manual, by hand, or a restore: state.ts `affirms`), described. */
+function lastConfirmation(event: LedgerEvent | undefined): Confirmation | undefined {
+  const what = event === undefined ? undefined : describe(event);
+  return what === undefined ? undefined : { time: (event as LedgerEvent).time, what };
+}
+
+export function findConflicts(entries: readonly ConflictEntry[], events: LedgerSource): Conflict[] {
+  const ledger = ledgerState(events);
   const out: Conflict[] = [];
   for (const entry of entries) {
-    const archived = lastArchived.get(entry.id);
-    const confirmed = lastConfirmed.get(entry.id);
+    const archived = ledger.entry(entry.id)?.lastArchived;
+    const confirmed = lastConfirmation(ledger.entry(entry.id)?.lastAffirmed);
     const archivedWhere = archived && "origin" in archived && archived.origin ? ` on ${archived.origin}` : "";
     if (entry.state === "archived") {
       const date = typeof entry.frontmatter.lastConfirmed === "string" ? entry.frontmatter.lastConfirmed : undefined;

@@ -9,22 +9,12 @@ import { renderEntry, type NewEntryParts } from "../entry/render.js";
 import { createEntryFile } from "../store/mutate.js";
 import { relativePath, type Layout } from "../store/layout.js";
 import { listEntryFiles } from "../store/files.js";
+import type { NewEntryInput } from "../types/entries.js";
 
-export type NewEntryInput = {
-  /** File name without .md; letters, digits, '-', '_', '.'. */
-  slug: string;
-  /** The finding: 1–3 sentences, a generalised heuristic. */
-  finding: string;
-  /** Evidence anchors, e.g. `src/auth.ts:47-52, handleRequest() — ctx not checked`. At least one. */
-  evidence: string[];
-  /** Verification steps (1–3). At least one. */
-  verify: string[];
-  /** Optional title. */
-  title?: string;
-  /** Optional tags. */
-  tags?: string[];
-  /** Optional agent names/domains the entry is meant for. */
-  agents?: string[];
+export type { NewEntryInput } from "../types/entries.js";
+
+/** What `planNewEntry` needs: the public input and the date to stamp. */
+export type PlanNewEntryInput = NewEntryInput & {
   /** Today's date YYYY-MM-DD (UTC). Default: now. */
   today?: string;
 };
@@ -34,7 +24,7 @@ export type NewEntryPlan =
   | { ok: false; problems: Diagnostic[] | string };
 
 /** Validate and render without writing. */
-export async function planNewEntry(layout: Layout, config: CairnConfig, input: NewEntryInput): Promise<NewEntryPlan> {
+export async function planNewEntry(layout: Layout, config: CairnConfig, input: PlanNewEntryInput): Promise<NewEntryPlan> {
   const slug = input.slug.trim().replace(/\.md$/i, "");
   if (!ID_RE.test(slug) || slug.includes("..")) {
     return { ok: false, problems: `"${input.slug}" is not a valid slug; expected letters, digits, '-', '_' or '.', e.g. auth-middleware-swallows-ctx-cancel` };

@@ -5,6 +5,7 @@
  */
 import { holdoutRuns, type CairnConfig } from "../config.js";
 import type { EntryLedgerView } from "../ledger/index.js";
+import type { DecayCandidate } from "../types/review.js";
 
 /** The counters the limit is decided on (EntryLedgerView has them). */
 export type LimitView = Pick<EntryLedgerView, "unconfirmedRuns" | "heldOutRuns">;
@@ -44,7 +45,7 @@ export function nearDecayAt(config: Pick<CairnConfig, "decayAfterRuns" | "nearDe
 /** What decay needs of an entry: the catalogue fields, not the parsed file. */
 export type DecayEntry = { id: string; path: string; state: "active" | "archived"; frontmatter: { lastConfirmed?: unknown } };
 
-export type DecayCandidate = { id: string; path: string; unconfirmedRuns: number; heldOutRuns: number; lastConfirmed: string | null; reason: string };
+export type { DecayCandidate } from "../types/review.js";
 
 export type PlanDecayOptions = {
   /** Ids independently confirmed by a plan not yet applied (a dry-run `record`): they do not decay. Default none. */

@@ -2,12 +2,9 @@
 import path from "node:path";
 import type { LedgerEvent } from "../ledger/index.js";
 import { relativePath, type Layout } from "../store/layout.js";
+import type { HistoryItem } from "../types/status.js";
 
-export type HistoryItem =
-  | { source: "ledger"; time: string; type: LedgerEvent["type"]; run?: string; agent?: string; provenance?: string; detail?: string; actor?: string; origin?: string }
-  | { source: "git"; time: string; commit: string; author: string; subject: string };
-
-export type History = { id: string; items: HistoryItem[]; warnings: string[] };
+export type { History, HistoryItem } from "../types/status.js";
 
 /** What an event adds to its line in `history`, beyond type, run and agent. */
 function detailOf(e: LedgerEvent): string | undefined {

@@ -1,8 +1,10 @@
 /** Library inputs validated like CLI inputs: a bad call is an error that says what to pass, never a silent no-op. */
 import { z } from "zod";
 import { CairnError } from "../errors.js";
-import { compoundFindingSchema, type CompoundFinding } from "./compound.js";
-import { findingSchema, type Finding } from "./record.js";
+import type { Assert, Equals, KnownKeys } from "../types/equals.js";
+import type { InjectInput } from "../types/inject.js";
+import type { CompoundFinding, Finding } from "../types/review.js";
+import type { CompoundCandidate } from "./compound.js";
 
 const nonBlank = (what: string, example: string) => z.string({ error: `${what} must be a string, e.g. ${example}` }).refine((s) => s.trim().length > 0, `${what} must not be empty, e.g. ${example}`);
 
@@ -25,6 +27,41 @@ export const injectInputSchema = z
   })
   .strict();
 
+const notBlank = (what: string) => z.string().refine((s) => s.trim().length > 0, `${what} must not be empty`);
+
+/** One finding of `recordFindings` / `cairn record` (unknown keys are kept, not refused: orchestrators add their own). */
+export const findingSchema = z
+  .object({
+    agent: notBlank("agent"),
+    text: notBlank("text"),
+    entry: z.string().min(1).optional(),
+    evidence: z.union([z.string(), z.array(z.string())]).optional(),
+    verify: z.union([z.string(), z.array(z.string())]).optional(),
+  })
+  .passthrough();
+export const recordInputSchema = z.object({ findings: z.array(findingSchema) }).passthrough();
+
+const list = z.union([z.string().min(1).transform((s) => [s]), z.array(z.string())]);
+/** One synthesised finding of `compound` / `cairn compound`: lists normalised, `durable` defaulted to false. */
+export const compoundFindingSchema = z
+  .object({
+    text: z.string().refine((s) => s.trim().length > 0, "text must describe the finding"),
+    agents: z.array(z.string().refine((s) => s.trim().length > 0, "agent names must not be empty")).min(1, "agents must name at least one agent"),
+    evidence: list.default([]),
+    verify: list.default([]),
+    durable: z.boolean().default(false),
+    title: z.string().optional(),
+    tags: z.array(z.string()).optional(),
+  })
+  .passthrough();
+export const compoundInputSchema = z.object({ findings: z.array(compoundFindingSchema) }).passthrough();
+
+// The plain public types (src/types/) and these schemas agree in both directions; tsc fails if one changes alone.
+type _InjectInputMatches = Assert<Equals<z.output<typeof injectInputSchema>, InjectInput>>;
+type _FindingMatches = Assert<Equals<KnownKeys<z.output<typeof findingSchema>>, Finding>>;
+type _CompoundFindingMatches = Assert<Equals<KnownKeys<z.input<typeof compoundFindingSchema>>, CompoundFinding>>;
+type _CompoundCandidateMatches = Assert<Equals<KnownKeys<z.output<typeof compoundFindingSchema>>, CompoundCandidate>>;
+
 /** Parse `value` with `schema` or throw a USAGE error listing the problems (with their paths) and an example. */
 export function parseInput<T>(schema: z.ZodType<T>, value: unknown, what: string, example: string): T {
   const parsed = schema.safeParse(value);
@@ -43,7 +80,7 @@ export function parseRecordInput(run: unknown, findings: unknown): { run: string
   };
 }
 
-export function parseCompoundInput(run: unknown, findings: unknown): { run: string; findings: CompoundFinding[] } {
+export function parseCompoundInput(run: unknown, findings: unknown): { run: string; findings: CompoundCandidate[] } {
   return {
     run: parseInput(runSchema, run, "compound: the run id", 'compound("pr-123", [{ text: "…", agents: ["a", "b"], evidence: ["src/x.ts:1"], verify: ["…"], durable: true }])'),
     findings: parseInput(z.array(compoundFindingSchema), findings, "compound: the findings", '[{ text: "…", agents: ["a", "b"], evidence: ["src/x.ts:1"], verify: ["…"], durable: true }]'),

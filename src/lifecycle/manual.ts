@@ -12,6 +12,7 @@ import { closest } from "../text/suggest.js";
 import { relativePath, type Layout } from "../store/layout.js";
 import { editedText, entryPath, readEntryText } from "../store/mutate.js";
 import { applyChange, type AppendEvents, type Change, type ChangeOutcome } from "./change.js";
+import type { ManualResult } from "../types/entries.js";
 
 export type { AppendEvents } from "./change.js";
 
@@ -36,10 +37,7 @@ export function unreadableEntry(loaded: { byId: ReadonlyMap<string, unknown>; di
   return `${problem.file} holds "${id}" but cannot be parsed: ${problem.file}:${problem.line}:${problem.column} ${problem.rule} ${problem.message} — fix it (\`cairn check ${problem.file}\` lists every problem) and retry`;
 }
 
-export type ManualResult =
-  | { kind: "done"; id: string; path: string; changed: boolean }
-  | { kind: "not-found"; id: string; suggestions: string[] }
-  | { kind: "refused"; id: string; reason: string };
+export type { ManualResult } from "../types/entries.js";
 
 /** Where an entry goes when it moves to `dir`: same file name. */
 function movedPath(layout: Layout, entry: EntrySummary, dir: string): string {

@@ -5,7 +5,7 @@
  */
 import { agentKey } from "../entry/agent-name.js";
 import { createHash } from "node:crypto";
-import type { LedgerEvent } from "../ledger/index.js";
+import type { LedgerSource } from "../ledger/index.js";
 import { knownRuns, runRecord, type RunRef } from "../ledger/index.js";
 import { closest as suggest } from "../text/suggest.js";
 
@@ -15,7 +15,7 @@ export function findingHash(text: string): string {
 }
 
 /** Warnings about the run and the agents of a batch of findings; empty when every agent has a recorded injection in the run. */
-export function provenanceWarnings(events: readonly LedgerEvent[], run: RunRef, agents: readonly string[]): string[] {
+export function provenanceWarnings(events: LedgerSource, run: RunRef, agents: readonly string[]): string[] {
   const record = runRecord(events, run);
   if (!record.injected) {
     const near = suggest(run.run, knownRuns(events).slice(0, 200));

@@ -5,49 +5,18 @@
  * restores it (the pattern recurred). A finding already recorded for (run, agent) is not counted
  * again. planRecord is pure over its inputs; applyRecord performs the plan (record-apply.ts).
  */
-import { z } from "zod";
 import { agentKey } from "../entry/agent-name.js";
 import type { EntryCard, Provenance } from "../entry/types.js";
-import type { LedgerEvent, RunRef } from "../ledger/index.js";
-import { injectionsForRun, sameRun } from "../ledger/index.js";
+import type { LedgerSource, RunRef } from "../ledger/index.js";
+import { injectionsForRun, ledgerState } from "../ledger/index.js";
 import { refsOf } from "../check/references.js";
 import { parseAnchors } from "../entry/anchors.js";
 import { anchorIndex, withSharedAnchors, type Match } from "./match.js";
 import { findingHash } from "./provenance.js";
 import { closest as suggest } from "../text/suggest.js";
+import type { AlreadyRecorded, Confirmation, Finding, Unmatched } from "../types/review.js";
 
-const nonBlank = (what: string) => z.string().refine((s) => s.trim().length > 0, `${what} must not be empty`);
-
-export const findingSchema = z
-  .object({
-    agent: nonBlank("agent"),
-    text: nonBlank("text"),
-    entry: z.string().min(1).optional(),
-    evidence: z.union([z.string(), z.array(z.string())]).optional(),
-    verify: z.union([z.string(), z.array(z.string())]).optional(),
-  })
-  .passthrough();
-export const recordInputSchema = z.object({ findings: z.array(findingSchema) }).passthrough();
-
-export type Finding = z.infer<typeof findingSchema>;
-
-export type Confirmation = {
-  /** Position of the finding in the input. */
-  index: number;
-  entry: string;
-  agent: string;
-  provenance: Provenance;
-  score: number;
-  finding: string;
-  explicit: boolean;
-  /** Where the entry lives after this record: archived entries are restored by an independent finding; a primed one leaves them archived. */
-  state: "active" | "archived" | "restored";
-  /** Entries injected into this agent in this run that the finding matches above the threshold (why it is primed). */
-  primedBy?: Array<{ entry: string; score: number }>;
-};
-export type Unmatched = { index: number; agent: string; text: string; reason: string; best?: { entry: string; score: number }; suggestions?: string[] };
-/** A finding this (run, agent) already recorded: a retry or a duplicate, counted once. */
-export type AlreadyRecorded = { index: number; agent: string; text: string; entry?: string };
+export type { AlreadyRecorded, Confirmation, Finding, Unmatched } from "../types/review.js";
 
 export type RecordPlan = {
   confirmations: Confirmation[];
@@ -62,11 +31,13 @@ export type RecordPlan = {
 /** Every candidate scored against the finding's text (active and archived), best first; `ids` restricts the scoring to those entries. Shared anchors are added by planRecord. */
 export type Scorer = (finding: Finding, ids?: ReadonlySet<string>) => Promise<Match[]>;
 
-export type RecordContext = { run: RunRef; byId: Map<string, EntryCard>; events: readonly LedgerEvent[]; threshold: number; score: Scorer };
+/** `events`: the ledger, as its events or (faster) its folded state. */
+export type RecordContext = { run: RunRef; byId: Map<string, EntryCard>; events: LedgerSource; threshold: number; score: Scorer };
 
 export async function planRecord(ctx: RecordContext, findings: Finding[]): Promise<RecordPlan> {
   const plan: RecordPlan = { confirmations: [], unmatched: [], alreadyRecorded: [], edits: [], restores: [] };
-  const recorded = recordedFindings(ctx.events, ctx.run);
+  // (agentKey, findingHash) → entry of every finding already recorded in the run.
+  const recorded = ledgerState(ctx.events).recordedFindings(ctx.run);
   const near = anchorIndex(ctx.byId.values());
   for (const [index, finding] of findings.entries()) {
     const hash = findingHash(finding.text);
@@ -132,13 +103,4 @@ export async function planRecord(ctx: RecordContext, findings: Finding[]): Promi
     if (provenance === "independent" && entry.state === "active" && !plan.edits.some((e) => e.id === entry.id)) plan.edits.push({ id: entry.id, path: entry.path });
   }
   return plan;
-}
-
-/** (agentKey, findingHash) → entry of every finding already recorded in `run`. */
-function recordedFindings(events: readonly LedgerEvent[], run: RunRef): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const event of events) {
-    if (event.type === "confirmed" && event.findingHash !== undefined && sameRun(event, run)) out.set(`${agentKey(event.agent)}\u0000${event.findingHash}`, event.entry);
-  }
-  return out;
 }

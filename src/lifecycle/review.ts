@@ -9,39 +9,17 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
 import { CairnError } from "../errors.js";
-import type { Ledger, LedgerEvent, RunRef } from "../ledger/index.js";
+import type { Ledger, LedgerState, RunRef } from "../ledger/index.js";
 import type { SearchOptions, SearchResponse } from "../retrieval/search.js";
 import type { Layout } from "../store/layout.js";
-import type { CompoundFinding } from "./compound.js";
+import type { CompoundCandidate } from "./compound.js";
 import type { DecayCandidate } from "./decay.js";
 import { archiveEntry, restoreEntry, type AppendEvents } from "./manual.js";
 import { scoreCandidates } from "./match.js";
 import { findingHash, provenanceWarnings } from "./provenance.js";
-import type { AlreadyRecorded, Confirmation, Finding, Unmatched } from "./record.js";
+import type { CompoundResult, DecayResult, Finding, RecordResult, ReviewOptions } from "../types/review.js";
 
-export type RecordResult = {
-  run: string;
-  confirmations: Confirmation[];
-  unmatched: Unmatched[];
-  /** Findings this (run, agent) had already recorded (a retry or a duplicate): not counted again. */
-  alreadyRecorded: AlreadyRecorded[];
-  /** Archived entries an independent finding restored (the pattern recurred). */
-  restored: string[];
-  archived: string[];
-  /** Provenance warnings (a run or agent with no recorded injection) and entries that moved while recording. */
-  warnings: string[];
-  dryRun: boolean;
-};
-export type DecayResult = { archived: DecayCandidate[]; warnings: string[]; dryRun: boolean };
-export type CompoundResult = { run: string; created: string[]; restored: string[]; skipped: Array<{ text: string; reason: string }>; warnings: string[]; dryRun: boolean };
-
-/** Options of `recordFindings` and `compound`. */
-export type ReviewOptions = {
-  /** Compute the result without writing files or ledger events. Default false. */
-  dryRun?: boolean;
-  /** Refuse (CairnError INVALID) instead of warning when the run or an agent has no recorded injection. Default false. */
-  strict?: boolean;
-};
+export type { CompoundResult, DecayResult, RecordResult, ReviewOptions } from "../types/review.js";
 
 /** What the review operations need of the knowledge base. */
 export type ReviewDeps = {
@@ -79,13 +57,13 @@ export async function withLifecycleLock<T>(layout: Layout, locked: boolean, acti
   }
 }
 
-type Prepared = { loaded: KnowledgeView; events: readonly LedgerEvent[]; ref: RunRef; warnings: string[] };
+type Prepared = { loaded: KnowledgeView; events: LedgerState; ref: RunRef; warnings: string[] };
 
 /** Fresh entries and ledger, the run with its origin, and the provenance warnings (refused under `strict`). */
 async function prepare(deps: ReviewDeps, run: string, agents: readonly string[], options: ReviewOptions, what: string): Promise<Prepared> {
   deps.refreshBeforeMatching();
   const loaded = await deps.knowledge();
-  const events = (await deps.ledger.read()).events;
+  const events = (await deps.ledger.state()).state;
   const origin = await deps.origin();
   const ref: RunRef = origin === undefined ? { run } : { run, origin };
   const warnings = provenanceWarnings(events, ref, agents);
@@ -164,7 +142,7 @@ export async function decayLoaded(deps: ReviewDeps, loaded: Pick<KnowledgeView, 
   return { archived, warnings, dryRun: options.dryRun ?? false };
 }
 
-export async function compound(deps: ReviewDeps, run: string, findings: CompoundFinding[], options: ReviewOptions): Promise<CompoundResult> {
+export async function compound(deps: ReviewDeps, run: string, findings: CompoundCandidate[], options: ReviewOptions): Promise<CompoundResult> {
   const { planCompound } = await import("./compound.js");
   const { writeNewEntry } = await import("./create.js");
   const dryRun = options.dryRun ?? false;

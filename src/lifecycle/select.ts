@@ -6,12 +6,12 @@
  */
 import type { CairnConfig } from "../config.js";
 import type { Entry } from "../entry/types.js";
-import type { EntryLedgerView, LedgerEvent, RunRef } from "../ledger/index.js";
+import type { EntryLedgerView, LedgerSource, RunRef } from "../ledger/index.js";
 import { confirmationInstant, heldOutForRun, injectionsForRun } from "../ledger/index.js";
 import { decideHoldout } from "./holdout.js";
+import type { Withheld } from "../types/inject.js";
 
-/** An entry not given to the agent, and why. */
-export type Withheld = { id: string; reason: string };
+export type { Withheld } from "../types/inject.js";
 
 export type Selection = {
   /** Entries to inject, in rank order, at most `slots`. */
@@ -28,7 +28,7 @@ export type SelectInput = {
   candidates: readonly Entry[];
   slots: number;
   views: Map<string, EntryLedgerView>;
-  events: readonly LedgerEvent[];
+  events: LedgerSource;
   run: RunRef;
   config: Pick<CairnConfig, "decayAfterRuns" | "holdout">;
   today: string;

@@ -4,33 +4,12 @@ import path from "node:path";
 import type { CairnConfig } from "../config.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import type { Entry } from "../entry/types.js";
-import type { EntryLedgerView, LedgerEvent } from "../ledger/index.js";
+import type { EntryLedgerView, LedgerSource } from "../ledger/index.js";
 import type { Layout } from "../store/layout.js";
-import { buildStatus, type EntryStatusRow } from "./status.js";
+import { buildStatus } from "./status.js";
+import type { EntryView } from "../types/status.js";
 
-/** An evidence anchor as parsed from the entry. */
-export type AnchorView = { raw: string; path?: string; startLine?: number; endLine?: number; symbol?: string; note?: string; line: number };
-
-export type EntryView = {
-  id: string;
-  /** Path relative to the repository root. */
-  path: string;
-  state: Entry["state"];
-  /** The file's text, exactly as on disk. */
-  text: string;
-  /** Every frontmatter key as parsed (known and unknown). */
-  frontmatter: Record<string, unknown>;
-  title: string | null;
-  finding: string;
-  evidence: AnchorView[];
-  verify: string[];
-  /** The entry's `cairn status` row: decay counter, confirmations, warnings. */
-  status: EntryStatusRow;
-  /** This file's problems from parsing and validation (run `cairn check` for anchors and references). */
-  diagnostics: Diagnostic[];
-};
-
-export type ShowResult = { kind: "found"; entry: EntryView } | { kind: "not-found"; id: string; suggestions: string[] };
+export type { AnchorView, EntryView, ShowResult } from "../types/status.js";
 
 /** Build the view of a loaded entry; reads the file's text once more (entries are small). */
 export async function entryView(
@@ -39,7 +18,7 @@ export async function entryView(
   entry: Entry,
   diagnostics: Diagnostic[],
   views: Map<string, EntryLedgerView>,
-  events: readonly LedgerEvent[],
+  events: LedgerSource,
 ): Promise<EntryView> {
   const own = diagnostics.filter((d) => d.file === entry.path);
   const [row] = buildStatus({ entries: [entry], diagnostics: own, views, events, config }, { all: true }).entries;

@@ -3,55 +3,19 @@ import { describeBlocking, gateVerdict } from "../check/gate.js";
 import { holdoutRuns, type CairnConfig } from "../config.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import type { EntryState, EntrySummary } from "../entry/types.js";
-import type { EntryLedgerView, LedgerEvent } from "../ledger/index.js";
+import type { EntryLedgerView, LedgerSource } from "../ledger/index.js";
 import { findConflicts, type Conflict } from "./conflicts.js";
 import { limitOf, nearDecayAt, type Limit } from "./decay.js";
+import type { EntryStatusRow, Evidence, StatusReport } from "../types/status.js";
 
-/**
- * What the ledger says about an entry's truth: `independent` (an agent found it without being shown
- * it), `primed-only` (agents report it when shown, but never when it was withheld: likely a false
- * positive), `untested` (neither yet).
- */
-export type Evidence = "independent" | "primed-only" | "untested";
-
-export type EntryStatusRow = {
-  id: string;
-  path: string;
-  state: EntryState;
-  lastConfirmed: string | null;
-  provenance: string | null;
-  status: string;
-  /** Distinct runs that injected the entry since its last confirmation. */
-  unconfirmedRuns: number;
-  decayAfterRuns: number;
-  /** Runs since its last confirmation that withheld it (holdout) without injecting it. */
-  heldOutRuns: number;
-  /** Runs it may be withheld in before it decays (0: holdout off). */
-  holdoutRuns: number;
-  /** Where it stands: in its window, in its last-chance holdout, or past its limit (the next decay archives it). */
-  limit: Limit["kind"];
-  confirmations: { independent: number; primed: number };
-  /** Over the whole ledger: (run, agent) pairs that had it withheld, and how many of them found it on their own. */
-  holdout: { withheld: number; found: number };
-  evidence: Evidence;
-  lastInjected: string | null;
-  archived: string | null;
-  archivedReason: string | null;
-  warnings: string[];
-};
-
-export type StatusReport = {
-  entries: EntryStatusRow[];
-  /** States a merge can leave that need a decision, with what to do. */
-  conflicts: Conflict[];
-  warnings: string[];
-};
+export type { EntryStatusRow, Evidence, StatusReport } from "../types/status.js";
 
 export type StatusInput = {
   entries: EntrySummary[];
   diagnostics: Diagnostic[];
   views: Map<string, EntryLedgerView>;
-  events: readonly LedgerEvent[];
+  /** The ledger (its folded state, or its events), for conflicts. */
+  events: LedgerSource;
   config: Pick<CairnConfig, "decayAfterRuns" | "nearDecayRatio" | "holdout">;
   ledgerWarnings?: string[];
   /** More warnings per entry id (anchor drift, failed verification). Default none. */

@@ -4,7 +4,6 @@
  * and error goes to the client as window/logMessage, never as text (or a stack trace) on stdout,
  * and no request, notification or hostile buffer ends the server.
  */
-import { createRequire } from "node:module";
 import path from "node:path";
 import {
   CodeActionKind,
@@ -32,6 +31,7 @@ import { hover } from "./hover.js";
 import { isPosition } from "./positions.js";
 import { PassScheduler } from "./schedule.js";
 import { Workspace, type OpenEntry } from "./workspace.js";
+import { VERSION } from "../version.js";
 
 export type LspOptions = {
   /** The root was given on the command line (`--root`); otherwise the client's workspace folder picks it. */
@@ -40,7 +40,6 @@ export type LspOptions = {
   recheckMs?: number;
 };
 
-const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
 
 export async function serveLsp(kb: KnowledgeBase, options: LspOptions): Promise<number> {
   const connection = createConnection(process.stdin, process.stdout);

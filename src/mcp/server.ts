@@ -1,5 +1,4 @@
 /** `cairn mcp`: the MCP server over stdio (HTTP: ./http.ts). A thin layer: every tool is one call into the KnowledgeBase. */
-import { createRequire } from "node:module";
 import type { Readable, Writable } from "node:stream";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -8,8 +7,9 @@ import { isCairnError } from "../errors.js";
 import type { KnowledgeBase } from "../knowledge-base.js";
 import { trackRequests } from "./drain.js";
 import { TOOLS } from "./tools.js";
+import { VERSION } from "../version.js";
+export { VERSION };
 
-export const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
 
 export type ServeOptions = {
   /** Stream the client's messages arrive on. Default `process.stdin`. */

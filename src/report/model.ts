@@ -13,12 +13,9 @@ import type { EntryStatusRow, StatusReport } from "../lifecycle/status.js";
 import { verificationStates, verificationWarning, verifyHashOf, type VerificationState as Recorded } from "../verify/records.js";
 import { buildSeries, windowRuns } from "./series.js";
 import { buildTimeline } from "./timeline.js";
-import type { DecayState, DriftState, ReportEntry, ReportModel, ReportSummary, RunPoint, VerificationState } from "./types.js";
+import type { DecayState, DriftState, ReportEntry, ReportModel, ReportOptions, ReportSummary, RunPoint, VerificationState } from "./types.js";
 
-export type ReportOptions = {
-  /** Show only the last N runs on the charts (counters, totals and the timeline still cover the whole ledger). Default: every run. */
-  runs?: number;
-};
+export type { ReportOptions } from "./types.js";
 
 export type ReportInput = {
   /** `buildStatus(…, { all: true })`: active and archived rows. */

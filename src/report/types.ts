@@ -40,8 +40,9 @@ export type ReportRun = {
   injected: number;
   /** (agent, entry) pairs withheld by holdout. */
   heldOut: number;
-  /** Findings that matched an entry: independent and primed confirmations. */
+  /** Findings that matched an entry by an agent not shown it (independent confirmations). */
   independent: number;
+  /** Findings that matched an entry injected into that agent in that run (primed confirmations). */
   primed: number;
 };
 
@@ -59,7 +60,9 @@ export type RunPoint = {
   primed: number;
 };
 
+/** One entry as the report shows it. */
 export type ReportEntry = {
+  /** The entry's id. */
   id: string;
   /** The `title` key, else the finding's first sentence (shortened). */
   title: string;
@@ -67,15 +70,21 @@ export type ReportEntry = {
   finding: string;
   /** Repository-relative path of the file. */
   path: string;
+  /** Active, or in the archive. */
   state: "active" | "archived";
   /** Claim status (`observed` by default). */
   status: string;
+  /** The `provenance` key (`independent` or `primed`), null when missing. */
   provenance: string | null;
+  /** The `lastConfirmed` date (YYYY-MM-DD), null when missing. */
   lastConfirmed: string | null;
+  /** The `tags` key. */
   tags: string[];
   /** The `agents:` scope (names, globs, domains); empty = every agent. */
   agents: string[];
+  /** Where it stands in its decay window. */
   decay: {
+    /** ok, near decay, last chance, past the limit, or archived. */
     state: DecayState;
     /** Distinct runs that injected it since its last confirmation (0 when archived). */
     runs: number;
@@ -83,26 +92,57 @@ export type ReportEntry = {
     limit: number;
     /** The counter from which it is "near decay". */
     nearAt: number;
-    /** Runs since its last confirmation that withheld it (holdout), and how many it may be withheld in. */
+    /** Runs since its last confirmation that withheld it (holdout). */
     heldOutRuns: number;
+    /** Runs it may be withheld in before it decays (0: holdout off). */
     holdoutRuns: number;
   };
-  confirmations: { independent: number; primed: number };
-  /** Over the whole ledger: (run, agent) pairs that had it withheld and how many of them found it on their own. */
-  holdout: { withheld: number; found: number; evidence: ReportEvidence };
+  /** Confirmations over the whole ledger. */
+  confirmations: {
+    /** By agents not shown it. */
+    independent: number;
+    /** By agents that had it injected. */
+    primed: number;
+  };
+  /** Over the whole ledger: holdout's test of it. */
+  holdout: {
+    /** (run, agent) pairs that had it withheld. */
+    withheld: number;
+    /** Of those, how many found it on their own. */
+    found: number;
+    /** What that says about its truth. */
+    evidence: ReportEvidence;
+  };
+  /** The latest mechanical verification of its Verify section. */
   verification: {
+    /** passed, failed, not mechanical, outdated, or never run. */
     state: VerificationState;
     /** Time of the latest `verified` event (ISO). */
     time: string | null;
     /** The warning `status` and `inject` show while a failed verification stands. */
     message: string | null;
   };
+  /** Its evidence anchors as live links. */
   drift: {
+    /** ok, drifted, unresolved, or only anchors into other repositories. */
     state: DriftState;
-    problems: Array<{ rule: string; severity: "error" | "warning"; line: number; message: string }>;
+    /** The anchor problems `cairn check` reports for it. */
+    problems: Array<{
+      /** Rule id, e.g. `anchor-moved`. */
+      rule: string;
+      /** Its severity after configuration. */
+      severity: "error" | "warning";
+      /** Line of the anchor in the entry file. */
+      line: number;
+      /** What is wrong and what to do. */
+      message: string;
+    }>;
   };
+  /** Time of the last injection (ISO), null when never injected. */
   lastInjected: string | null;
+  /** The `archived` date, null when active. */
   archived: string | null;
+  /** The `archivedReason`, null when active. */
   archivedReason: string | null;
   /** Everything `cairn status` says about it. */
   warnings: string[];
@@ -110,10 +150,25 @@ export type ReportEntry = {
   series: RunPoint[];
 };
 
+/** One agent as the report shows it. */
 export type ReportAgent = {
   /** As first written in the ledger (names compare case- and whitespace-insensitively). */
   name: string;
-  totals: { injected: number; heldOut: number; independent: number; primed: number; compounded: number; runs: number };
+  /** Over the whole ledger. */
+  totals: {
+    /** Entries injected into it. */
+    injected: number;
+    /** Entries withheld from it by holdout. */
+    heldOut: number;
+    /** Its findings that independently confirmed an entry. */
+    independent: number;
+    /** Its findings that matched an entry it had been shown. */
+    primed: number;
+    /** Compounded findings it took part in. */
+    compounded: number;
+    /** Runs it took part in. */
+    runs: number;
+  };
   /** Per run: entries injected into / withheld from it and its findings that matched entries. */
   series: RunPoint[];
 };
@@ -121,14 +176,21 @@ export type ReportAgent = {
 /** A lifecycle event of the timeline. */
 export type TimelineType = "created" | "compounded" | "archived" | "restored" | "retracted" | "superseded" | "status-set" | "manual-confirmed";
 
+/** One lifecycle event on the timeline. */
 export type TimelineItem = {
+  /** When (ISO). */
   time: string;
+  /** What happened. */
   type: TimelineType;
+  /** To which entry. */
   entry: string;
+  /** The run it happened in, when it did. */
   run?: string;
   /** Compounded: the agents whose findings converged. */
   agents?: string[];
+  /** Who made the change (the ledger's actor). */
   actor?: string;
+  /** `<branch>@<clone id>` where it happened. */
   origin?: string;
   /** Reason (archive, restore), successor (superseded), `from → to` (status-set). */
   detail?: string;
@@ -136,21 +198,43 @@ export type TimelineItem = {
 
 /** The numbers at the top of the page. Entry states and problems count active entries; runs, agents and confirmations the whole ledger. */
 export type ReportSummary = {
+  /** Active entries. */
   active: number;
+  /** Archived entries. */
   archived: number;
+  /** Active entries near decay. */
   nearDecay: number;
+  /** Active entries in their last-chance holdout. */
   lastChance: number;
+  /** Active entries past their decay limit (the next decay archives them). */
   pastLimit: number;
+  /** Active entries by what holdout learned of them. */
   evidence: Record<ReportEvidence, number>;
   /** Active entries whose latest verification failed (and still stands). */
   verificationFailed: number;
+  /** Active entries with a drifted anchor. */
   drifted: number;
+  /** Active entries with an anchor that points at nothing. */
   unresolved: number;
+  /** Runs in the ledger. */
   runs: number;
+  /** Agents in the ledger. */
   agents: number;
-  confirmations: { independent: number; primed: number };
+  /** Confirmations over the whole ledger. */
+  confirmations: {
+    /** Independent ones. */
+    independent: number;
+    /** Primed ones. */
+    primed: number;
+  };
   /** Over every entry, active and archived. */
-  holdout: { withheld: number; found: number };
+  holdout: {
+    /** (run, agent, entry) withholdings. */
+    withheld: number;
+    /** Of those, re-found by the agent on its own. */
+    found: number;
+  };
+  /** Merge conflicts `status` reports. */
   conflicts: number;
 };
 
@@ -161,8 +245,22 @@ export type ReportModel = {
   generatedAt: string;
   /** The project directory's name (never a full path). */
   project: string;
-  config: { decayAfterRuns: number; nearDecayRatio: number; holdout: number | "off"; holdoutRuns: number; maxPerAgent: number };
+  /** The settings the numbers depend on. */
+  config: {
+    /** Runs without independent confirmation before archiving. */
+    decayAfterRuns: number;
+    /** Share of decayAfterRuns from which an entry is near decay. */
+    nearDecayRatio: number;
+    /** The holdout setting. */
+    holdout: number | "off";
+    /** Runs an entry may be withheld in before it decays. */
+    holdoutRuns: number;
+    /** Entries per agent per run at most. */
+    maxPerAgent: number;
+  };
+  /** The numbers at the top. */
   summary: ReportSummary;
+  /** The runs on the charts' x axis, oldest first. */
   runs: ReportRun[];
   /** Active entries first, then archived; by id. */
   entries: ReportEntry[];
@@ -170,7 +268,23 @@ export type ReportModel = {
   agents: ReportAgent[];
   /** Oldest first. */
   timeline: TimelineItem[];
-  conflicts: Array<{ id: string; kind: string; message: string; fix: string }>;
+  /** States a merge left that need a decision. */
+  conflicts: Array<{
+    /** The entry. */
+    id: string;
+    /** Which kind of conflict. */
+    kind: string;
+    /** What happened. */
+    message: string;
+    /** What to do. */
+    fix: string;
+  }>;
   /** Ledger lines skipped, unreadable entry files. */
   warnings: string[];
+};
+
+/** Options of `kb.report()`. */
+export type ReportOptions = {
+  /** Show only the last N runs on the charts (counters, totals and the timeline still cover the whole ledger). Default: every run. */
+  runs?: number;
 };

@@ -8,9 +8,9 @@ import picomatch from "picomatch";
 import type { AnchorRef } from "../indexing/document.js";
 import type { ChangedFile } from "./diff.js";
 import type { RankedSignal } from "./fusion.js";
+import type { TouchLevel } from "../types/search.js";
 
-/** How an anchor touches the change, most precise first. */
-export type TouchLevel = "hunk" | "symbol" | "file" | "elsewhere" | "glob" | "directory";
+export type { TouchLevel } from "../types/search.js";
 
 /**
  * Strength of each level: the share of a first lexical place the changed-file signal adds to an
@@ -53,15 +53,42 @@ function namesSymbol(file: ChangedFile, symbol: string): boolean {
   return file.headings.some((h) => word.test(h)) || file.code.some((line) => word.test(line));
 }
 
-/** The most precise level at which one anchor touches the change, or undefined. */
-function touchOf(anchor: AnchorRef, change: ChangeSet, byPath: ReadonlyMap<string, ChangedFile>): TouchLevel | undefined {
-  const clean = norm(anchor.path);
-  if (anchor.glob) {
-    const matcher = picomatch(clean, { dot: true });
-    return change.paths.some((f) => matcher(norm(f))) ? "glob" : change.paths.some((f) => dirOf(norm(f)) === dirOf(clean) && dirOf(clean) !== "") ? "directory" : undefined;
+/** The change prepared once per query: normalised paths, their directories, the files with hunks. */
+type ChangeIndex = { paths: Set<string>; dirs: Set<string>; list: string[]; byPath: Map<string, ChangedFile> };
+
+function indexChange(change: ChangeSet): ChangeIndex {
+  const list = change.paths.map(norm);
+  const byPath = new Map<string, ChangedFile>();
+  for (const file of change.files ?? []) {
+    byPath.set(norm(file.path), file);
+    if (file.oldPath) byPath.set(norm(file.oldPath), file);
   }
-  if (change.paths.some((f) => norm(f) === clean)) {
-    const file = byPath.get(clean);
+  return { paths: new Set(list), dirs: new Set(list.map(dirOf).filter((d) => d !== "")), list, byPath };
+}
+
+/** Compiled glob matchers, shared by every query of a process (entries repeat the same few globs). */
+const matchers = new Map<string, (path: string) => boolean>();
+
+function matcherFor(glob: string): (path: string) => boolean {
+  let matcher = matchers.get(glob);
+  if (!matcher) {
+    if (matchers.size > 10_000) matchers.clear();
+    matcher = picomatch(glob, { dot: true });
+    matchers.set(glob, matcher);
+  }
+  return matcher;
+}
+
+/** The most precise level at which one anchor touches the change, or undefined. */
+function touchOf(anchor: AnchorRef, change: ChangeIndex): TouchLevel | undefined {
+  const clean = norm(anchor.path);
+  const dir = dirOf(clean);
+  if (anchor.glob) {
+    const matcher = matcherFor(clean);
+    return change.list.some((f) => matcher(f)) ? "glob" : dir !== "" && change.dirs.has(dir) ? "directory" : undefined;
+  }
+  if (change.paths.has(clean)) {
+    const file = change.byPath.get(clean);
     const precise = anchor.startLine !== undefined || anchor.symbol !== undefined;
     if (!file || !precise) return "file";
     const start = anchor.startLine;
@@ -70,40 +97,38 @@ function touchOf(anchor: AnchorRef, change: ChangeSet, byPath: ReadonlyMap<strin
     if (anchor.symbol && namesSymbol(file, anchor.symbol)) return "symbol";
     return "elsewhere";
   }
-  const dir = dirOf(clean);
-  return dir !== "" && change.paths.some((f) => dirOf(norm(f)) === dir) ? "directory" : undefined;
+  return dir !== "" && change.dirs.has(dir) ? "directory" : undefined;
 }
 
-/** The most precise touch of any of an entry's anchors. */
-export function anchorTouch(anchors: readonly AnchorRef[], change: ChangeSet): TouchLevel | undefined {
-  const byPath = new Map<string, ChangedFile>();
-  for (const file of change.files ?? []) {
-    byPath.set(norm(file.path), file);
-    if (file.oldPath) byPath.set(norm(file.oldPath), file);
-  }
+function touchOfAll(anchors: readonly AnchorRef[], change: ChangeIndex): TouchLevel | undefined {
   let best: TouchLevel | undefined;
   for (const anchor of anchors) {
-    const level = touchOf(anchor, change, byPath);
+    const level = touchOf(anchor, change);
     if (level && (!best || ORDER.indexOf(level) < ORDER.indexOf(best))) best = level;
     if (best === "hunk") break;
   }
   return best;
 }
 
+/** The most precise touch of any of an entry's anchors. */
+export function anchorTouch(anchors: readonly AnchorRef[], change: ChangeSet): TouchLevel | undefined {
+  return touchOfAll(anchors, indexChange(change));
+}
+
 /** Entries whose anchors touch the change: score = the level's strength; relevant only for precise levels; equal levels share a rank. */
 export function anchorSignals(candidates: ReadonlyArray<{ id: string; anchors: readonly AnchorRef[] }>, change: ChangeSet): RankedSignal[] {
   if (!change.paths.length) return [];
+  const index = indexChange(change);
   const touched = candidates
     .flatMap((c) => {
-      const level = anchorTouch(c.anchors, change);
+      const level = touchOfAll(c.anchors, index);
       return level ? [{ id: c.id, level, strength: TOUCH_STRENGTH[level] }] : [];
     })
     .sort((a, b) => b.strength - a.strength || (a.id < b.id ? -1 : 1));
-  return touched.map((c) => ({
-    id: c.id,
-    rank: 1 + touched.filter((o) => o.strength > c.strength).length,
-    score: c.strength,
-    touch: c.level,
-    relevant: touchIsRelevant(c.level),
-  }));
+  // Rank = 1 + the number of entries with a strictly greater strength (equal levels share a rank).
+  let rank = 1;
+  return touched.map((c, i) => {
+    if (i > 0 && c.strength < touched[i - 1]!.strength) rank = i + 1;
+    return { id: c.id, rank, score: c.strength, touch: c.level, relevant: touchIsRelevant(c.level) };
+  });
 }

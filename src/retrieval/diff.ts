@@ -5,22 +5,9 @@
  * widely used unified-diff parser); this module only decides what of it is evidence.
  */
 import parseDiff from "parse-diff";
+import type { ChangedFile, ChangedRange } from "../types/search.js";
 
-/** Lines of the base version a hunk touches (1-based, inclusive): its removed lines and insertion points. */
-export type ChangedRange = { start: number; end: number };
-
-export type ChangedFile = {
-  /** Path in the new version (the old path for a deletion), repo-relative, forward slashes. */
-  path: string;
-  /** Path in the base version when the file was renamed. */
-  oldPath?: string;
-  /** Changed line ranges of the base version; empty for added files and for renames without hunks. */
-  ranges: ChangedRange[];
-  /** Function or section names from the hunk headers (`@@ -1,2 +1,3 @@ function name(`). */
-  headings: string[];
-  /** The hunks' lines without their `+`/`-`/space prefix, in diff order. */
-  code: string[];
-};
+export type { ChangedFile, ChangedRange } from "../types/search.js";
 
 export type DiffEvidence = {
   files: ChangedFile[];

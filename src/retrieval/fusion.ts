@@ -4,45 +4,9 @@
  * on the even ids (`npx tsx bench/retrieval-hybrid.ts`, results in bench/results/retrieval-hybrid.json).
  */
 import { splitRegions } from "../indexing/lexical/index.js";
-import type { TouchLevel } from "./changed-files.js";
+import type { FusionParams, TouchLevel } from "../types/search.js";
 
-export type FusionParams = {
-  /** RRF constant k: larger flattens the rank curve. Default 60 (the usual RRF constant; with no vector weight no benchmark moves it: it only trades changed-file ranks against lexical ranks). */
-  k: number;
-  /** Weight of the lexical (BM25F) list. Default 1 (the reference the other weights are relative to). */
-  lexicalWeight: number;
-  /** Weight of the vector list for an all-prose query. Default 0: USE-lite has not earned a weight (near chance on review-clippy; on cranfield the best tuned weight gains ≤ 0.003 on the odd ids and loses Recall@5 and Hit@5 on the even ids). */
-  vectorWeight: number;
-  /** Scale the vector weight by the prose share of the query (`prose`) or not (`none`); matters when vectorWeight > 0. Default "prose" (at weight 0.15, ungated vectors cost review-clippy 0.009 nDCG@10). */
-  vectorGate: "prose" | "none";
-  /** Weight of the changed-code signal: an entry adds `anchorWeight × strength / (k + 1)`, strength by how precisely its anchors touch the change (TOUCH_STRENGTH). Default 1 (a hunk-level touch ties a lexical first place). */
-  anchorWeight: number;
-  /** Candidates taken from each list. Default 100. */
-  depth: number;
-  /**
-   * A lexical hit needs evidence: the idf weight of the query terms it matches, in units of the
-   * idf of a term found in a single entry, at least this much...
-   * Default 1.25 (floor study, bench/retrieval-floor.ts: keeps ≥ 98% of the unfloored Hit@5 on every
-   * tuning half, prose and code, plain and inject-style queries, then cuts the most). Unlike a share
-   * of the query, it does not fall as queries grow: a long PR summary or a diff no longer starves the right entry.
-   */
-  evidenceFloor: number;
-  /**
-   * ...or, for a short query (at most `shortQueryWords` distinct words, e.g. an agent's keywords),
-   * to hold at least this share of the idf weight of its words: in a small knowledge base one
-   * matching keyword is the evidence there is. Default 0.2 (the old floor's share; the 30-run
-   * simulation's keyword-only calls need it: test/e2e/simulation.test.ts). On long queries a share
-   * admits entries that match common words of a long summary: it cost inject-style queries up to 11
-   * points of Hit@5 kept in the floor study, so long queries must show evidence.
-   */
-  lexicalFloor: number;
-  /** Queries of at most this many distinct words may pass by `lexicalFloor`. Default 6. */
-  shortQueryWords: number;
-  /** ...and a BM25F score at least this share of the best lexical score. Default 0.35 (same study: 0.5 cost prose sets up to 5% of their Hit@5). */
-  relativeFloor: number;
-  /** A vector hit is relevant on its own at or above this cosine, when the vector list has weight. Default 0.9 (of vector-only admissions on prose queries, 3% were relevant at 0.75, none at 0.85 and up). */
-  vectorFloor: number;
-};
+export type { FusionParams } from "../types/search.js";
 
 export const DEFAULT_FUSION: Readonly<FusionParams> = {
   k: 60,

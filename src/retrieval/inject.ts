@@ -6,11 +6,14 @@ import { createLinter, type Linter } from "../check/engine.js";
 import { describeBlocking, gateVerdict, type GateVerdict } from "../check/gate.js";
 import { refsOf } from "../check/references.js";
 import type { Entry } from "../entry/types.js";
-import type { LedgerEvent, NewEvent } from "../ledger/index.js";
-import { heldOutForRun, injectionsForRun, projectLedger, type RunRef } from "../ledger/index.js";
-import { selectWithHoldout, type Withheld } from "../lifecycle/select.js";
+import type { Diagnostic } from "../entry/diagnostic.js";
+import type { CatalogueRecord } from "../indexing/catalogue.js";
+import type { LedgerSource, NewEvent } from "../ledger/index.js";
+import { heldOutForRun, injectionsForRun, ledgerState, projectState, type RunRef } from "../ledger/index.js";
+import { selectWithHoldout } from "../lifecycle/select.js";
+import type { Withheld } from "../types/inject.js";
 import { nearDecayAt } from "../lifecycle/decay.js";
-import { readEntryFile } from "../store/files.js";
+import { readEntryFile, type EntryFile, type ReadResult } from "../store/files.js";
 import type { Layout } from "../store/layout.js";
 import { verificationStates, verificationWarning, type VerificationState } from "../verify/records.js";
 import { unknownAgentWarning } from "./agents.js";
@@ -19,62 +22,15 @@ import { oneLine, type ContextEntry } from "./context.js";
 import { parseDiffEvidence, type DiffEvidence } from "./diff.js";
 import type { SearchOptions, SearchResponse, SearchResult } from "./search.js";
 import { TOKENIZER } from "./tokens.js";
+import type { InjectInput, InjectResult } from "../types/inject.js";
 
-export type InjectInput = {
-  /** Run id chosen by the orchestrator (e.g. the PR number and attempt). */
-  run: string;
-  /** Agent name (e.g. `security`). */
-  agent: string;
-  /** The agent's domain keywords. Default none. */
-  keywords?: string[];
-  /** Summary of the document under review. Default none. */
-  summary?: string;
-  /** Changed file paths: entries whose anchors touch them are boosted. Default none. */
-  changedFiles?: string[];
-  /**
-   * The change under review as a unified diff (`git diff` output). Its paths join `changedFiles`,
-   * its hunks make the changed-file signal precise (an anchor on a changed line or symbol is strong
-   * evidence, a glob weak) and its code joins the query. Default none.
-   */
-  diff?: string;
-  /** Also report the best candidates below the relevance floor and why each was cut (`belowFloor`). Default false. */
-  explain?: boolean;
-  /** Lower the cap for this call (never raises it above maxPerAgent). Default maxPerAgent. */
-  limit?: number;
-  /** Token budget of this call's Knowledge Context (o200k_base tokens). Default config `maxInjectTokens` (4000). */
-  maxTokens?: number;
-  /** Also inject `disputed` / `superseded` entries. Default false. */
-  includeStatuses?: Array<"disputed" | "superseded">;
-  /** Compute the context without recording an `injected` event. Default false. */
-  dryRun?: boolean;
-};
-
-export type InjectResult = {
-  run: string;
-  agent: string;
-  entries: ContextEntry[];
-  /** Tokens of `markdown`, counted with `tokenizer`. */
-  tokens: number;
-  /** The tokenizer that counted `tokens`: `o200k_base` (gpt-tokenizer). */
-  tokenizer: string;
-  /** The budget this call was held to. */
-  maxTokens: number;
-  /** Same as `tokens` (kept for callers of earlier versions, where it was characters / 4). */
-  estimatedTokens: number;
-  /** Slots left for this agent in this run after this call. */
-  remaining: number;
-  /** Entries withheld from this agent by the holdout policy (recorded as `held-out` events unless dryRun), or skipped as past their decay limit. */
-  heldOut: Withheld[];
-  markdown: string;
-  warnings: string[];
-  /** With `explain`: the best candidates that were not injected and why (below the floor, past the cap, withheld). */
-  belowFloor?: Array<{ id: string; path: string; score: number; reasons: string[] }>;
-};
+export type { InjectInput, InjectResult } from "../types/inject.js";
 
 export type InjectDeps = {
   layout: Layout;
   config: CairnConfig;
-  events: () => Promise<LedgerEvent[]>;
+  /** The ledger: its events, or (faster) its folded state. */
+  events: () => Promise<LedgerSource>;
   search: (query: string, options: SearchOptions) => Promise<SearchResponse>;
   append: (events: NewEvent[]) => Promise<unknown>;
   /** Where this run happens (`<branch>@<clone id>`), recorded on the events. Default: none. */
@@ -85,6 +41,18 @@ export type InjectDeps = {
   now?: () => Date;
   /** Every distinct `agents:` scope of the active entries, to tell an agent no scope reaches. Default: not checked. */
   agentScopes?: () => Promise<string[]>;
+  /** The rule results the catalogue and the lint cache hold (the same engine and policy), so the gate need not run every rule again. Default: every candidate is linted. */
+  gate?: () => Promise<CachedGate>;
+};
+
+/** The gate's source of rule results for catalogue records (see src/check/catalogue-lint.ts). */
+export type CachedGate = {
+  /** The catalogue record of an entry file, if the catalogue has one. */
+  record(path: string): CatalogueRecord | undefined;
+  /** Final diagnostics per record file. */
+  final(records: readonly CatalogueRecord[]): Promise<Map<string, Diagnostic[]>>;
+  /** Keep what was computed for the next call. */
+  save(): Promise<void>;
 };
 
 /** Never throws: when the knowledge system fails, the review goes on with an empty context and one warning. */
@@ -159,13 +127,13 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
   };
   const candidates = candidateQueue(search, slots + skip.size + LOOKAHEAD, skip, warnings);
 
-  const linter = await createLinter(deps.layout, config);
+  const gate = await gateOf(deps);
   const verifications = verificationStates(events);
   const today = deps.today ?? new Date().toISOString().slice(0, 10);
   // Holdout, a step of its own (src/lifecycle/select.ts), on the entries the gate admitted: inject, withhold, or skip (past the decay limit).
   const holdout = { withheld: [] as Withheld[], events: [] as Withheld[], handConfirmed: [] as Array<{ entry: string; date: string }> };
   const select = (admitted: Candidate[], free: number) => {
-    const views = projectLedger(events, admitted.map((c) => confirmationInfo(c.entry)), { today });
+    const views = projectState(ledgerState(events), admitted.map((c) => confirmationInfo(c.entry)), { today });
     const selection = selectWithHoldout({ candidates: admitted.map((c) => c.entry), slots: free, views, events, run: ref, config, today });
     holdout.withheld.push(...selection.withheld);
     holdout.events.push(...selection.events);
@@ -181,7 +149,7 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
     while (chosen.length < slots) {
       const batch = await candidates.next(slots - chosen.length + 2);
       if (!batch.length) break;
-      const admitted = await gateCandidates(deps.layout, linter, batch, warnings);
+      const admitted = await gateCandidates(deps.layout, gate, batch, warnings);
       // A withheld entry must not set the relevance floor for the others (a keyword-stuffed broken entry would hide them all).
       if (admitted.length < batch.length) candidates.withhold(batch.filter((hit) => !admitted.some((c) => c.hit.id === hit.id)).map((hit) => hit.id));
       const { views, inject } = select(admitted, slots - chosen.length);
@@ -201,7 +169,7 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
     // With the slots filled, a few more relevant candidates are still tested for holdout: an entry due for it that
     // this agent is not shown is an independent test of it, so a crowded agent does not stretch a false positive's last chance.
     if (chosen.length >= slots && config.holdout !== "off") {
-      const spare = await gateCandidates(deps.layout, linter, await candidates.next(HOLDOUT_SPARE), []);
+      const spare = await gateCandidates(deps.layout, gate, await candidates.next(HOLDOUT_SPARE), []);
       if (spare.length) select(spare, 0);
     }
   } catch (error) {
@@ -210,6 +178,7 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
     warnings.push(`knowledge search unavailable (${(error.cause as Error).message}); injecting what was found before it failed`);
   }
 
+  await gate.save();
   const context = budget.entries;
   // An injection that cannot be recorded must not be handed out: a later finding would pass for independent.
   // The agent's first call of a run is recorded even when empty: record can then tell "got nothing" from "never asked".
@@ -314,10 +283,10 @@ function candidateQueue(search: (limit: number, withheld: readonly string[]) => 
  * disables applied); an error from a rule that guards injection withholds it, with a warning naming
  * the entry and the rules. Anchor problems do not withhold: they travel with the entry as drift warnings.
  */
-async function gateCandidates(layout: Layout, linter: Linter, batch: SearchResult[], warnings: string[]): Promise<Candidate[]> {
+async function gateCandidates(layout: Layout, gate: Gate, batch: SearchResult[], warnings: string[]): Promise<Candidate[]> {
   const checked = await Promise.all(
     batch.map(async (hit) => {
-      const { read, diagnostics } = await linter.lintFile({ abs: path.join(layout.root, hit.path), rel: hit.path, state: hit.state });
+      const { read, diagnostics } = await gate.lint({ abs: path.join(layout.root, hit.path), rel: hit.path, state: hit.state });
       return { hit, entry: read.entry, verdict: gateVerdict(diagnostics, read.entry !== undefined) };
     }),
   );
@@ -330,6 +299,30 @@ async function gateCandidates(layout: Layout, linter: Linter, batch: SearchResul
 }
 
 /** Earlier-injected entries by id: `knowledge/<id>.md` when it holds that id (ids are file names unless set in the frontmatter). */
+type Gate = { lint(file: EntryFile): Promise<{ read: ReadResult; diagnostics: Diagnostic[] }>; save(): Promise<void> };
+
+/**
+ * Lint a candidate for the gate: its file is read and parsed (its text goes into the prompt), and when
+ * it is the very file the catalogue holds (same hash), the cached rule results of the one engine are
+ * used; otherwise — changed a moment ago, or no catalogue — every rule runs on it now.
+ */
+async function gateOf(deps: InjectDeps): Promise<Gate> {
+  const cached = deps.gate ? await deps.gate().catch(() => undefined) : undefined;
+  let linter: Promise<Linter> | undefined;
+  const engine = () => (linter ??= createLinter(deps.layout, deps.config));
+  return {
+    async lint(file) {
+      const record = cached?.record(file.rel);
+      if (cached && record) {
+        const read = await readEntryFile(deps.layout, file, deps.today);
+        if (read.entry && read.entry.hash.slice(0, 32) === record.fileHash) return { read, diagnostics: (await cached.final([record])).get(record.path) ?? [] };
+      }
+      return (await engine()).lintFile(file, deps.today);
+    },
+    save: async () => cached?.save().catch(() => undefined),
+  };
+}
+
 async function readEarlier(layout: Layout, ids: string[]): Promise<Map<string, Entry | undefined>> {
   const out = new Map<string, Entry | undefined>();
   for (const id of ids) {

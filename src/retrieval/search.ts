@@ -4,67 +4,10 @@ import type { SearchIndex } from "../indexing/search-index.js";
 import { agentFilter, type DeclaredAgents } from "./agents.js";
 import { anchorSignals, type TouchLevel } from "./changed-files.js";
 import type { ChangedFile } from "./diff.js";
-import { DEFAULT_FUSION, floorReasons, fuse, lexicalSignals, vectorSignals, vectorWeightFor, type FusedHit, type FusionParams, type LexicalHit, type RankedSignal } from "./fusion.js";
+import { DEFAULT_FUSION, floorReasons, fuse, lexicalSignals, vectorSignals, vectorWeightFor, type FusedHit, type LexicalHit, type RankedSignal } from "./fusion.js";
+import type { FusionParams, SearchOptions, SearchResponse, SearchResult } from "../types/search.js";
 
-export type SearchOptions = {
-  /** Maximum results. Default 10. */
-  limit?: number;
-  /** Include archived entries. Default false. */
-  includeArchived?: boolean;
-  /** Statuses excluded unless listed here. Default: `disputed` and `superseded` are included in search (flagged), excluded by inject. */
-  excludeStatuses?: string[];
-  /** Entries never returned and not counted for the relevance floor (e.g. the ones the inject gate withheld). Default none. */
-  excludeIds?: readonly string[];
-  /** Only entries meant for this agent: by name, glob or declared domain (entries without `agents:` match every agent). Default: no agent filter. */
-  agent?: string;
-  /** Changed file paths: entries whose anchors touch them are boosted. Default none. */
-  changedFiles?: string[];
-  /** Changed files with their hunks (from a unified diff, `parseDiffEvidence`): anchors on changed lines or symbols count as strong evidence. Default none. */
-  changedHunks?: ChangedFile[];
-  /** Also return the best candidates below the relevance floor, each with the reasons it was cut (`belowFloor`). Default false. */
-  explain?: boolean;
-  /** Only these entry ids (e.g. what one agent was shown in a run, to score a finding against each). Default: every entry. */
-  ids?: ReadonlySet<string>;
-  /** Drop results below the relevance floor. Default true. */
-  floor?: boolean;
-  /** Fusion parameters. Default DEFAULT_FUSION. */
-  fusion?: FusionParams;
-  /**
-   * Embed the query and report cosine similarities even when the vector list has no ranking weight
-   * (finding matching and --explain read them). Default false: a zero-weight vector list is skipped,
-   * which spares the query embedding (~90 ms with USE-lite) and, in a fresh process, the model load.
-   */
-  withVectors?: boolean;
-};
-
-export type SearchResult = {
-  id: string;
-  path: string;
-  state: "active" | "archived";
-  score: number;
-  status: string;
-  /** Why the entry was chosen (always filled; printed with --explain). */
-  explain: {
-    /** BM25F rank and score; `matched`: share of the query's idf weight matched; `evidence`: that weight in units of the idf of a term found in one entry; `relative`: score / best lexical score (always set by hybridSearch). */
-    lexical?: { rank: number; score: number; matched: number; evidence?: number; relative?: number };
-    /** Vector rank and cosine; `weight`: the vector list's fusion weight for this query (0 when gated off; always set by hybridSearch). */
-    vector?: { rank: number; similarity: number; weight?: number };
-    /** How precisely the entry's anchors touch the change (`hunk`, `symbol`, `file`, `elsewhere`, `glob`, `directory`) and the strength that adds. */
-    changedFiles?: { rank: number; touch: TouchLevel; strength: number };
-    /** Above the relevance floor (a result below it is shown only with `floor: false` or in `belowFloor`). */
-    relevant: boolean;
-    /** Why the entry is below the relevance floor (set on results below it). */
-    cut?: string[];
-  };
-};
-
-export type SearchResponse = {
-  results: SearchResult[];
-  warnings: string[];
-  mode: "hybrid" | "lexical";
-  /** With `explain`: the best candidates below the relevance floor, best first, each with `explain.cut`. */
-  belowFloor?: SearchResult[];
-};
+export type { SearchOptions, SearchResponse, SearchResult } from "../types/search.js";
 
 /** Candidates below the floor listed by `explain`. */
 const BELOW_FLOOR_SHOWN = 5;

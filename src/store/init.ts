@@ -11,8 +11,9 @@ import { writeFileAtomic } from "./atomic.js";
 import { assertContained } from "./contain.js";
 import { relativePath, type Layout } from "./layout.js";
 import { dirState } from "./require.js";
+import type { InitResult } from "../types/entries.js";
 
-export type InitResult = { created: string[]; updated: string[]; unchanged: string[] };
+export type { InitResult } from "../types/entries.js";
 
 export async function initKnowledge(layout: Layout): Promise<InitResult> {
   const result: InitResult = { created: [], updated: [], unchanged: [] };

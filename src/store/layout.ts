@@ -2,19 +2,9 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { CONFIG_FILE, type CairnConfig } from "../config.js";
+import type { Layout } from "../types/open.js";
 
-export type Layout = {
-  /** Absolute project (repository) root. */
-  root: string;
-  /** Absolute knowledge directory (`knowledge/`). */
-  knowledge: string;
-  /** Absolute archive directory (`knowledge/archive/`). */
-  archive: string;
-  /** Absolute ledger directory (`knowledge/.ledger/`). */
-  ledger: string;
-  /** Absolute derived-cache directory (`.cairn/`). */
-  cache: string;
-};
+export type { Layout } from "../types/open.js";
 
 export function layoutFor(root: string, config: Pick<CairnConfig, "knowledgeDir">): Layout {
   const abs = path.resolve(root);

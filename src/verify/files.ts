@@ -2,40 +2,41 @@
  * The files verify steps search: the repository's tracked files (`git ls-files`), read at most once
  * per run, never through a symbolic link leaving the root (tracked links are skipped, and each
  * directory's real path is checked once) and never beyond a size limit. Not a git repository: every
- * file under the root (same ignores as anchors). For steps over many files, every readable file is
- * joined into one corpus so a literal is searched in one pass instead of once per file.
+ * file under the root (same ignores as anchors). Files are kept as bytes and decoded only when a
+ * pattern is tested on them: most files of a run are only searched for literals (multi-search.ts),
+ * which works on bytes.
  */
 import { execFile } from "node:child_process";
+import { isAscii, isUtf8 } from "node:buffer";
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { filterByGlob, repoFiles } from "../anchors/repo-files.js";
 
 export type ReadResult = { text: string } | { skipped: string };
 
-export type Corpus = {
-  /** Every readable tracked file's UTF-8 bytes, joined with "\n\0\n" (Buffer search is about twice as fast as string search here). */
-  bytes: Buffer;
-  files: string[];
-  /** Byte offset of each file in `bytes`. */
-  starts: number[];
-};
+/** A file's bytes as read, or why it is not searched. */
+export type BytesResult = { bytes: Buffer } | { skipped: string };
 
 export type SearchFiles = {
   /** Tracked files, repo-relative, sorted; the knowledge directory is left out (entries would match themselves). */
   list(): Promise<string[]>;
   /** The tracked files matching a glob (cached per glob). */
   glob(pattern: string): Promise<string[]>;
-  /** The text of a file, or a reason it is not searched (too large, a link leaving the root, unreadable, binary). */
+  /** The bytes of a file, or a reason it is not searched (too large, a link leaving the root, unreadable, binary). */
+  bytes(rel: string): BytesResult;
+  /** The text of a file (decoded once, on first use), or the reason it is not searched. */
   read(rel: string): ReadResult;
-  /** All readable tracked files as one string, or undefined when they exceed `maxBytes`. */
-  corpus(maxBytes: number): Promise<Corpus | undefined>;
+  /** The UTF-8 encoding of a searchable file's text: its bytes when they are valid UTF-8 (almost always), else its decoded text re-encoded (invalid sequences as U+FFFD, as `read` sees them). */
+  textBytes(rel: string): Buffer | undefined;
+  /** The length of a searchable file's text in UTF-16 code units (`read(rel).text.length`), decoding only files that are not ASCII. */
+  textLength(rel: string): number;
 };
 
 export function searchFiles(root: string, options: { exclude?: string; maxFileBytes: number }): SearchFiles {
   const absRoot = path.resolve(root);
   let listing: Promise<string[]> | undefined;
-  let corpus: Promise<Corpus | undefined> | undefined;
-  const cache = new Map<string, ReadResult>();
+  const raw = new Map<string, BytesResult>();
+  const texts = new Map<string, string>();
   const globs = new Map<string, Promise<string[]>>();
   const dirs = new Map<string, boolean>();
   const exclude = options.exclude ? `${options.exclude.replace(/\/+$/, "")}/` : undefined;
@@ -56,7 +57,7 @@ export function searchFiles(root: string, options: { exclude?: string; maxFileBy
     return ok;
   };
 
-  const readNow = (rel: string): ReadResult => {
+  const readNow = (rel: string): BytesResult => {
     const dir = path.posix.dirname(rel);
     if (dir !== "." && !safeDir(dir)) return { skipped: "inside a link leaving the repository" };
     let fd: number;
@@ -78,7 +79,7 @@ export function searchFiles(root: string, options: { exclude?: string; maxFileBy
         read += n;
       }
       const bytes = buffer.subarray(0, read);
-      return bytes.includes(0) ? { skipped: "binary" } : { text: bytes.toString("utf8") };
+      return bytes.includes(0) ? { skipped: "binary" } : { bytes };
     } catch {
       return { skipped: "unreadable" };
     } finally {
@@ -99,34 +100,37 @@ export function searchFiles(root: string, options: { exclude?: string; maxFileBy
       }
       return cached;
     },
-    read(rel) {
-      let cached = cache.get(rel);
+    bytes(rel) {
+      let cached = raw.get(rel);
       if (!cached) {
         cached = readNow(rel);
-        cache.set(rel, cached);
+        raw.set(rel, cached);
       }
       return cached;
     },
-    corpus(maxBytes) {
-      corpus ??= files.list().then((all) => {
-        const parts: Buffer[] = [];
-        const included: string[] = [];
-        const starts: number[] = [];
-        const separator = Buffer.from("\n\0\n");
-        let offset = 0;
-        for (const rel of all) {
-          const read = files.read(rel);
-          if ("skipped" in read) continue;
-          const bytes = Buffer.from(read.text, "utf8");
-          if (offset + bytes.length > maxBytes) return undefined;
-          starts.push(offset);
-          included.push(rel);
-          parts.push(bytes, separator);
-          offset += bytes.length + separator.length;
-        }
-        return { bytes: Buffer.concat(parts, offset), files: included, starts };
-      });
-      return corpus;
+    read(rel) {
+      const got = files.bytes(rel);
+      if ("skipped" in got) return got;
+      let text = texts.get(rel);
+      if (text === undefined) {
+        text = got.bytes.toString("utf8");
+        texts.set(rel, text);
+      }
+      return { text };
+    },
+    textBytes(rel) {
+      const got = files.bytes(rel);
+      if ("skipped" in got) return undefined;
+      if (isUtf8(got.bytes)) return got.bytes;
+      const read = files.read(rel);
+      return "text" in read ? Buffer.from(read.text, "utf8") : undefined;
+    },
+    textLength(rel) {
+      const got = files.bytes(rel);
+      if ("skipped" in got) return 0;
+      if (isAscii(got.bytes)) return got.bytes.length;
+      const read = files.read(rel);
+      return "text" in read ? read.text.length : 0;
     },
   };
   return files;

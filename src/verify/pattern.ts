@@ -29,8 +29,11 @@ export type CompileResult = { value: CompiledPattern } | { problem: string };
 export function compilePattern(source: string, syntax: PatternSyntax, ignoreCase = false): CompileResult {
   if (!source) return { problem: "the pattern is empty" };
   if (source.length > MAX_PATTERN_LENGTH) return { problem: `the pattern is longer than ${MAX_PATTERN_LENGTH} characters` };
-  const translated = syntax === "fixed" ? { regex: RE2JS.quote(source), literal: source } : translate(source, syntax);
+  const translated = syntax === "fixed" ? { regex: RE2JS.quote(source), literal: source, pure: true } : translate(source, syntax);
   if ("problem" in translated) return translated;
+  // A pattern that is one literal (most are: `retry(`, `ctx.Err()` in grep's basic syntax) matches a line exactly when the
+  // line contains it: no regex engine needed, to compile or to run.
+  if (translated.pure && !ignoreCase && !translated.literal.includes("\n")) return { value: literalPattern(source, syntax, translated.literal) };
   let re: RE2JS;
   try {
     re = RE2JS.compile(translated.regex, RE2JS.MULTILINE | (ignoreCase ? RE2JS.CASE_INSENSITIVE : 0));
@@ -61,10 +64,27 @@ export function compilePattern(source: string, syntax: PatternSyntax, ignoreCase
   };
 }
 
+/** A pattern that is a single literal: `test` and `lines` are substring searches. */
+function literalPattern(source: string, syntax: PatternSyntax, literal: string): CompiledPattern {
+  return {
+    source,
+    syntax,
+    literal,
+    ignoreCase: false,
+    test: (text) => text.includes(literal),
+    lines(text, limit) {
+      const out: number[] = [];
+      const lines = text.split("\n");
+      for (let i = 0; i < lines.length && out.length < limit; i++) if (lines[i]!.includes(literal)) out.push(i + 1);
+      return out;
+    },
+  };
+}
+
 const RE2_META = new Set([..."\\.+*?()|[]{}^$"]);
 
-/** grep syntax → RE2 syntax, plus the longest literal run outside quantifiers and alternation. */
-function translate(source: string, syntax: "basic" | "extended"): { regex: string; literal: string } | { problem: string } {
+/** grep syntax → RE2 syntax, plus the longest literal run outside quantifiers and alternation; `pure` when the whole pattern is that literal. */
+function translate(source: string, syntax: "basic" | "extended"): { regex: string; literal: string; pure: boolean } | { problem: string } {
   const basic = syntax === "basic";
   let out = "";
   let literal = "";
@@ -147,7 +167,9 @@ function translate(source: string, syntax: "basic" | "extended"): { regex: strin
   }
   flush();
   if (depth !== 0) return { problem: "unbalanced parentheses in the pattern" };
-  return { regex: out, literal: alternation ? "" : best };
+  const required = alternation ? "" : best;
+  // Pure: the regex is nothing but that literal, escaped (no anchor, class, quantifier, group or alternation).
+  return { regex: out, literal: required, pure: required !== "" && out === [...required].map((ch) => (RE2_META.has(ch) ? `\\${ch}` : ch)).join("") };
 }
 
 function operator(op: string, out: string, depth: number, alternation: boolean, source: string, i: number): { out: string; depth: number; alternation: boolean } {

@@ -7,7 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import type { Entry } from "../entry/types.js";
-import type { LedgerEvent, VerifiedEvent } from "../ledger/events.js";
+import { ledgerState, type LedgerSource } from "../ledger/source.js";
+import type { VerificationState } from "../ledger/state.js";
 
 /** sha256 (first 16 hex) of an entry's Verify section: a verification applies to the steps it ran. */
 export function verifyHashOf(entry: Pick<Entry, "verify"> | { verifyHash: string }): string {
@@ -15,19 +16,13 @@ export function verifyHashOf(entry: Pick<Entry, "verify"> | { verifyHash: string
   return createHash("sha256").update(entry.verify.text).digest("hex").slice(0, 16);
 }
 
-/** Per entry id: the latest `verified` event and the time of the latest confirmation after it, if any. */
-export type VerificationState = { latest: VerifiedEvent; confirmedAfter: boolean };
+export type { VerificationState } from "../ledger/state.js";
 
-export function verificationStates(events: readonly LedgerEvent[]): Map<string, VerificationState> {
-  const out = new Map<string, VerificationState>();
-  for (const event of events) {
-    if (event.type === "verified") out.set(event.entry, { latest: event, confirmedAfter: false });
-    else if (event.type === "manual-confirmed" || event.type === "restored" || (event.type === "confirmed" && event.provenance === "independent")) {
-      const state = out.get(event.entry);
-      if (state) state.confirmedAfter = true;
-    }
-  }
-  return out;
+/** Per entry id: the latest `verified` event and whether a confirmation (independent, manual, restore) came after it. */
+export function verificationStates(events: LedgerSource): Pick<ReadonlyMap<string, VerificationState>, "get"> {
+  const state = ledgerState(events);
+  // A lookup, not a map of every entry: inject asks about the few it picks (the rest stay encoded in the snapshot).
+  return { get: (id) => state.entry(id)?.verification };
 }
 
 /** The warning for an entry whose latest verification failed, or undefined. */

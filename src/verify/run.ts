@@ -6,11 +6,12 @@
  */
 import type { Entry } from "../entry/types.js";
 import type { VerifyStepRecord } from "../ledger/events.js";
-import type { Corpus, SearchFiles } from "./files.js";
+import type { SearchFiles } from "./files.js";
 import { compilePattern, type CompiledPattern } from "./pattern.js";
-import { findLiterals } from "./multi-search.js";
+import { isWide, locateLiterals, type Located } from "./locate.js";
 import { verifyHashOf } from "./records.js";
 import { planStep } from "./steps.js";
+import type { EntryVerification } from "../types/verify.js";
 
 export type VerifyLimits = {
   /** Wall-clock budget of one step, ms. Default 2000. */
@@ -25,28 +26,19 @@ export type VerifyLimits = {
 
 export const DEFAULT_VERIFY_LIMITS: VerifyLimits = { timeMs: 2000, maxFiles: 20_000, maxBytes: 64 * 1024 * 1024, maxFileBytes: 2 * 1024 * 1024 };
 
-export type EntryVerification = {
-  id: string;
-  path: string;
-  result: "passed" | "failed" | "not-mechanical";
-  verifyHash: string;
-  /** 1-based line of the Verify section in the entry file. */
-  line: number;
-  steps: VerifyStepRecord[];
-};
+export type { EntryVerification } from "../types/verify.js";
 
 /** Matches recorded per step. */
 const MAX_MATCHES = 5;
 
-/** Verify many entries: steps over many files have their literals located in one pass over the corpus first. */
+/**
+ * Verify many entries: every literal of every step is located in one pass over the files the steps
+ * search (locate.ts), then each step tests only the files that hold its literals.
+ */
 export async function verifyEntries(files: SearchFiles, entries: readonly Entry[], limits: VerifyLimits = DEFAULT_VERIFY_LIMITS): Promise<EntryVerification[]> {
-  const prepared = await Promise.all(entries.map(async (entry) => Promise.all(entry.verify.steps.map((text, index) => prepareStep(files, text, index)))));
-  const wide = prepared.flat().filter((p): p is Runnable => p.kind === "run" && p.targets.length >= CORPUS_FILES && p.compiled.every((c) => c.literal));
-  let located: Located | undefined;
-  if (wide.length) {
-    const corpus = await files.corpus(limits.maxBytes);
-    if (corpus) located = { corpus, hits: findLiterals(corpus.bytes, corpus.starts, wide.flatMap((p) => p.compiled.map((c) => c.literal))) };
-  }
+  const compile = compileOnce();
+  const prepared = await Promise.all(entries.map(async (entry) => Promise.all(entry.verify.steps.map((text, index) => prepareStep(files, text, index, compile)))));
+  const located = await locateLiterals(files, prepared.flat().filter((p): p is Runnable => p.kind === "run"), limits.maxBytes);
   return entries.map((entry, e) => {
     const steps = prepared[e]!.map((step) => (step.kind === "done" ? step.record : runPrepared(files, step, limits, located)));
     const result = steps.some((s) => s.result === "failed") ? "failed" : steps.some((s) => s.result === "passed") ? "passed" : "not-mechanical";
@@ -61,15 +53,29 @@ export async function verifyEntry(files: SearchFiles, entry: Entry, limits: Veri
 type Record = (result: VerifyStepRecord["result"], extra: Partial<VerifyStepRecord>) => VerifyStepRecord;
 type Runnable = { kind: "run"; compiled: CompiledPattern[]; targets: string[]; record: Record };
 type Prepared = Runnable | { kind: "done"; record: VerifyStepRecord };
-type Located = { corpus: Corpus; hits: Map<string, number[]> };
+type Compile = typeof compilePattern;
+
+/** compilePattern, memoised for one run: many entries search for the same pattern, and RE2 compiles are not free. */
+function compileOnce(): Compile {
+  const cache = new Map<string, ReturnType<Compile>>();
+  return (source, syntax, ignoreCase = false) => {
+    const key = `${syntax}\0${ignoreCase ? "i" : ""}\0${source}`;
+    let compiled = cache.get(key);
+    if (!compiled) {
+      compiled = compilePattern(source, syntax, ignoreCase);
+      cache.set(key, compiled);
+    }
+    return compiled;
+  };
+}
 
 /** Plan a step, compile its patterns and list the files it searches. */
-async function prepareStep(files: SearchFiles, text: string, index: number): Promise<Prepared> {
+async function prepareStep(files: SearchFiles, text: string, index: number, compile: Compile = compilePattern): Promise<Prepared> {
   const plan = planStep(text);
   if (plan.kind === "not-mechanical") return { kind: "done", record: { step: index, result: "not-mechanical", reason: plan.reason } };
   const compiled: CompiledPattern[] = [];
   for (const source of plan.patterns) {
-    const c = compilePattern(source, plan.syntax, plan.ignoreCase);
+    const c = compile(source, plan.syntax, plan.ignoreCase);
     if ("problem" in c) return { kind: "done", record: { step: index, result: "not-mechanical", pattern: source, reason: c.problem } };
     compiled.push(c.value);
   }
@@ -88,7 +94,7 @@ export async function runStep(files: SearchFiles, text: string, index: number, l
 
 function runPrepared(files: SearchFiles, step: Runnable, limits: VerifyLimits, located: Located | undefined): VerifyStepRecord {
   const { compiled, targets, record } = step;
-  if (located && targets.length >= CORPUS_FILES && compiled.every((c) => c.literal)) return searchLocated(files, located, new Set(targets), compiled, record);
+  if (located?.wide && isWide(step)) return searchLocated(files, located, targets, compiled, record);
   const deadline = Date.now() + limits.timeMs;
   let bytes = 0;
   let scanned = 0;
@@ -96,33 +102,44 @@ function runPrepared(files: SearchFiles, step: Runnable, limits: VerifyLimits, l
     if (scanned >= limits.maxFiles || bytes >= limits.maxBytes || Date.now() > deadline) {
       return record("inconclusive", { files: scanned, reason: `searched ${scanned} of ${targets.length} files within the step's limits (${limits.timeMs} ms, ${limits.maxFiles} files, ${limits.maxBytes} bytes); no match so far` });
     }
-    const read = files.read(file);
-    if ("skipped" in read) continue;
+    if ("skipped" in files.bytes(file)) continue;
     scanned++;
-    bytes += read.text.length;
-    const hit = compiled.find((c) => c.test(read.text));
+    bytes += files.textLength(file);
+    // A pattern whose literal is not in the file cannot match it: test only the others (in order), on the decoded text.
+    const candidates = located ? compiled.filter((c) => !c.literal || located.has(c.literal, file)) : compiled;
+    if (!candidates.length) continue;
+    const read = files.read(file);
+    if (!("text" in read)) continue;
+    const hit = candidates.find((c) => c.test(read.text));
     if (!hit) continue;
     return record("passed", { files: scanned, matches: hit.lines(read.text, MAX_MATCHES).map((line) => ({ file, line })) });
   }
   return record("failed", { files: scanned, reason: gone(scanned) });
 }
 
-/** Steps over at least this many files use the literals located in the joined corpus. */
-const CORPUS_FILES = 500;
-
 /** Files holding a step's literal (located in one pass for all steps), each confirmed with the full pattern. */
-function searchLocated(files: SearchFiles, located: Located, targets: ReadonlySet<string>, compiled: CompiledPattern[], record: Record): VerifyStepRecord {
-  const { corpus, hits } = located;
-  const scanned = corpus.files.filter((f) => targets.has(f)).length;
+function searchLocated(files: SearchFiles, located: Located, targetList: readonly string[], compiled: CompiledPattern[], record: Record): VerifyStepRecord {
+  const { targets, scanned } = wideTargets(files, targetList);
   for (const pattern of compiled) {
-    for (const index of hits.get(pattern.literal) ?? []) {
-      const file = corpus.files[index]!;
+    for (const index of located.hits.get(pattern.literal) ?? []) {
+      const file = located.files[index]!;
       if (!targets.has(file)) continue;
       const read = files.read(file);
       if ("text" in read && pattern.test(read.text)) return record("passed", { files: scanned, matches: pattern.lines(read.text, MAX_MATCHES).map((line) => ({ file, line })) });
     }
   }
   return record("failed", { files: scanned, reason: gone(scanned) });
+}
+
+/** A wide step's targets as a set, and how many are readable; steps with the same glob share one list, so one computation. */
+const wideTargetsOf = new WeakMap<readonly string[], { targets: ReadonlySet<string>; scanned: number }>();
+function wideTargets(files: SearchFiles, list: readonly string[]): { targets: ReadonlySet<string>; scanned: number } {
+  let found = wideTargetsOf.get(list);
+  if (!found) {
+    found = { targets: new Set(list), scanned: list.filter((f) => !("skipped" in files.bytes(f))).length };
+    wideTargetsOf.set(list, found);
+  }
+  return found;
 }
 
 function gone(scanned: number): string {

@@ -71,6 +71,65 @@ describe("search index: incremental updates", () => {
   });
 });
 
+describe("search index: one refresh per process", () => {
+  it("concurrent searches share one refresh; a write in between makes the next search refresh again", async () => {
+    const { root, kb } = await setup(null);
+    await kb.index();
+    const { index } = await kb.searchIndex();
+    let refreshes = 0;
+    const refresh = index.refresh.bind(index);
+    index.refresh = (options) => (refreshes++, refresh(options));
+    kb.invalidate();
+    await Promise.all([kb.search("retry backoff"), kb.search("context cancellation"), kb.search("sql injection")]);
+    expect(refreshes).toBe(1);
+    await writeFile(path.join(root, "knowledge/new-one.md"), entryText({ finding: "Zebra crossings need a second look in the parser." }));
+    kb.invalidate();
+    expect((await kb.search("zebra crossings parser")).results[0]?.id).toBe("new-one");
+    expect(refreshes).toBe(2);
+  });
+});
+
+describe("search index: a cold index never makes a search wait for every vector", () => {
+  it("a search embeds a few and ranks the rest by words, saying so; `index` embeds the rest", async () => {
+    const files: Record<string, string> = { ...SOURCE_FILES };
+    for (let i = 0; i < 80; i++) files[`knowledge/e${i}.md`] = entryText({ finding: `Finding ${i} about topic ${i % 9} and its retries.` });
+    const root = await testdir(files);
+    const embedder = fakeEmbedder();
+    const kb = await openKnowledgeBase({ root, embedder, config: RANKED });
+    const found = await kb.search("topic 3 retries");
+    expect(embedder.texts).toBe(64 + 1); // 64 entries, and the query itself
+    expect(found.warnings.join("\n")).toMatch(/16 entries have no vector yet; they are ranked by words alone until `cairn index` embeds them/);
+    expect(found.results.length).toBeGreaterThan(0);
+    const report = await kb.index();
+    expect(report.embedded).toBe(16);
+  });
+});
+
+describe("search index: lexical work is done once, by the first process that searches", () => {
+  it("a search pays the lexical work a catalogue-only refresh left, and saves it; a rebuilt segment is saved too", async () => {
+    const { root } = await setup(null);
+    await (await openKnowledgeBase({ root, embedder: null })).index();
+    await writeFile(path.join(root, "knowledge/retry-storm.md"), entryText({ finding: "Retries without exponential backoff overload dependencies." }));
+    await (await openKnowledgeBase({ root, embedder: null })).status(); // catalogue only: the lexical work is owed
+    const catalogue = async () => {
+      const manifest = JSON.parse(await readFile(path.join(root, ".cairn/manifest.json"), "utf8"));
+      return { manifest, catalogue: JSON.parse(await readFile(path.join(root, ".cairn", manifest.files.catalogue), "utf8")) };
+    };
+    expect((await catalogue()).catalogue.lexical.stale).toEqual(["retry-storm"]);
+    const found = await (await openKnowledgeBase({ root, embedder: null })).search("exponential backoff");
+    expect(found.results[0]?.id).toBe("retry-storm");
+    expect((await catalogue()).catalogue.lexical.stale).toEqual([]);
+
+    const { manifest } = await catalogue();
+    await writeFile(path.join(root, ".cairn", manifest.files.segment), "damaged");
+    const rebuilt = await (await openKnowledgeBase({ root, embedder: null })).search("exponential backoff");
+    expect(rebuilt.warnings.join("\n")).toMatch(/lexical segment cannot be read: .*rebuilt from the entry files/);
+    const next = await (await openKnowledgeBase({ root, embedder: null })).search("exponential backoff");
+    expect(next.warnings).toEqual([]);
+    expect(next.results[0]?.id).toBe("retry-storm");
+  });
+});
+
 describe("search index: robustness", () => {
   it("rebuilds with a warning when the manifest is corrupt or the embedder changed", async () => {
     const { root, kb } = await setup();
@@ -145,5 +204,20 @@ describe("check --duplicates", () => {
     expect(report.diagnostics[0]!.message).toMatch(/a-first/);
     const lexical = await (await openKnowledgeBase({ root, embedder: null })).check({ duplicates: true });
     expect(lexical.diagnostics.map((d) => d.rule)).toEqual(["near-duplicate"]);
+  });
+
+  it("embeds only the lexically pre-selected entries, once: a second run takes every vector from the cache", async () => {
+    const files: Record<string, string> = { ...SOURCE_FILES };
+    for (let i = 0; i < 12; i++) files[`knowledge/e${i}.md`] = entryText({ finding: `Topic ${i} finding about ${["caching", "retries", "locks"][i % 3]} in module ${i}.`, evidence: `src/auth.ts — note ${i}` });
+    files["knowledge/odd.md"] = entryText({ finding: "Zebra quantum lattice.", evidence: "src/auth.ts — odd" });
+    const root = await testdir(files);
+    const embedder = fakeEmbedder();
+    await (await openKnowledgeBase({ root, embedder })).check({ duplicates: true });
+    // The entry that shares no word with any other is never a candidate, nor compared.
+    expect(embedder.texts).toBeGreaterThan(0);
+    expect(embedder.texts).toBeLessThanOrEqual(12);
+    const again = fakeEmbedder();
+    await (await openKnowledgeBase({ root, embedder: again })).check({ duplicates: true });
+    expect(again.texts).toBe(0);
   });
 });

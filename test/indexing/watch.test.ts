@@ -59,7 +59,7 @@ describe("cairn watch", () => {
     // The saved index on disk matches what the watcher saw.
     const manifest = JSON.parse(await readFile(path.join(root, ".cairn/manifest.json"), "utf8"));
     const catalogue = JSON.parse(await readFile(path.join(root, ".cairn", manifest.files.catalogue), "utf8"));
-    expect(catalogue.records.map((r: [string]) => r[0])).toEqual(["a", "c"]); // records are tuples, id first (catalogue-file.ts)
+    expect(catalogue.records.map((r: [id: string]) => r[0])).toEqual(["a", "c"]); // records are tuples, id first
   });
 
   it("watches the source files entries are anchored to: an edited function body is searchable, an awaited file too", async () => {

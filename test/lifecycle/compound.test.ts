@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { CompoundFinding } from "../../src/lifecycle/compound.js";
+import type { CompoundFinding } from "../../src/index.js";
 import { parseEntry } from "../../src/entry/parse.js";
 import { entry, events, fm, project, read, snapshot } from "./setup.js";
 

@@ -90,15 +90,23 @@ describe("compilePattern: grep's syntax on a linear-time engine", () => {
 describe("findLiterals: many literals in one pass", () => {
   it("reports each literal's files once, never across a file boundary", async () => {
     const { findLiterals } = await import("../../src/verify/multi-search.js");
-    const files = ["abc stat || echo 0\n", "nothing here\n", "echo 0 and abc\n"];
-    const starts: number[] = [];
-    let offset = 0;
-    for (const f of files) {
-      starts.push(offset);
-      offset += f.length + 3;
+    const files = ["abc stat || echo 0\n", "nothing here\n", "echo 0 and abc\n", "ab", "c d"].map((f) => Buffer.from(f));
+    const hits = findLiterals(files, ["abc", "|| echo 0", "echo 0", "here\n\n", "missing", "c d", "日本"]);
+    expect(Object.fromEntries(hits)).toEqual({ abc: [0, 2], "|| echo 0": [0], "echo 0": [0, 2], "here\n\n": [], missing: [], "c d": [4], 日本: [] });
+  });
+
+  it("agrees with Buffer.indexOf on random text and literals (bytes outside every literal included)", async () => {
+    const { findLiterals } = await import("../../src/verify/multi-search.js");
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const alphabet = "ab|.é日 \n";
+    const text = (n: number) => Array.from({ length: n }, () => alphabet[rand(alphabet.length)]).join("");
+    const files = Array.from({ length: 60 }, () => Buffer.from(text(rand(200))));
+    const literals = Array.from({ length: 40 }, () => text(1 + rand(4)));
+    const hits = findLiterals(files, literals);
+    for (const literal of new Set(literals)) {
+      const expected = files.flatMap((f, i) => (f.includes(Buffer.from(literal)) ? [i] : []));
+      expect([literal, hits.get(literal)]).toEqual([literal, expected]);
     }
-    const bytes = Buffer.from(files.join("\n\0\n"));
-    const hits = findLiterals(bytes, starts, ["abc", "|| echo 0", "echo 0", "here\n\n", "missing"]);
-    expect(Object.fromEntries(hits)).toEqual({ abc: [0, 2], "|| echo 0": [0], "echo 0": [0, 2], "here\n\n": [], missing: [] });
   });
 });

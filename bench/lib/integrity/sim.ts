@@ -11,7 +11,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { git } from "../../../examples/scenario.js";
 import { openKnowledgeBase, type KnowledgeBase } from "../../../src/index.js";
-import type { CompoundFinding } from "../../../src/lifecycle/compound.js";
+import type { CompoundFinding } from "../../../src/index.js";
 import { AGENTS, anchorOf, buildWorld, entryFile, type Agent, type Pattern, type PatternKind, type World } from "./world.js";
 
 export type SimConfig = {

@@ -8,8 +8,7 @@ import type { Entry, EntryState } from "../../entry/types.js";
 import type { Layout } from "../../store/layout.js";
 import type { LoadedKnowledge } from "../../store/load.js";
 
-/** What `rules` in cairn.config.json may set a rule to. */
-export type RuleSetting = Severity | "off";
+export type { RuleSetting } from "../../types/config.js";
 
 /** What a rule guards; the gate withholds entries with errors from the gating rules (see `gate`). */
 export type RuleCategory =

@@ -1,7 +1,6 @@
 /** record, compound and decay: the after-review half of the loop. */
 import type { KnowledgeBase, RecordResult } from "../../knowledge-base.js";
-import { compoundInputSchema } from "../../lifecycle/compound.js";
-import { recordInputSchema } from "../../lifecycle/record.js";
+import { compoundInputSchema, recordInputSchema } from "../../lifecycle/inputs.js";
 import { readJsonInput } from "../input.js";
 import { EXIT, json, table, type Io } from "../output.js";
 

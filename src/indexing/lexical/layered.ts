@@ -187,6 +187,7 @@ export class LayeredLexical {
 
   #liveDocs(t: number): number {
     const base = this.#base!;
+    if (this.#deadCount === 0) return base.termDocs[t]!;
     let count = 0;
     let last = -1;
     for (let p = base.postingStart[t]!, end = base.postingStart[t + 1]!; p < end; p++) {

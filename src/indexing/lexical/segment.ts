@@ -8,7 +8,7 @@
  *   "CLXS" · u32 header length · header JSON (format, tokenizer version, params, section offsets)
  *   docIdOffsets u32[N+1] · docIds utf-8 · docHashOffsets u32[N+1] · docHashes utf-8 · lengths u32[N·SLOTS]
  *   termOffsets u32[T+1] · terms utf-8 (sorted) · table u32[H] (term index + 1, open addressing, FNV-1a)
- *   postingStart u32[T+1] · pairDoc u32[P] · pairSlotCount u32[P] (count << 4 | slot)
+ *   postingStart u32[T+1] · termDocs u32[T] (documents per term) · pairDoc u32[P] · pairSlotCount u32[P] (count << 4 | slot)
  * A term's postings are the pairs [postingStart[t], postingStart[t+1]), ascending by document; a
  * document with the term in several slots has one consecutive pair per slot.
  */
@@ -19,7 +19,7 @@ import { TOKENIZER_VERSION } from "./tokenize.js";
 
 const MAGIC = 0x53584c43; // "CLXS" little-endian
 /** Bumped when the binary layout changes; other versions are refused (and the index rebuilt). */
-export const SEGMENT_VERSION = 1;
+export const SEGMENT_VERSION = 2;
 export const SEGMENT_SLOTS = LEXICAL_FIELDS.length * 2;
 const SLOT_BITS = 4;
 const SLOT_MASK = (1 << SLOT_BITS) - 1;
@@ -34,6 +34,7 @@ type Sections = {
   terms: number;
   table: number;
   postingStart: number;
+  termDocs: number;
   pairDoc: number;
   pairSlotCount: number;
   end: number;
@@ -119,6 +120,7 @@ export function writeSegment(params: LexicalParams, docs: ReadonlyArray<Pick<Seg
   place("terms", sum(termBytes));
   place("table", 4 * tableSize);
   place("postingStart", 4 * (source.terms.length + 1));
+  place("termDocs", 4 * source.terms.length);
   place("pairDoc", 4 * pairs);
   place("pairSlotCount", 4 * pairs);
   sections.end = at;
@@ -172,12 +174,14 @@ export function writeSegment(params: LexicalParams, docs: ReadonlyArray<Pick<Seg
   }
 
   const postingStart = u32("postingStart", source.terms.length + 1);
+  const termDocs = u32("termDocs", source.terms.length);
   const pairDoc = u32("pairDoc", pairs);
   const pairSlotCount = u32("pairSlotCount", pairs);
   let p = 0;
   for (let t = 0; t < source.terms.length; t++) {
     postingStart[t] = p;
     const { docs: nums, tfs } = source.postings(t);
+    termDocs[t] = nums.length;
     for (let i = 0; i < nums.length; i++) {
       const tf = tfs[i]!;
       for (let k = 0; k < tf.length; k += 2) {
@@ -219,6 +223,8 @@ export class Segment {
   readonly lengths: Uint32Array;
   /** Pairs [postingStart[t], postingStart[t + 1]) belong to term t. */
   readonly postingStart: Uint32Array;
+  /** Documents holding each term (its document frequency in this segment). */
+  readonly termDocs: Uint32Array;
   readonly pairDoc: Uint32Array;
   readonly pairSlotCount: Uint32Array;
   #ids: Array<string | undefined>;
@@ -238,6 +244,7 @@ export class Segment {
     this.#termOffsets = u32("termOffsets", header.terms + 1);
     this.#table = u32("table", header.tableSize);
     this.postingStart = u32("postingStart", header.terms + 1);
+    this.termDocs = u32("termDocs", header.terms);
     this.pairDoc = u32("pairDoc", header.pairs);
     this.pairSlotCount = u32("pairSlotCount", header.pairs);
     this.#ids = new Array<string | undefined>(header.docs);

@@ -1,0 +1,141 @@
+/**
+ * The index as one knowledge base holds it for its lifetime: opened once (concurrent callers share the
+ * opening), refreshed from the files when stale, with one refresh in flight shared by every caller.
+ *
+ * Freshness, without a watcher: an entry added, removed or renamed (an editor's atomic save included)
+ * changes the knowledge or archive directory's mtime and is seen at once; an in-place edit is seen at
+ * the next re-check of every file (`intervalMs`). Lifecycle reads `invalidate()` first so they always
+ * re-check every file; a running watcher keeps the index current and makes every refresh unnecessary.
+ */
+import { statSync } from "node:fs";
+import type { CairnConfig } from "../config.js";
+import { requireKnowledgeDir } from "../store/require.js";
+import type { Layout } from "../store/layout.js";
+import type { Embedder } from "./embedder.js";
+import type { IndexRun } from "./open.js";
+import type { Progress, SearchIndex } from "./search-index.js";
+
+/** A search embeds at most this many texts of a cold index with a ranking embedder; `cairn index` embeds the rest. */
+const SEARCH_EMBED_LIMIT = 64;
+
+export class IndexSession {
+  readonly #layout: Layout;
+  readonly #config: CairnConfig;
+  /** The `embedder` option of openKnowledgeBase (undefined: from config). */
+  readonly #embedder: Embedder | null | undefined;
+  readonly #intervalMs: number;
+  #index: Promise<SearchIndex> | undefined;
+  /** When the last refresh that counts started. */
+  #freshAt = 0;
+  /** A watcher keeps the index current: no re-checks, only forced refreshes after this process's own writes. */
+  #watched = false;
+  /** The next read must refresh (a write by this process, a lifecycle decision). */
+  #forced = true;
+  /** The knowledge and archive directories' mtimes when the last refresh started. */
+  #freshDirs = "";
+  /** Bumped by every invalidate(): a refresh must start after the latest one to count as fresh. */
+  #invalidations = 0;
+  #refreshing: { since: number; done: Promise<string[]> } | undefined;
+
+  constructor(layout: Layout, config: CairnConfig, embedder: Embedder | null | undefined, intervalMs: number) {
+    this.#layout = layout;
+    this.#config = config;
+    this.#embedder = embedder;
+    this.#intervalMs = intervalMs;
+  }
+
+  /** The index, opened once; a wrong root or knowledgeDir is an error here, before anything is created in .cairn/. */
+  open(): Promise<SearchIndex> {
+    this.#index ??= requireKnowledgeDir(this.#layout)
+      .then(() => import("./open.js"))
+      .then(({ openSearchIndex }) => openSearchIndex(this.#layout, this.#config, this.#override()));
+    const opening = this.#index;
+    opening.catch(() => {
+      if (this.#index === opening) this.#index = undefined;
+    });
+    return opening;
+  }
+
+  /** Start again from an empty index (`index --rebuild`): an open index is reset in place, so a watcher of it keeps refreshing the index searches read. */
+  async rebuild(): Promise<void> {
+    const open = this.#index ? await this.#index.catch(() => undefined) : undefined;
+    if (open) await open.reset();
+    else this.#index = import("./open.js").then(({ openSearchIndex }) => openSearchIndex(this.#layout, this.#config, { rebuild: true, ...this.#override() }));
+  }
+
+  /**
+   * The index, refreshed when stale (see the module comment), with the warnings of opening and refreshing.
+   * `search`: the caller will search, so the lexical index is loaded first and whatever loading it costs
+   * (the lexical work a catalogue-only refresh left, a rebuild) is saved by this refresh, not redone by every process.
+   */
+  async fresh(options: { search?: boolean } = {}): Promise<{ index: SearchIndex; warnings: string[] }> {
+    const index = await this.open();
+    if (options.search) await index.loadLexical();
+    const stale = (options.search === true && index.unsaved) || this.#forced || (!this.#watched && (Date.now() - this.#freshAt > this.#intervalMs || dirSignature(this.#layout) !== this.#freshDirs));
+    const warnings = stale ? await this.#sharedRefresh(index) : [];
+    return { index, warnings: [...index.takeOpenWarnings(), ...index.warnings, ...warnings] };
+  }
+
+  /** Refresh and save now, outside the shared refresh (index, check), and count it as fresh. */
+  async refreshNow(options: { wait?: boolean; onProgress?: Progress; verifyContent?: boolean; embedLimit?: number; build?: boolean } = {}): Promise<{ index: SearchIndex; run: IndexRun }> {
+    const index = await this.open();
+    const started = Date.now();
+    const since = this.#invalidations;
+    const dirs = dirSignature(this.#layout);
+    const { refreshAndSave } = await import("./open.js");
+    const run = await refreshAndSave(index, options);
+    if (this.#invalidations === since) {
+      this.#freshAt = started;
+      this.#freshDirs = dirs;
+      this.#forced = false;
+    }
+    return { index, run };
+  }
+
+  /** The next read re-checks every file (after a write, or before a lifecycle decision). */
+  invalidate(): void {
+    this.#forced = true;
+    this.#invalidations++;
+  }
+
+  /** True while a watcher keeps the index current. */
+  get watched(): boolean {
+    return this.#watched;
+  }
+
+  /** A watcher keeps the index current (true) or stopped (false). */
+  setWatched(on: boolean): void {
+    this.#watched = on;
+    if (!on) this.#forced = true;
+  }
+
+  /**
+   * One refresh in flight per process, shared by concurrent callers (inject's two searches, an MCP server's
+   * clients). A refresh that started before the last `invalidate()` (a write since) does not count: another runs.
+   */
+  async #sharedRefresh(index: SearchIndex): Promise<string[]> {
+    const wanted = this.#invalidations;
+    const running = this.#refreshing;
+    if (running && running.since >= wanted) return running.done;
+    if (running) await running.done.catch(() => undefined);
+    if (this.#refreshing && this.#refreshing !== running && this.#refreshing.since >= wanted) return this.#refreshing.done;
+    const done = this.refreshNow({ embedLimit: SEARCH_EMBED_LIMIT }).then(({ run }) => run.warnings);
+    const flight = { since: this.#invalidations, done };
+    this.#refreshing = flight;
+    try {
+      return await done;
+    } finally {
+      if (this.#refreshing === flight) this.#refreshing = undefined;
+    }
+  }
+
+  #override(): { embedder?: Embedder | null } {
+    return this.#embedder === undefined ? {} : { embedder: this.#embedder };
+  }
+}
+
+/** The mtimes of the knowledge and archive directories: they change when an entry is added, removed or renamed. */
+function dirSignature(layout: Layout): string {
+  const at = (dir: string) => statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? -1;
+  return `${at(layout.knowledge)}:${at(layout.archive)}`;
+}

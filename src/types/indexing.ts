@@ -1,0 +1,100 @@
+/** The search index: what `index` and `watch` report, as plain types. */
+import type { Diagnostic } from "../entry/diagnostic.js";
+
+/** What one refresh of the index from the files changed. */
+export type SyncReport = {
+  /** Ids indexed for the first time. */
+  added: string[];
+  /** Ids whose content changed. */
+  updated: string[];
+  /** Ids whose file is gone. */
+  removed: string[];
+  /** Ids whose file moved (rename, archive, restore) without a content change: vectors reused. */
+  moved: string[];
+  /** Ids whose anchored source files changed: their anchored-code field is read again. */
+  codeChanged: string[];
+  /** Texts sent to the embedder. */
+  embedded: number;
+  /** Vectors taken from the embedding cache instead of the embedder. */
+  reused: number;
+  /** Entries that did not change. */
+  unchanged: number;
+  /** Parse problems of files that could not be (re)indexed; their last good version stays. */
+  errors: Diagnostic[];
+  /** E.g. the embedding model could not be loaded (lexical only). */
+  warnings: string[];
+};
+
+/** What `index` did: the refresh, and the index after it. */
+export type IndexSummary = SyncReport & {
+  /** Entries in the index after the run. */
+  entries: number;
+  /** Embedder id, or null when lexical-only. */
+  embedder: string | null;
+  /** True when the index files were written. */
+  saved: boolean;
+};
+
+/** Progress of a long `index` run: texts embedded so far out of the total. */
+export type IndexProgress = (done: number, total: number, phase: "embedding") => void;
+
+/** Options of `index`. */
+export type IndexOptions = {
+  /** Start from scratch instead of updating incrementally. Default false. */
+  rebuild?: boolean;
+  /** Called as embedding progresses. Default none. */
+  onProgress?: IndexProgress;
+};
+
+/** What the watcher reports. */
+export type WatchEvent =
+  | {
+      /** The initial refresh is done. */
+      type: "ready";
+      /** Entries in the index. */
+      entries: number;
+    }
+  | {
+      /** Changed files were indexed. */
+      type: "updated";
+      /** What changed. */
+      report: SyncReport;
+      /** How long the refresh took. */
+      ms: number;
+    }
+  | {
+      /** Changed files have errors: indexed, but the inject gate withholds them. */
+      type: "invalid";
+      /** Their problems (each reported once). */
+      diagnostics: Diagnostic[];
+    }
+  | {
+      /** A refresh failed; the last good index stays. */
+      type: "error";
+      /** What failed. */
+      message: string;
+    };
+
+/** Options of `watch`. */
+export type WatchOptions = {
+  /** Quiet period after the last file event before the index is refreshed, in ms. Default 150. */
+  debounceMs?: number;
+  /** Called for every watcher event. Default: none. */
+  onEvent?: (event: WatchEvent) => void;
+  /**
+   * Run the rules over changed files (repo-relative paths) and return their diagnostics: files with
+   * errors are reported as `invalid`, not `updated` (they are indexed, but the inject gate withholds them).
+   * Default: `watch` runs every check rule (the same engine as `check`).
+   */
+  lint?: (files: string[]) => Promise<Diagnostic[]>;
+};
+
+/** A running watcher. */
+export type WatchHandle = {
+  /** Resolves once the initial refresh is done and the watcher is listening. */
+  ready: Promise<void>;
+  /** Resolves after the next refresh that starts after this call (for tests and tools). */
+  settled(): Promise<void>;
+  /** Stop watching, flush pending changes, release the lock. */
+  close(): Promise<void>;
+};
