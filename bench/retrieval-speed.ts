@@ -8,6 +8,8 @@
  *   npx tsx bench/retrieval-speed.ts --base /tmp/cairn-base/dist [--quick]
  *
  * Make the base build with: git archive BASE | tar -x -C /tmp/cairn-base, link node_modules, tsc -p tsconfig.build.json.
+ * After merging main into a branch, compare with main's build: the commit the branch started from
+ * would mix main's own changes into the ratio.
  *
  * Also, same run, the work a refresh does when nothing changed (in process: one stat per entry file,
  * and now one per anchored source file) and cold `cairn search` / `cairn inject` processes (medians of
