@@ -19,6 +19,7 @@ import { writeResults, type GoalRow } from "./lib/report.js";
 import { loadDataset, queryParity, type BenchQuery, type Dataset, type SetName } from "./retrieval/dataset.js";
 import { cut, floorGrid, floorOutcome, kept, offTopicInjected, PREVIOUS_FLOOR, settingName, type FloorOutcome, type FloorSetting, type Judged } from "./retrieval/floor-study.js";
 import { buildIndex, collect, collectBothWays, type Collected } from "./retrieval/pipeline.js";
+import { productAnchoring } from "./retrieval/product-kb.js";
 import { pipelineSet, probeOf, type QueryStyle } from "./retrieval/sets.js";
 
 const SETS: readonly SetName[] = ["cranfield", "review-clippy", "review-anchored"];
@@ -48,7 +49,8 @@ async function main(): Promise<void> {
   const cells: Cell[] = [];
   for (const [i, name] of SETS.entries()) {
     const dataset = datasets.get(name)!;
-    const set = pipelineSet(dataset);
+    // review-anchored: the anchored-code field and anchor places as the product builds them (product-kb.ts).
+    const set = name === "review-anchored" ? pipelineSet(dataset, { anchoredCode: true, product: await productAnchoring(dataset) }) : pipelineSet(dataset);
     let queries = judgedHeadline(dataset);
     if (quick) queries = queries.slice(0, 200);
     // Off-topic: the next set's queries against this set's entries.

@@ -337,11 +337,12 @@ export class KnowledgeBase {
 
   /** Build or update the search index in .cairn/ (incremental; `rebuild` starts from scratch). */
   async index(options: IndexOptions = {}): Promise<IndexSummary> {
-    if (options.rebuild) this.#session.rebuild();
+    if (options.rebuild) await this.#session.rebuild();
     const opened = await this.#session.open();
-    opened.lexical(); // the lexical index is part of what `index` builds (loaded first, so the refresh keeps it current)
+    await opened.loadLexical(); // the lexical index is part of what `index` builds (loaded first, so the refresh builds into it as it parses)
     const warnings = [...opened.takeOpenWarnings(), ...opened.warnings];
-    const { index, run } = await this.#session.refreshNow({ wait: true, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+    // `build`: the anchored code and lexical documents of changed entries are built now, not by the next search.
+    const { index, run } = await this.#session.refreshNow({ wait: true, build: true, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
     const report = run.report!;
     return { ...report, warnings: [...new Set([...warnings, ...run.warnings])], entries: index.size, embedder: index.embedder?.id ?? null, saved: run.saved };
   }
@@ -363,7 +364,6 @@ export class KnowledgeBase {
   async watch(options: WatchOptions = {}): Promise<WatchHandle> {
     const { watchIndex } = await import("./indexing/watch.js");
     const index = await this.#session.open();
-    index.lexical(); // kept current by the watcher's refreshes
     const handle = await watchIndex(index, { lint: (files) => this.#lintFiles(files), ...options });
     // The watcher refreshes the shared in-memory index, so searches here need no re-check of their own.
     void handle.ready.then(() => this.#session.setWatched(true), () => undefined);

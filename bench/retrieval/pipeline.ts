@@ -69,17 +69,19 @@ export function searchOf(hits: readonly LexicalHit[], anchor: RankedSignal[] | u
 
 /**
  * What inject would hand over (`cap` entries at most): the full query's results above the floor,
- * re-ranked with the keywords-only results as `focusResponses` does. Unfloored: the full query's
- * ranking alone (the reference the floor is measured against).
+ * the first `window` of them re-ranked with the keywords-only results as `focusResponses` does
+ * (window = the slots; `Infinity` is the merge before phase 2, which could change the set).
+ * Unfloored: the full query's ranking alone (the reference the floor is measured against).
  */
-export function decide(c: Collected, params: FusionParams, floor: boolean, cap = 5): string[] {
+export function decide(c: Collected, params: FusionParams, floor: boolean, cap = 5, window = cap): string[] {
   const full = searchOf(c.full, c.anchor, params, floor);
   if (!c.keywords || !floor) return full.slice(0, cap).map((h) => h.id);
-  const supported = new Set(full.map((h) => h.id));
+  const head = full.slice(0, window);
+  const supported = new Set(head.map((h) => h.id));
   const keywords = searchOf(c.keywords, c.anchor, params, floor).filter((h) => supported.has(h.id));
-  return mergeRanked([full, keywords], [1, KEYWORD_FOCUS_WEIGHT])
+  return [...mergeRanked([head, keywords], [1, KEYWORD_FOCUS_WEIGHT]).map(({ item }) => item), ...full.slice(window)]
     .slice(0, cap)
-    .map(({ item }) => item.id);
+    .map((h) => h.id);
 }
 
 /**

@@ -21,13 +21,27 @@ export function benchLexicalDoc(doc: BenchDoc, anchoredCode?: string): LexicalDo
   return { id: doc.id, fields: { title: doc.title, body: doc.text, ...(anchors ? { anchors } : {}), ...(anchoredCode ? { anchoredCode } : {}) } };
 }
 
+/** What the product built for each review-anchored entry: its anchored code and its anchors where they point now (product-kb.ts). */
+export type ProductAnchoring = { code: ReadonlyMap<string, string>; anchors: ReadonlyMap<string, AnchorRef[]> };
+
 /**
- * The set for the pipeline. For review-anchored, anchors are resolved in the materialised tree
- * (their symbol at its definition, see anchored-code.ts); `anchoredCode` adds the resolved lines as
- * the entry's anchored-code field.
+ * The set for the pipeline. For review-anchored, anchors point where `product` says (the library's
+ * resolution in the materialised tree: a symbol at its definition when the lines drifted), and with
+ * `anchoredCode` the entry's anchored-code field holds the code the product read for it. Without
+ * `product`, the bench's own resolver (anchored-code.ts, phase 1) stands in.
  */
-export function pipelineSet(dataset: Dataset, options: { anchoredCode?: boolean } = {}): PipelineSet & { resolvedShare?: number } {
+export function pipelineSet(dataset: Dataset, options: { anchoredCode?: boolean; product?: ProductAnchoring } = {}): PipelineSet & { resolvedShare?: number } {
   if (dataset.name !== "review-anchored") return { docs: dataset.docs, toDoc: (d) => benchLexicalDoc(d) };
+  const product = options.product;
+  if (product) {
+    const resolved = [...product.code.values()].filter((c) => c.trim()).length;
+    return {
+      docs: dataset.docs,
+      toDoc: (d) => benchLexicalDoc(d, options.anchoredCode ? product.code.get(d.id) : undefined),
+      anchorsOf: (id) => product.anchors.get(id) ?? [],
+      resolvedShare: dataset.docs.length ? resolved / dataset.docs.length : 0,
+    };
+  }
   const root = materializeAnchored(path.join(BENCH_DATA_DIR, "review-anchored"));
   const resolved = resolveAnchors(root, dataset.docs);
   const refs = new Map<string, AnchorRef[]>();
@@ -41,7 +55,7 @@ export function pipelineSet(dataset: Dataset, options: { anchoredCode?: boolean 
         const ok = a.resolution.how !== "missing";
         if (ok) found++;
         // A symbol that no longer resolves keeps the range its entry was written with (a drifted anchor).
-        return { path: a.path, start: ok ? a.resolution.start : a.start, end: ok ? a.resolution.end : a.end, ...(a.symbol ? { symbol: a.symbol } : {}) };
+        return { path: a.path, startLine: ok ? a.resolution.start : a.start, endLine: ok ? a.resolution.end : a.end, ...(a.symbol ? { symbol: a.symbol } : {}) };
       }),
     );
   }
@@ -70,6 +84,13 @@ const BOILERPLATE = [
 ];
 
 const ordinal = (q: BenchQuery): number => Number(/\d+/.exec(q.id)?.[0] ?? "0");
+
+/** What an orchestrator gives `kb.inject` for a review-anchored query (the same keywords, summary, diff and changed files `probeOf` builds its probe from). */
+export function injectInputOf(query: BenchQuery): { agent: string; keywords: string[]; summary: string; diff: string; changedFiles: string[] } {
+  const n = ordinal(query);
+  const keywords = AGENT_KEYWORDS[n % AGENT_KEYWORDS.length]!;
+  return { agent: keywords[0]!, keywords, summary: `${query.summary ?? ""}\n\n${BOILERPLATE[n % BOILERPLATE.length]!}`, diff: query.text, changedFiles: query.changedFiles ?? [] };
+}
 
 /** How `query` is asked in `style`. */
 export function probeOf(dataset: Dataset, query: BenchQuery, style: QueryStyle): Probe {

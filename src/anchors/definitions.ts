@@ -9,11 +9,31 @@ export type DefinitionRange = { name: string; start: number; end: number; contai
 
 export type FileDefinitions = {
   language: Language;
-  /** Definitions of `symbol` (`listen`, `Server.listen`, `Foo::new`, `(*T).M` written `T.M`, a heading); empty when none. */
-  find(symbol: string): DefinitionRange[];
+  /**
+   * Definitions of `symbol` (`listen`, `Server.listen`, `Foo::new`, `(*T).M` written `T.M`, a heading); empty when none.
+   * A name defined more than MAX_CANDIDATES times keeps the ones nearest line `near` (default: the first ones).
+   */
+  find(symbol: string, near?: number): DefinitionRange[];
 };
 
 const SEPARATORS = /\.|::|#|->/;
+
+/**
+ * Definitions of one name whose extent is followed per lookup. Following an extent may read up to
+ * MAX_BLOCK_LINES lines, so a generated (or hostile) file defining one name thousands of times would
+ * make a lookup quadratic; the nearest ones are what an anchor means anyway.
+ */
+const MAX_CANDIDATES = 32;
+
+function nearest(list: readonly DefinitionStart[], near: number | undefined): readonly DefinitionStart[] {
+  if (list.length <= MAX_CANDIDATES) return list;
+  if (near === undefined) return list.slice(0, MAX_CANDIDATES);
+  const at = near - 1;
+  return [...list]
+    .sort((a, b) => Math.abs(a.line - at) - Math.abs(b.line - at) || a.line - b.line)
+    .slice(0, MAX_CANDIDATES)
+    .sort((a, b) => a.line - b.line);
+}
 
 /** Definitions in one file, or undefined when the file's language has no definition patterns. */
 export function definitionsOf(file: string, lines: readonly string[]): FileDefinitions | undefined {
@@ -45,14 +65,14 @@ export function definitionsOf(file: string, lines: readonly string[]): FileDefin
 
   return {
     language,
-    find(symbol) {
-      if (language === "markdown") return (index().get(slug(symbol)) ?? []).map(range);
+    find(symbol, near) {
+      if (language === "markdown") return nearest(index().get(slug(symbol)) ?? [], near).map(range);
       const parts = symbol.split(SEPARATORS).filter(Boolean);
       const name = parts[parts.length - 1] ?? symbol;
-      const candidates = (index().get(name) ?? []).map(range);
+      const candidates = nearest(index().get(name) ?? [], near).map(range);
       const container = parts.length > 1 ? parts[parts.length - 2]! : undefined;
       if (container === undefined || candidates.length < 2) return candidates;
-      const holders = (index().get(container) ?? []).map(range);
+      const holders = nearest(index().get(container) ?? [], near).map(range);
       const preferred = candidates.filter((c) => c.container === container || holders.some((h) => h.start < c.start && c.start <= h.end));
       return preferred.length ? preferred : candidates;
     },

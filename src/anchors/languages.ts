@@ -54,12 +54,15 @@ export function blockStyle(language: Language): BlockStyle {
 
 const ID = "[A-Za-z_$][\\w$]*";
 
-const TS_FUNCTION = new RegExp(`^\\s*(?:export\\s+)?(?:default\\s+)?(?:declare\\s+)?(?:async\\s+)?function\\b\\s*\\*?\\s*(${ID})`);
+// No two adjacent quantifiers below may match the same characters (`\s*\*?\s*` did): on a long line of
+// spaces that backtracks quadratically (a 200 KB line took a minute); test/anchors/hostile.test.ts.
+
+const TS_FUNCTION = new RegExp(`^\\s*(?:export\\s+)?(?:default\\s+)?(?:declare\\s+)?(?:async\\s+)?function\\b\\s*(?:\\*\\s*)?(${ID})`);
 const TS_TYPE = new RegExp(`^\\s*(?:export\\s+)?(?:default\\s+)?(?:declare\\s+)?(?:abstract\\s+)?(?:const\\s+)?(?:class|interface|type|enum|namespace|module)\\s+(${ID})`);
 const TS_VARIABLE = new RegExp(`^\\s*(?:export\\s+)?(?:declare\\s+)?(?:const|let|var)\\s+(${ID})`);
 const TS_MEMBER_ASSIGN = new RegExp(`^\\s*((?:${ID}\\.)+)(${ID})\\s*=(?![=>])`);
 const TS_PROPERTY_FN = new RegExp(`^\\s*(?:(?:public|private|protected|static|readonly|override)\\s+)*(#?${ID})\\s*[:=]\\s*(?:async\\s+)?(?:function\\b|\\(|${ID}\\s*=>)`);
-const TS_METHOD = new RegExp(`^\\s*(?:(?:public|private|protected|static|readonly|async|override|abstract|declare|get|set|accessor)\\s+)*\\*?\\s*(#?${ID})\\s*(?:<[^>(]*>)?\\s*\\(`);
+const TS_METHOD = new RegExp(`^\\s*(?:(?:public|private|protected|static|readonly|async|override|abstract|declare|get|set|accessor)\\s+)*(?:\\*\\s*)?(#?${ID})\\s*(?:<[^>(]*>\\s*)?\\(`);
 const NOT_METHODS = new Set(
   "if for while switch catch return new await typeof delete void else do try super this import export function throw yield case in of instanceof with".split(" "),
 );
@@ -68,7 +71,7 @@ const PY_DEF = /^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)/;
 const PY_CLASS = /^(\s*)class\s+([A-Za-z_]\w*)/;
 const PY_ASSIGN = /^([A-Za-z_]\w*)\s*(?::[^=]*)?=(?!=)/;
 
-const GO_METHOD = /^func\s*\(\s*(?:\w+\s+)?\*?\s*(\w+)(?:\[[^\]]*\])?\s*\)\s*(\w+)/;
+const GO_METHOD = /^func\s*\(\s*(?:\w+\s+)?(?:\*\s*)?(\w+)(?:\[[^\]]*\])?\s*\)\s*(\w+)/;
 const GO_FUNC = /^func\s+(\w+)/;
 const GO_DECL = /^(?:type|var|const)\s+(\w+)/;
 const GO_GROUP = /^(?:type|var|const)\s*\(\s*$/;

@@ -2,12 +2,15 @@
  * One repository root as anchors see it: a cached listing, path targets (realpath-checked), file
  * facts (lines, words, definitions) and a basename index. One instance serves a whole `cairn check`.
  */
-import { readFile, realpath, stat } from "node:fs/promises";
+import { open, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import picomatch from "picomatch";
 import { glob } from "tinyglobby";
 import { CairnError } from "../errors.js";
 import { definitionsOf, type FileDefinitions } from "./definitions.js";
+import { countLines } from "./signature.js";
+
+export { countLines } from "./signature.js";
 
 /** Directories glob anchors never look into. */
 export const DEFAULT_ANCHOR_IGNORE: readonly string[] = ["**/node_modules/**", "**/.git/**", ".cairn/**", "dist/**"];
@@ -31,7 +34,12 @@ export type RepoFiles = {
   byBasename(name: string): Promise<string[]>;
 };
 
-export function repoFiles(root: string, ignore: readonly string[] = DEFAULT_ANCHOR_IGNORE): RepoFiles {
+export type RepoFilesOptions = {
+  /** Files larger than this many bytes are not read: their facts are an error (generated, vendored or hostile files). Default: no limit. */
+  maxFileBytes?: number;
+};
+
+export function repoFiles(root: string, ignore: readonly string[] = DEFAULT_ANCHOR_IGNORE, options: RepoFilesOptions = {}): RepoFiles {
   const absRoot = path.resolve(root);
   let realRoot: Promise<string> | undefined;
   let listing: Promise<string[]> | undefined;
@@ -78,7 +86,8 @@ export function repoFiles(root: string, ignore: readonly string[] = DEFAULT_ANCH
     const target = await files.target(rel);
     if (target.kind !== "file") return { error: target.kind === "outside" ? "it leads outside the repository" : `it is not a file (${target.kind})` };
     try {
-      const text = await readFile(path.join(absRoot, rel), "utf8");
+      const text = await readText(path.join(absRoot, rel), options.maxFileBytes);
+      if (text === undefined) return { error: `it is larger than ${options.maxFileBytes} bytes, the limit for reading anchored files` };
       const lines = text.split(/\r?\n/);
       const lineCount = countLines(text);
       return { lines: lines.slice(0, Math.max(lineCount, 0)), lineCount };
@@ -126,12 +135,31 @@ export function repoFiles(root: string, ignore: readonly string[] = DEFAULT_ANCH
   return files;
 }
 
-/** Lines as an editor shows them: a trailing newline does not start another line. */
-export function countLines(text: string): number {
-  if (text.length === 0) return 0;
-  let count = 0;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count++;
-  return text.endsWith("\n") ? count : count + 1;
+/** A file's text, or undefined when it holds more than `max` bytes (read through one handle, so a file growing meanwhile is caught too). */
+async function readText(file: string, max: number | undefined): Promise<string | undefined> {
+  const handle = await open(file, "r");
+  try {
+    if (max === undefined) return await handle.readFile("utf8");
+    const { size } = await handle.stat();
+    if (size > max) return undefined;
+    // Sized by the stat (one byte more notices growth), not by the limit: most anchored files are a few KB.
+    let buffer = Buffer.allocUnsafe(size + 1);
+    let at = 0;
+    for (;;) {
+      if (at === buffer.length) {
+        if (at > max) break;
+        const bigger = Buffer.allocUnsafe(Math.min(max + 1, buffer.length * 2));
+        buffer.copy(bigger, 0, 0, at);
+        buffer = bigger;
+      }
+      const n = (await handle.read(buffer, at, buffer.length - at, at)).bytesRead;
+      if (n === 0) break;
+      at += n;
+    }
+    return at > max ? undefined : buffer.toString("utf8", 0, at);
+  } finally {
+    await handle.close();
+  }
 }
 
 export function filterByGlob(files: readonly string[], pattern: string): string[] {

@@ -20,7 +20,7 @@ import type { AnchorFingerprint } from "../ledger/events.js";
 import { findWindow, hashLines, printFor, type ConfirmedPrints } from "./fingerprint.js";
 import { loadRenames, type Renames } from "./renames.js";
 import { DEFAULT_ANCHOR_IGNORE, repoFiles, type RepoFiles } from "./repo-files.js";
-import { elsewhereFinder, lastSegment, resolveSymbol } from "./symbols.js";
+import { elsewhereFinder, lastSegment, resolveSymbol, type Elsewhere } from "./symbols.js";
 import type { AnchorProblem, LineRange, ResolvedAnchor } from "./types.js";
 
 export type LocatorOptions = {
@@ -34,6 +34,12 @@ export type LocatorOptions = {
   renames?: boolean;
   /** Told of every repository fact a resolution reads (a file, the listing, git's renames), so a result can be cached with what it depends on; default none. */
   onAccess?: (access: Access) => void;
+  /** Files larger than this many bytes are not read (the anchor cannot be checked there); default: no limit. */
+  maxFileBytes?: number;
+  /** Look for a symbol's definition in other files of the same language when the cited file only uses it (reads up to 3,000 files, for the message); default true. */
+  searchElsewhere?: boolean;
+  /** Suggest similarly named files when a path is missing (lists the repository, for the message); default true. */
+  suggestions?: boolean;
 };
 
 /** What a resolution read: one file (its existence and content), the repository's file listing, or git's rename history. */
@@ -55,8 +61,9 @@ const EXAMPLE = "expected a repo-relative path such as src/x.ts";
 const PROSE_WORDS = new Set("in at of from the a an and or see to into inside within under on by for per with via also our its their this that both".split(" "));
 
 export function createLocator(root: string, options: LocatorOptions = {}): Locator {
-  const files = tracked(repoFiles(root, [...DEFAULT_ANCHOR_IGNORE, ...(options.ignore ?? [])]), options.onAccess);
-  const elsewhere = elsewhereFinder(files);
+  const limits = options.maxFileBytes === undefined ? {} : { maxFileBytes: options.maxFileBytes };
+  const files = tracked(repoFiles(root, [...DEFAULT_ANCHOR_IGNORE, ...(options.ignore ?? [])], limits), options.onAccess);
+  const elsewhere: Elsewhere = options.searchElsewhere === false ? async () => undefined : elsewhereFinder(files);
   let renames: Promise<Renames> | undefined;
   let prints: Promise<Pick<ReadonlyMap<string, ConfirmedPrints>, "get">> | undefined;
   const siblings = new Map<string, Locator>();
@@ -265,6 +272,7 @@ export function createLocator(root: string, options: LocatorOptions = {}): Locat
   };
 
   const didYouMean = async (file: string): Promise<string> => {
+    if (options.suggestions === false) return "";
     const base = file.slice(file.lastIndexOf("/") + 1);
     const same = (await files.byBasename(base)).filter((f) => f !== file);
     const suffix = same.filter((f) => f.endsWith(`/${file}`));
@@ -338,7 +346,7 @@ function list(files: string[]): string {
 }
 
 /** The configured repository key for `name` (`owner/name` also matches `name`), case-insensitive. */
-function repoKey(repos: Record<string, string>, name: string): string | undefined {
+export function repoKey(repos: Record<string, string>, name: string): string | undefined {
   const keys = Object.keys(repos);
   const lower = name.toLowerCase();
   const short = lower.slice(lower.lastIndexOf("/") + 1);

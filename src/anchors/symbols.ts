@@ -51,7 +51,7 @@ export async function resolveSymbol(files: RepoFiles, file: string, anchor: Anch
     const searched = word === symbol ? "" : ` (searched for \`${symbol}\` and the word \`${word}\`)`;
     return { problems: [unresolved(`the symbol \`${symbol}\` does not occur in ${file}${searched}; expected the symbol named in the anchor to appear in the file`, `\`${symbol}\` is not in ${file}`)] };
   }
-  const found = defs.find(symbol);
+  const found = defs.find(symbol, cited?.start);
   if (!found.length) {
     const other = await elsewhere(symbol, defs.language, file);
     const there = other ? `; it is defined in ${other.file}:${other.range.start}-${other.range.end}` : "";

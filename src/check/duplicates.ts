@@ -16,6 +16,7 @@ import type { CachedEmbed } from "../indexing/cached-embed.js";
  * model, by word overlap. Vectors the index holds (a ranking embedder) are used as they are.
  */
 export async function findNearDuplicates(index: SearchIndex, loaded: LoadedKnowledge, threshold: number, embed?: CachedEmbed): Promise<Diagnostic[]> {
+  await index.loadLexical();
   const out: Diagnostic[] = [];
   const active = loaded.entries.filter((e) => e.state === "active" && index.meta(e.id));
   const activeIds = new Set(active.map((e) => e.id));

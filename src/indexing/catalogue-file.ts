@@ -1,19 +1,22 @@
 /** The catalogue as saved in a generation directory: records, files that do not parse, and the lexical work still owed. */
 import { readFile } from "node:fs/promises";
 import { writeFileAtomic } from "../store/atomic.js";
-import type { BrokenFile, CatalogueData, CatalogueRecord } from "./catalogue.js";
+import type { BrokenFile, CatalogueData, CatalogueRecord, CodeRecord } from "./catalogue.js";
 
 const FORMAT = "cairn-catalogue";
 /** Bump when the record tuple changes. */
-const VERSION = 3;
+const VERSION = 4;
 
 /**
  * A record as one JSON array (no repeated key names: ~40% smaller and faster to parse at 100k entries):
  * [id, path ("" when it is `<dir>/<id>.md`), state (0 active, 1 archived), frontmatter, anchors as
  * [path, startLine|0, endLine|0, symbol|"", glob 0|1], fileHash, lexicalHash, contentHash, verifyHash,
- * mtimeMs, size, flags (1 racy), keyLines|0, problems|0, unparsed|0]
+ * mtimeMs, size, flags (1 racy), keyLines|0, problems|0, unparsed|0, code|0]; code is
+ * [hash, anchors key, [source path number, size, mtimeMs, text hash|0, …], [anchor index, start, end, …]]
+ * with the source paths listed once in the file (`sources`): many entries anchor into the same file.
  */
-type Tuple = [string, string, 0 | 1, Record<string, unknown>, Array<[string, number, number, string, 0 | 1]>, string, string, string, string, number, number, number, unknown, unknown, unknown];
+type CodeTuple = [string, string, Array<number | string>, number[]];
+type Tuple = [string, string, 0 | 1, Record<string, unknown>, Array<[string, number, number, string, 0 | 1]>, string, string, string, string, number, number, number, unknown, unknown, unknown, CodeTuple | 0];
 
 /** Ids whose lexical document must be re-analyzed from their file (`stale`) or dropped (`gone`) when the lexical index is next loaded. */
 export type LexicalDebt = { stale: string[]; gone: string[] };
@@ -24,11 +27,40 @@ export type SavedCatalogue = CatalogueData & { lexical: LexicalDebt };
 export type CatalogueDirs = { active: string; archived: string };
 
 export async function writeCatalogue(file: string, saved: SavedCatalogue, dirs: CatalogueDirs): Promise<void> {
-  const records = saved.records.map((r) => encode(r, dirs));
-  await writeFileAtomic(file, JSON.stringify({ format: FORMAT, version: VERSION, records, broken: saved.broken, lexical: saved.lexical }));
+  const sources = new Map<string, number>();
+  const records = saved.records.map((r) => encode(r, dirs, sources));
+  await writeFileAtomic(file, JSON.stringify({ format: FORMAT, version: VERSION, sources: [...sources.keys()], records, broken: saved.broken, lexical: saved.lexical }));
 }
 
-function encode(r: CatalogueRecord, dirs: CatalogueDirs): Tuple {
+function encodeCode(code: CodeRecord | undefined, sources: Map<string, number>): CodeTuple | 0 {
+  if (!code) return 0;
+  const flat: Array<number | string> = [];
+  for (const s of code.sources) {
+    let n = sources.get(s.path);
+    if (n === undefined) sources.set(s.path, (n = sources.size));
+    flat.push(n, s.size, s.mtimeMs, s.hash ?? 0);
+  }
+  return [code.hash, code.anchors, flat, code.places.flatMap((p) => [p.index, p.start, p.end])];
+}
+
+function decodeCode(value: unknown, sources: readonly unknown[]): CodeRecord | undefined | null {
+  if (value === 0 || value === undefined) return undefined;
+  if (!Array.isArray(value) || value.length !== 4) return null;
+  const [hash, anchors, flat, places] = value as CodeTuple;
+  if (typeof hash !== "string" || typeof anchors !== "string" || !Array.isArray(flat) || !Array.isArray(places) || flat.length % 4 || places.length % 3) return null;
+  if (!places.every((n) => typeof n === "number")) return null;
+  const code: CodeRecord = { hash, anchors, sources: [], places: [] };
+  for (let i = 0; i < flat.length; i += 4) {
+    const [n, size, mtimeMs, text] = flat.slice(i, i + 4);
+    const file = typeof n === "number" ? sources[n] : undefined;
+    if (typeof file !== "string" || typeof size !== "number" || typeof mtimeMs !== "number" || (text !== 0 && typeof text !== "string")) return null;
+    code.sources.push({ path: file, size, mtimeMs, hash: typeof text === "string" ? text : undefined });
+  }
+  for (let i = 0; i < places.length; i += 3) code.places.push({ index: places[i]!, start: places[i + 1]!, end: places[i + 2]! });
+  return code;
+}
+
+function encode(r: CatalogueRecord, dirs: CatalogueDirs, sources: Map<string, number>): Tuple {
   const derived = `${r.state === "active" ? dirs.active : dirs.archived}/${r.id}.md`;
   return [
     r.id,
@@ -46,12 +78,15 @@ function encode(r: CatalogueRecord, dirs: CatalogueDirs): Tuple {
     r.keyLines ?? 0,
     r.problems ?? 0,
     r.unparsed ?? 0,
+    encodeCode(r.code, sources),
   ];
 }
 
-function decode(t: unknown, dirs: CatalogueDirs): CatalogueRecord | undefined {
-  if (!Array.isArray(t) || t.length !== 15) return undefined;
-  const [id, file, state, frontmatter, anchors, fileHash, lexicalHash, contentHash, verifyHash, mtimeMs, size, flags, keyLines, problems, unparsed] = t as Tuple;
+function decode(t: unknown, dirs: CatalogueDirs, sources: readonly unknown[]): CatalogueRecord | undefined {
+  if (!Array.isArray(t) || t.length !== 16) return undefined;
+  const [id, file, state, frontmatter, anchors, fileHash, lexicalHash, contentHash, verifyHash, mtimeMs, size, flags, keyLines, problems, unparsed, codeTuple] = t as Tuple;
+  const code = decodeCode(codeTuple, sources);
+  if (code === null) return undefined;
   if (typeof id !== "string" || !id || typeof file !== "string" || (state !== 0 && state !== 1)) return undefined;
   if (typeof frontmatter !== "object" || frontmatter === null || Array.isArray(frontmatter) || !Array.isArray(anchors)) return undefined;
   if (![fileHash, lexicalHash, contentHash, verifyHash].every((h) => typeof h === "string") || typeof mtimeMs !== "number" || typeof size !== "number") return undefined;
@@ -78,6 +113,7 @@ function decode(t: unknown, dirs: CatalogueDirs): CatalogueRecord | undefined {
     size,
     ...(flags === 1 ? { racy: true as const } : {}),
     ...(listOf(unparsed) ? { unparsed: listOf(unparsed)! } : {}),
+    code,
   };
 }
 
@@ -89,14 +125,15 @@ export async function readCatalogue(file: string, dirs: CatalogueDirs): Promise<
   } catch (error) {
     return { kind: "corrupt", reason: `the catalogue is unreadable (${(error as Error).message})` };
   }
-  const v = value as { format?: unknown; version?: unknown; records?: unknown; broken?: unknown; lexical?: Partial<LexicalDebt> };
+  const v = value as { format?: unknown; version?: unknown; sources?: unknown; records?: unknown; broken?: unknown; lexical?: Partial<LexicalDebt> };
   if (typeof v !== "object" || v === null || v.format !== FORMAT || v.version !== VERSION || !Array.isArray(v.records) || !Array.isArray(v.broken)) {
     return { kind: "corrupt", reason: "catalogue.json does not have the expected shape" };
   }
   // A hand-edited or damaged record (e.g. `null`) means "rebuild", never a crash later on.
   const records: CatalogueRecord[] = [];
+  const sources = Array.isArray(v.sources) ? (v.sources as unknown[]) : [];
   for (const [i, raw] of (v.records as unknown[]).entries()) {
-    const record = decode(raw, dirs);
+    const record = decode(raw, dirs, sources);
     if (!record) {
       const id = Array.isArray(raw) ? raw[0] : undefined;
       return { kind: "corrupt", reason: `catalogue.json record ${typeof id === "string" ? JSON.stringify(id) : `#${i + 1}`} is not a valid index record` };

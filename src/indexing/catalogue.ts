@@ -7,6 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
+import type { AnchorPlace, SourceSignature } from "../anchors/code.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { KNOWN_KEYS } from "../entry/schema.js";
 import type { Entry, EntryState } from "../entry/types.js";
@@ -14,6 +15,19 @@ import { listEntryFiles, mapLimit, readEntryFile, type EntryFile } from "../stor
 import type { Layout } from "../store/layout.js";
 import { collectGarbage } from "../store/gc.js";
 import { entryDocument, type AnchorRef, type IndexDoc } from "./document.js";
+
+/**
+ * What an entry's anchored-code lexical field was built from (search-index.ts fills it when it
+ * indexes the entry): the code's hash, a key of the anchors it was resolved for, the files it read
+ * (their signatures, checked on every refresh) and where anchors point now.
+ */
+export type CodeRecord = {
+  hash: string;
+  /** Hash of the entry's anchors as written (a frontmatter-only edit keeps the code). */
+  anchors: string;
+  sources: SourceSignature[];
+  places: AnchorPlace[];
+};
 
 /** One entry file as the catalogue knows it. `frontmatter` holds the known keys only. */
 export type CatalogueRecord = {
@@ -42,12 +56,17 @@ export type CatalogueRecord = {
   racy?: true;
   /** The file no longer parses: these are its problems, and the other fields are its last good version. */
   unparsed?: Diagnostic[];
+  /** The anchored-code field as last indexed; undefined until the search index builds it (always present as a key: records keep one shape). */
+  code?: CodeRecord | undefined;
 };
 
 /** A file that never parsed as an entry (no id): its problems. */
 export type BrokenFile = { path: string; state: EntryState; problems: Diagnostic[]; mtimeMs: number; size: number; racy?: true };
 
 export type CatalogueData = { records: CatalogueRecord[]; broken: BrokenFile[] };
+
+/** An entry a refresh parsed: its new record, the entry and its index document. */
+export type ParsedEntry = { record: CatalogueRecord; entry: Entry; doc: IndexDoc };
 
 export type CatalogueChanges = {
   /** Records whose file was parsed in this refresh, by path, with the parsed entry (only the record when `onParsed` took it). */
@@ -64,7 +83,7 @@ export type CatalogueChanges = {
 const PARSE_CHUNK = 512;
 
 /** A write within this many ms of the stat may share its mtime with a later write (timestamp granularity). */
-const RACY_MS = 2_000;
+export const RACY_MS = 2_000;
 const DATE_KEYS = ["lastConfirmed", "created", "archived"] as const;
 const LINE_KEYS = [...DATE_KEYS, "supersedes", "supersededBy", "contradicts"] as const;
 
@@ -95,6 +114,7 @@ export function recordOf(entry: Entry, problems: readonly Diagnostic[], stat: { 
     ...(parseProblems.length ? { problems: parseProblems } : {}),
     mtimeMs: stat.mtimeMs,
     size: stat.size,
+    code: undefined,
   };
 }
 
@@ -126,8 +146,8 @@ export async function refreshCatalogue(
     now?: number;
     /** Read and hash every file whose stat is unchanged too (check: a stat can miss an edit). */
     verifyContent?: boolean;
-    /** Told of each parsed entry as it is parsed; then `changes.parsed` keeps only its record (a first index of 100k entries must not hold every entry at once). */
-    onParsed?: (parsed: { record: CatalogueRecord; entry: Entry; doc: IndexDoc }) => void;
+    /** Told of the entries parsed, a chunk at a time, as they are parsed (and awaited); then `changes.parsed` keeps only their records (a first index of 100k entries must not hold every entry at once). */
+    onParsed?: (chunk: ParsedEntry[]) => Promise<void> | void;
   } = {},
 ): Promise<{ data: CatalogueData; changes: CatalogueChanges }> {
   const files = options.files ?? (await listEntryFiles(layout));
@@ -163,24 +183,24 @@ export async function refreshCatalogue(
     if (at > 0 && at % (PARSE_CHUNK * 16) === 0) collectGarbage();
     const chunk = toParse.slice(at, at + PARSE_CHUNK);
     const results = await mapLimit(chunk, 16, (item) => readEntryFile(layout, item.file, options.today));
+    const parsed: ParsedEntry[] = [];
     for (const [i, result] of results.entries()) {
       const { file, mtimeMs, size, before } = chunk[i]!;
-    const racy = now - mtimeMs < RACY_MS ? { racy: true as const } : {};
-    changes.changed = true;
-    if (!result.entry) {
-      changes.errors.push(...result.diagnostics);
-      if (before && "id" in before) records.push({ ...before, unparsed: result.diagnostics, mtimeMs, size, ...racy });
-      else broken.push({ path: file.rel, state: file.state, problems: result.diagnostics, mtimeMs, size, ...racy });
-      continue;
+      const racy = now - mtimeMs < RACY_MS ? { racy: true as const } : {};
+      changes.changed = true;
+      if (!result.entry) {
+        changes.errors.push(...result.diagnostics);
+        if (before && "id" in before) records.push({ ...before, unparsed: result.diagnostics, mtimeMs, size, ...racy });
+        else broken.push({ path: file.rel, state: file.state, problems: result.diagnostics, mtimeMs, size, ...racy });
+        continue;
+      }
+      const doc = entryDocument(result.entry);
+      const record = { ...recordOf(result.entry, result.diagnostics, { mtimeMs, size }, doc), ...racy };
+      records.push(record);
+      parsed.push({ record, entry: result.entry, doc });
+      changes.parsed.set(file.rel, options.onParsed ? { record } : { record, entry: result.entry, doc });
     }
-    const doc = entryDocument(result.entry);
-    const record = { ...recordOf(result.entry, result.diagnostics, { mtimeMs, size }, doc), ...racy };
-    records.push(record);
-    if (options.onParsed) {
-      options.onParsed({ record, entry: result.entry, doc });
-      changes.parsed.set(file.rel, { record });
-    } else changes.parsed.set(file.rel, { record, entry: result.entry, doc });
-    }
+    if (options.onParsed && parsed.length) await options.onParsed(parsed);
   }
   for (const path of known.keys()) {
     if (!seen.has(path)) {

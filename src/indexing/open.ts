@@ -14,12 +14,13 @@ export type IndexRun = { index: SearchIndex; report: SyncReport | null; saved: b
  */
 export async function openSearchIndex(layout: Layout, config: CairnConfig, options: { rebuild?: boolean; embedder?: Embedder | null } = {}): Promise<SearchIndex> {
   const { SearchIndex } = await import("./search-index.js");
-  if (vectorWeightOf(config) <= 0) return SearchIndex.open(layout, null, options.rebuild ? { rebuild: true } : {});
+  const opening = { repos: config.repos, ...(options.rebuild ? { rebuild: true } : {}) };
+  if (vectorWeightOf(config) <= 0) return SearchIndex.open(layout, null, opening);
   const { createEmbedder, usableEmbedder } = await import("./embedders/index.js");
   const configured = options.embedder !== undefined ? options.embedder : createEmbedder(config.embedder, { root: layout.root });
   // A model whose size is unknown (missing model directory) is probed once: unusable → lexical only, one warning.
   const { embedder, warning } = await usableEmbedder(configured);
-  const index = await SearchIndex.open(layout, embedder, options.rebuild ? { rebuild: true } : {});
+  const index = await SearchIndex.open(layout, embedder, opening);
   if (warning) index.warnings.push(warning);
   return index;
 }
@@ -27,9 +28,10 @@ export async function openSearchIndex(layout: Layout, config: CairnConfig, optio
 /**
  * Refresh `index` from the files and save it, holding the writer lock. When another process holds
  * the lock (a running `cairn watch` keeps the index fresh), the in-memory refresh still happens but
- * nothing is written, unless `wait` asks to wait for the lock.
+ * nothing is written, unless `wait` asks to wait for the lock. `build`: also build the lexical
+ * documents owed (changed entries, changed anchored sources) instead of leaving them to the next search.
  */
-export async function refreshAndSave(index: SearchIndex, options: { wait?: boolean; onProgress?: Progress; embedLimit?: number; verifyContent?: boolean } = {}): Promise<IndexRun> {
+export async function refreshAndSave(index: SearchIndex, options: { wait?: boolean; onProgress?: Progress; embedLimit?: number; verifyContent?: boolean; build?: boolean } = {}): Promise<IndexRun> {
   const warnings: string[] = [];
   let release: (() => Promise<void>) | undefined;
   try {
@@ -40,8 +42,10 @@ export async function refreshAndSave(index: SearchIndex, options: { wait?: boole
     if (!isCairnError(error) || error.code !== "LOCKED" || options.wait) throw error;
   }
   try {
-    const { wait: _wait, ...refresh } = options;
+    const { wait: _wait, build, ...refresh } = options;
     const report = await index.refresh(refresh);
+    // `cairn index` builds the lexical documents a catalogue-only refresh would leave to the next search.
+    if (build && index.owes) await index.loadLexical();
     const saved = release ? await index.save() : false;
     return { index, report, saved, warnings: [...warnings, ...report.warnings] };
   } finally {

@@ -4,21 +4,29 @@
  * vectors. Opening reads the manifest and the catalogue; the lexical index is loaded on first search
  * (views over a file read, nothing rebuilt), the vectors only when they rank. Each save writes a new
  * generation directory (the catalogue, the lexical delta) and swaps the manifest atomically.
+ *
+ * Lexical documents are owed, not assumed: an id whose catalogue record changed, whose anchored
+ * source files changed (entry-docs.ts), or whose document could not be built (its file changed or
+ * vanished meanwhile) stays `stale` until the lexical index holds the document of its current record
+ * (compared by hash), whether the index is loaded now (paid in the same refresh) or later (paid when
+ * a search loads it). A catalogue-only refresh (status, confirm) leaves that work to the next search.
  */
 import { closeSync, openSync, readFileSync, fstatSync, readSync, existsSync } from "node:fs";
 import { mkdir, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Diagnostic } from "../entry/diagnostic.js";
-import { parseEntry } from "../entry/parse.js";
-import type { EntryFile } from "../store/files.js";
+import type { Entry } from "../entry/types.js";
+import { CairnError } from "../errors.js";
+import { entryFileFor, mapLimit, readEntryFile, type EntryFile } from "../store/files.js";
 import { relativePath, type Layout } from "../store/layout.js";
 import { writeFileAtomic } from "../store/atomic.js";
 import { cacheSeal } from "../store/cache-seal.js";
 import { collectGarbage } from "../store/gc.js";
 import { assertTreeContained } from "../store/contain.js";
-import { emptyCatalogue, refreshCatalogue, type CatalogueData, type CatalogueRecord } from "./catalogue.js";
+import { emptyCatalogue, refreshCatalogue, type CatalogueData, type CatalogueRecord, type ParsedEntry } from "./catalogue.js";
 import { readCatalogue, writeCatalogue, type CatalogueDirs, type LexicalDebt } from "./catalogue-file.js";
 import { entryDocument, type AnchorRef, type IndexDoc } from "./document.js";
+import { anchorsKey, changedSources, docHash, placedAnchors, sourcePaths } from "./entry-docs.js";
 import type { Embedder } from "./embedder.js";
 import { EmbeddingCache } from "./embedding-cache.js";
 import { LayeredLexical, type LexicalDelta } from "./lexical/layered.js";
@@ -41,14 +49,25 @@ export type RefreshOptions = {
   verifyContent?: boolean;
 };
 
-/** What retrieval reads of an indexed entry. */
+/** What retrieval reads of an indexed entry; `anchors` point where they point now when the entry's anchored code was resolved (a symbol at its definition). */
 export type IndexMeta = { path: string; state: "active" | "archived"; status: string; agents: string[]; tags: string[]; anchors: AnchorRef[]; contentHash: string };
 
+export type OpenIndexOptions = {
+  /** Start empty (`cairn index --rebuild`). Default false. */
+  rebuild?: boolean;
+  /** Configured other repositories (config `repos`): their anchors contribute no anchored code. Default none. */
+  repos?: Record<string, string>;
+};
+
 const EMBED_BATCH = 32;
+/** Entries whose documents are built with one code batch (its file cache is dropped after each: memory stays bounded at 100k entries). */
+const BUILD_BATCH = 256;
+/** Entries of a batch whose files are read at once. */
+const BUILD_READS = 16;
 /** Fold the lexical overlay into a new base segment once it holds this many documents (or a tenth of the base). */
 const COMPACT_MIN = 1_000;
-/** While a refresh adds documents, fold the overlay into an in-memory segment once it holds this many (and a quarter of the base). */
-const FOLD_AT = 4_096;
+/** While documents are added, fold the overlay into an in-memory segment once it holds this many (and a quarter of the base). */
+const FOLD_AT = 2_048;
 
 export class SearchIndex {
   readonly layout: Layout;
@@ -69,26 +88,32 @@ export class SearchIndex {
   #segmentFd: number | null = null;
   #deltaText: string | null = null;
   #lexicalProblem: string | null = null;
+  /** Ids whose lexical document must be (re)built, and ids to drop (see the header). */
   #debt: { stale: Set<string>; gone: Set<string> } = { stale: new Set(), gone: new Set() };
+  /** Ids whose document could not be built in the last payment: owed again at the next refresh. */
+  #owed = new Set<string>();
+  readonly #repos: Record<string, string>;
   #vectors: VectorStore | null = null;
   #vectorsChanged = false;
   #dirty = false;
   #embedderFailed = false;
 
-  private constructor(layout: Layout, embedder: Embedder | null, manifest: Manifest | null, data: CatalogueData) {
+  private constructor(layout: Layout, embedder: Embedder | null, manifest: Manifest | null, data: CatalogueData, repos: Record<string, string>) {
     this.layout = layout;
     this.embedder = embedder;
+    this.#repos = repos;
     this.#manifest = manifest;
     this.#data = data;
     this.#reindex();
   }
 
   /** Load the saved index, or start empty (with a warning when it was corrupt or built differently). */
-  static async open(layout: Layout, embedder: Embedder | null, options: { rebuild?: boolean } = {}): Promise<SearchIndex> {
+  static async open(layout: Layout, embedder: Embedder | null, options: OpenIndexOptions = {}): Promise<SearchIndex> {
+    const repos = options.repos ?? {};
     const fresh = (warning?: string) => {
       // The lexical index starts empty when something asks for it (search, index, watch); a catalogue-only
       // command on a fresh clone (check, status) leaves it to them as debt, analysing nothing it does not need.
-      const index = new SearchIndex(layout, embedder, null, emptyCatalogue());
+      const index = new SearchIndex(layout, embedder, null, emptyCatalogue(), repos);
       if (warning) index.#openWarnings.push(warning);
       index.#dirty = true;
       return index;
@@ -104,7 +129,7 @@ export class SearchIndex {
     if (manifest.seal === undefined || manifest.seal !== cacheSeal(layout.cache)) return fresh("the index in .cairn/ was not built in this directory (copied, or committed to git); rebuilding it from the entry files");
     const catalogue = await readCatalogue(path.join(layout.cache, manifest.files.catalogue), catalogueDirs(layout));
     if (catalogue.kind === "corrupt") return fresh(`the index in .cairn/ was unreadable (${catalogue.reason}); rebuilding it from the entry files`);
-    const index = new SearchIndex(layout, embedder, manifest, catalogue.saved);
+    const index = new SearchIndex(layout, embedder, manifest, catalogue.saved, repos);
     index.#debt = { stale: new Set(catalogue.saved.lexical.stale), gone: new Set(catalogue.saved.lexical.gone) };
     index.#openLexicalFiles(manifest);
     if (embedder) await index.#openVectors(manifest);
@@ -171,7 +196,7 @@ export class SearchIndex {
     const r = this.#indexed.get(id);
     if (!r) return undefined;
     const fm = r.frontmatter;
-    meta = { path: r.path, state: r.state, status: typeof fm.status === "string" ? fm.status : "observed", agents: strings(fm.agents), tags: strings(fm.tags), anchors: r.anchors, contentHash: r.contentHash };
+    meta = { path: r.path, state: r.state, status: typeof fm.status === "string" ? fm.status : "observed", agents: strings(fm.agents), tags: strings(fm.tags), anchors: placedAnchors(r), contentHash: r.contentHash };
     this.#metaCache.set(id, meta);
     return meta;
   }
@@ -198,9 +223,21 @@ export class SearchIndex {
     return this.#vectors?.get(id);
   }
 
-  /** The lexical index, loaded from its files on first use (and brought up to date with the catalogue). */
-  lexical(): LayeredLexical {
-    if (this.#lexical) return this.#lexical;
+  /**
+   * The lexical index, loaded from its files on first use and brought up to date with the catalogue
+   * (the documents a catalogue-only refresh left owed are built now). Searches await it first.
+   */
+  loadLexical(): Promise<LayeredLexical> {
+    if (this.#lexical && !this.#debt.stale.size && !this.#debt.gone.size) return Promise.resolve(this.#lexical);
+    return this.#serial(async () => {
+      if (!this.#lexical) this.#lexical = this.#openLexical();
+      await this.#pay(new Map());
+      return this.#lexical;
+    });
+  }
+
+  /** The base segment and delta this index was opened with; an empty index (everything owed) when they are unreadable. */
+  #openLexical(): LayeredLexical {
     let lexical: LayeredLexical;
     try {
       if (this.#lexicalProblem) throw new Error(this.#lexicalProblem);
@@ -216,56 +253,130 @@ export class SearchIndex {
       this.#closeSegment();
       this.#deltaText = null;
     }
-    this.#lexical = lexical;
-    this.#payDebt();
-    return this.#lexical; // paying the debt may have folded the overlay into a new segment
+    return lexical;
   }
 
-  /** Apply the lexical work a catalogue-only refresh left: drop gone ids, re-analyze stale ones from their files. */
-  #payDebt(): void {
+  /** The loaded lexical index (searches call `loadLexical()` first). */
+  #loaded(): LayeredLexical {
+    if (!this.#lexical) throw new CairnError("INVALID", "the lexical index is not loaded: await SearchIndex.loadLexical() before searching");
+    return this.#lexical;
+  }
+
+  /**
+   * Build what is owed: drop gone ids, (re)build stale ones whose document in the lexical index is
+   * not their record's (by hash). `parsed`: entries this refresh just parsed, by path (their files
+   * are not read again). An entry whose file changed or vanished since the catalogue read it is
+   * owed again at the next refresh, never forgotten.
+   */
+  async #pay(parsed: ReadonlyMap<string, { entry?: Entry }>): Promise<void> {
     const lexical = this.#lexical!;
     const { stale, gone } = this.#debt;
     if (!stale.size && !gone.size) return;
     for (const id of gone) if (!this.#indexed.has(id)) lexical.remove(id);
+    gone.clear();
+    const work: CatalogueRecord[] = [];
     for (const id of stale) {
       const record = this.#indexed.get(id);
-      if (!record) {
-        this.#lexical!.remove(id);
-        continue;
-      }
-      if (this.#lexical!.hashOf(id) === record.lexicalHash) continue;
-      const doc = this.#docFromFile(record);
-      if (doc) {
-        this.#lexical!.add(doc.lexical, doc.lexicalHash);
+      if (!record) lexical.remove(id);
+      else if (!record.code || lexical.hashOf(id) !== docHash(record)) work.push(record);
+    }
+    stale.clear();
+    this.#dirty = true;
+    await this.#build(work, (record) => parsed.get(record.path)?.entry);
+  }
+
+  /**
+   * Build the documents of `work` (with their anchored code) into the lexical index. `parsedEntry`: an
+   * entry already parsed (its file is not read again; `doc` its document when known); others are read.
+   */
+  async #build(work: CatalogueRecord[], parsedEntry: (record: CatalogueRecord) => Entry | undefined, docOf?: (record: CatalogueRecord) => IndexDoc | undefined): Promise<void> {
+    if (!work.length) return;
+    // Entries anchored into the same files are built together: each batch reads a file once.
+    const first = (r: CatalogueRecord) => r.anchors[0]?.path ?? "";
+    work.sort((a, b) => (first(a) < first(b) ? -1 : first(a) > first(b) ? 1 : 0));
+    // Anchor resolution is loaded only to build (a catalogue-only refresh never does).
+    const { codeBatch, entryDocWithCode } = await import("./entry-code.js");
+    for (let at = 0; at < work.length; at += BUILD_BATCH) {
+      const batch = codeBatch(this.layout.root, this.#repos);
+      const slice = work.slice(at, at + BUILD_BATCH);
+      // Reads overlap (a file is read once per batch whoever asks first); documents are added in order.
+      const built = await mapLimit(slice, BUILD_READS, async (record) => {
+        const entry = parsedEntry(record) ?? (await this.#entryOf(record));
+        return entry && (await entryDocWithCode(batch, entry, docOf?.(record)));
+      });
+      for (const [i, record] of slice.entries()) {
+        const result = built[i];
+        if (!result) {
+          // The file no longer parses (its last good document stays) or is gone: its next change brings it back.
+          if (!record.unparsed) this.#owed.add(record.id);
+          continue;
+        }
+        const { doc, code } = result;
+        if (doc.lexicalHash !== record.lexicalHash) {
+          // The file changed since the catalogue read it: the next refresh parses it again; index it then.
+          this.#owed.add(record.id);
+          continue;
+        }
+        record.code = code;
+        this.#metaCache.delete(record.id);
+        const hash = docHash(record);
+        if (this.#lexical!.hashOf(record.id) === hash) continue;
+        this.#lexical!.add(doc.lexical, hash);
         this.#foldOverlay();
       }
     }
-    this.#debt = { stale: new Set(), gone: new Set() };
-    this.#dirty = true;
   }
 
-  /** Parse a record's file again (synchronously: a handful of files) for its index document. */
-  #docFromFile(record: CatalogueRecord): IndexDoc | undefined {
-    try {
-      const bytes = readFileSync(path.join(this.layout.root, record.path));
-      return parseForIndex(bytes, record);
-    } catch {
-      return undefined;
-    }
+  /** A record's entry parsed from its file now; undefined when the file is gone, does not parse or holds another id. */
+  async #entryOf(record: CatalogueRecord): Promise<Entry | undefined> {
+    const file = entryFileFor(this.layout, record.path);
+    if (!file) return undefined;
+    const { entry } = await readEntryFile(this.layout, file);
+    return entry && entry.id === record.id ? entry : undefined;
   }
 
+  /** True when lexical documents are owed (a search, or `cairn index`, builds them). */
+  get owes(): boolean {
+    return this.#debt.stale.size + this.#debt.gone.size + this.#owed.size > 0;
+  }
+
+  /** Forget everything (`cairn index --rebuild`): the next refresh parses every file and builds every document. A watcher of this index keeps watching it. */
+  reset(): Promise<void> {
+    return this.#serial(async () => {
+      this.#closeSegment();
+      this.#deltaText = null;
+      this.#lexicalProblem = null;
+      this.#data = emptyCatalogue();
+      this.#reindex();
+      this.#lexical = new LayeredLexical(this.#params);
+      this.#folded = null;
+      this.#debt = { stale: new Set(), gone: new Set() };
+      this.#owed.clear();
+      this.#vectors = null;
+      this.#vectorsChanged = false;
+      this.#embedderFailed = false;
+      this.#dirty = true;
+    });
+  }
+
+  /** Every repository file an entry's anchored code depends on (the watcher watches them). */
+  anchoredSources(): string[] {
+    return sourcePaths(this.#indexed.values());
+  }
+
+  /** BM25F search (after `loadLexical()`). */
   lexicalSearch(query: string, limit: number, filter?: (id: string) => boolean) {
-    return this.lexical().search(query, { limit, ...(filter ? { filter } : {}) });
+    return this.#loaded().search(query, { limit, ...(filter ? { filter } : {}) });
   }
 
-  /** Number of entries in the lexical index (the N of its idf). */
+  /** Number of entries in the lexical index (the N of its idf; after `loadLexical()`). */
   get lexicalSize(): number {
-    return this.lexical().size;
+    return this.#loaded().size;
   }
 
-  /** Query term → idf-weighted importance, for the lexical relevance floor. */
+  /** Query term → idf-weighted importance, for the lexical relevance floor (after `loadLexical()`). */
   lexicalQueryWeights(query: string): Map<string, number> {
-    const lexical = this.lexical();
+    const lexical = this.#loaded();
     const n = Math.max(1, lexical.size);
     const out = new Map<string, number>();
     for (const [term, qw] of lexical.queryTerms(query)) {
@@ -320,17 +431,26 @@ export class SearchIndex {
   }
 
   async #refresh(options: RefreshOptions): Promise<SyncReport> {
-    const report: SyncReport = { added: [], updated: [], removed: [], moved: [], embedded: 0, reused: 0, unchanged: 0, errors: [], warnings: [] };
+    const report: SyncReport = { added: [], updated: [], removed: [], moved: [], codeChanged: [], embedded: 0, reused: 0, unchanged: 0, errors: [], warnings: [] };
     const before = this.#indexed;
-    // Parsed entries go into the lexical index (and their texts to embed are noted) as they are parsed, so a first
-    // index of 100k entries never holds every parsed entry at once; a large overlay is folded into a segment as it grows.
+    // Parsed entries are built into the lexical index (when it is loaded) a chunk at a time as they are parsed, and
+    // their texts to embed noted, so a first index of 100k entries never holds every parsed entry at once.
     const embedTexts = new Map<string, string>();
-    const onParsed = ({ record, doc }: { record: CatalogueRecord; doc: IndexDoc }) => {
-      if (this.embedder) embedTexts.set(record.contentHash, doc.embedText);
+    const onParsed = async (chunk: ParsedEntry[]) => {
+      const parsed = new Map<CatalogueRecord, ParsedEntry>();
+      for (const item of chunk) {
+        const { record, entry, doc } = item;
+        // A re-parsed entry whose anchors are written as before keeps its anchored code (a confirm edits frontmatter
+        // only); its source files are checked below like everyone's.
+        const code = before.get(record.id)?.code;
+        if (code && code.anchors === anchorsKey(entry.evidence.anchors)) record.code = code;
+        if (this.embedder) embedTexts.set(record.contentHash, doc.embedText);
+        parsed.set(record, item);
+      }
       const lexical = this.#lexical;
-      if (!lexical || lexical.hashOf(record.id) === record.lexicalHash) return;
-      lexical.add(doc.lexical, doc.lexicalHash);
-      this.#foldOverlay();
+      if (!lexical) return;
+      const work = chunk.map((c) => c.record).filter((r) => !r.code || lexical.hashOf(r.id) !== docHash(r));
+      await this.#build(work, (r) => parsed.get(r)?.entry, (r) => parsed.get(r)?.doc);
     };
     const { data, changes } = await refreshCatalogue(this.layout, this.#data, { ...(options.files ? { files: options.files } : {}), ...(options.verifyContent ? { verifyContent: true } : {}), onParsed });
     this.#data = data;
@@ -342,42 +462,50 @@ export class SearchIndex {
       if (first === undefined) seenIds.set(record.id, record.path);
       else if (changes.parsed.has(record.path)) report.warnings.push(`duplicate id "${record.id}" in ${record.path}; indexing ${first} only`);
     }
-    const docOf = (record: CatalogueRecord): IndexDoc | undefined => changes.parsed.get(record.path)?.doc ?? this.#docFromFile(record);
-    const textOf = (record: CatalogueRecord): string | undefined => embedTexts.get(record.contentHash) ?? docOf(record)?.embedText;
-    const lexicalChanged: CatalogueRecord[] = [];
     const contentChanged: CatalogueRecord[] = [];
+    const { stale, gone } = this.#debt;
+    for (const id of this.#owed) stale.add(id);
+    this.#owed.clear();
     for (const [id, record] of this.#indexed) {
       const previous = before.get(id);
       if (!previous) report.added.push(id);
       else if (previous.contentHash !== record.contentHash || previous.lexicalHash !== record.lexicalHash) report.updated.push(id);
       else if (previous.path !== record.path || previous.state !== record.state) report.moved.push(id);
       else report.unchanged++;
-      if (!previous || previous.lexicalHash !== record.lexicalHash) lexicalChanged.push(record);
+      // Owed unless the lexical index is known to hold this record's document (checked by hash when paid).
+      if (!previous || previous !== record || !record.code) stale.add(id), gone.delete(id);
       if (!previous || previous.contentHash !== record.contentHash) contentChanged.push(record);
     }
-    for (const id of before.keys()) if (!this.#indexed.has(id)) report.removed.push(id);
-
-    const lexical = this.#lexical;
-    for (const id of report.removed) {
-      if (lexical) this.#lexical!.remove(id);
-      else this.#debt.gone.add(id), this.#debt.stale.delete(id);
+    for (const id of before.keys()) {
+      if (this.#indexed.has(id)) continue;
+      report.removed.push(id);
+      gone.add(id);
+      stale.delete(id);
       this.#vectors?.remove(id);
     }
-    for (const record of lexicalChanged) {
-      if (!lexical) {
-        this.#debt.stale.add(record.id);
-        this.#debt.gone.delete(record.id);
-        continue;
-      }
-      if (this.#lexical!.hashOf(record.id) === record.lexicalHash) continue;
-      const doc = docOf(record);
-      if (doc) this.#lexical!.add(doc.lexical, doc.lexicalHash);
+    // Entries whose anchored source files changed: their anchored code is read again (one stat per anchored file).
+    const sources = changedSources(this.layout.root, this.#indexed.values());
+    report.codeChanged = [...sources.stale].filter((id) => before.get(id) === this.#indexed.get(id)).sort();
+    for (const id of sources.stale) {
+      // Its code is read again when paid (now, or by the next search): until then it has none to trust.
+      this.#indexed.get(id)!.code = undefined;
+      stale.add(id);
     }
+    if (sources.settled || sources.stale.size) this.#dirty = true;
+    // A parsed file that lost its id to another file (a duplicate id) was built as it was parsed: the indexed one's is owed.
+    for (const { record } of changes.parsed.values()) if (this.#indexed.get(record.id) !== record) stale.add(record.id);
+    if (this.#lexical) await this.#pay(changes.parsed);
     if (this.embedder) {
       const need = new Map<string, CatalogueRecord>();
       for (const record of contentChanged) need.set(record.id, record);
       for (const [id, record] of this.#indexed) if (!this.#vectors?.has(id)) need.set(id, record);
       const all = [...need.values()];
+      const textOf = async (record: CatalogueRecord): Promise<string | undefined> => {
+        const text = embedTexts.get(record.contentHash);
+        if (text !== undefined) return text;
+        const entry = await this.#entryOf(record);
+        return entry ? entryDocument(entry).embedText : undefined;
+      };
       const limit = options.embedLimit ?? Infinity;
       // A search must not wait minutes for a cold index's vectors (inject never blocks a review): it embeds a few
       // and ranks the rest lexically, and says so; `cairn index` (or the watcher) embeds everything, with progress.
@@ -392,7 +520,7 @@ export class SearchIndex {
     return report;
   }
 
-  async #embed(records: CatalogueRecord[], textOf: (r: CatalogueRecord) => string | undefined, report: SyncReport, onProgress?: Progress): Promise<void> {
+  async #embed(records: CatalogueRecord[], textOf: (r: CatalogueRecord) => Promise<string | undefined>, report: SyncReport, onProgress?: Progress): Promise<void> {
     const embedder = this.embedder;
     if (!embedder || !records.length) return;
     const cache = await EmbeddingCache.open(path.join(this.layout.cache, "embeddings"), embedder.id, embedder.dims);
@@ -409,7 +537,7 @@ export class SearchIndex {
         report.reused++;
         continue;
       }
-      const text = textOf(record);
+      const text = await textOf(record);
       if (text !== undefined) missing.push({ id: record.id, hash: record.contentHash, text });
     }
     if (this.#embedderFailed) return;
@@ -492,7 +620,7 @@ export class SearchIndex {
       if (files.vectors) await this.#vectors.save(path.join(this.layout.cache, files.vectors));
       this.#vectorsChanged = false;
     }
-    const debt: LexicalDebt = { stale: [...this.#debt.stale].sort(), gone: [...this.#debt.gone].sort() };
+    const debt: LexicalDebt = { stale: [...new Set([...this.#debt.stale, ...this.#owed])].sort(), gone: [...this.#debt.gone].sort() };
     await writeCatalogue(path.join(this.layout.cache, files.catalogue), { ...this.#data, lexical: debt }, catalogueDirs(this.layout));
     const embedder = this.embedder && files.vectors ? { id: this.embedder.id, dims: this.embedder.dims } : null;
     const seal = cacheSeal(this.layout.cache);
@@ -540,11 +668,6 @@ function readWhole(fd: number): Uint8Array {
 /** The same fields and tokenizer (weights may differ: they apply at query time). */
 function sameAnalysis(saved: LexicalParams, current: LexicalParams): boolean {
   return JSON.stringify(Object.keys(saved.fields)) === JSON.stringify(LEXICAL_FIELDS) && JSON.stringify(saved.tokenizer) === JSON.stringify(current.tokenizer);
-}
-
-function parseForIndex(bytes: Uint8Array, record: CatalogueRecord): IndexDoc | undefined {
-  const result = parseEntry(bytes, { file: record.path, state: record.state });
-  return result.entry && result.entry.id === record.id ? entryDocument(result.entry) : undefined;
 }
 
 function strings(value: unknown): string[] {

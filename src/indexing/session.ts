@@ -56,9 +56,11 @@ export class IndexSession {
     return opening;
   }
 
-  /** Start again from an empty index (`index --rebuild`). */
-  rebuild(): void {
-    this.#index = import("./open.js").then(({ openSearchIndex }) => openSearchIndex(this.#layout, this.#config, { rebuild: true, ...this.#override() }));
+  /** Start again from an empty index (`index --rebuild`): an open index is reset in place, so a watcher of it keeps refreshing the index searches read. */
+  async rebuild(): Promise<void> {
+    const open = this.#index ? await this.#index.catch(() => undefined) : undefined;
+    if (open) await open.reset();
+    else this.#index = import("./open.js").then(({ openSearchIndex }) => openSearchIndex(this.#layout, this.#config, { rebuild: true, ...this.#override() }));
   }
 
   /**
@@ -68,14 +70,14 @@ export class IndexSession {
    */
   async fresh(options: { search?: boolean } = {}): Promise<{ index: SearchIndex; warnings: string[] }> {
     const index = await this.open();
-    if (options.search) index.lexical();
+    if (options.search) await index.loadLexical();
     const stale = (options.search === true && index.unsaved) || this.#forced || (!this.#watched && (Date.now() - this.#freshAt > this.#intervalMs || dirSignature(this.#layout) !== this.#freshDirs));
     const warnings = stale ? await this.#sharedRefresh(index) : [];
     return { index, warnings: [...index.takeOpenWarnings(), ...index.warnings, ...warnings] };
   }
 
   /** Refresh and save now, outside the shared refresh (index, check), and count it as fresh. */
-  async refreshNow(options: { wait?: boolean; onProgress?: Progress; verifyContent?: boolean; embedLimit?: number } = {}): Promise<{ index: SearchIndex; run: IndexRun }> {
+  async refreshNow(options: { wait?: boolean; onProgress?: Progress; verifyContent?: boolean; embedLimit?: number; build?: boolean } = {}): Promise<{ index: SearchIndex; run: IndexRun }> {
     const index = await this.open();
     const started = Date.now();
     const since = this.#invalidations;

@@ -1,11 +1,15 @@
 /**
  * `cairn watch`: keep the index current while humans edit. chokidar (loaded lazily) reports changes
- * under the knowledge dir; changes are debounced, then the index is refreshed from the files (only
- * changed files are parsed, only changed text is embedded) and saved. The watcher holds the writer lock.
+ * under the knowledge dir and to the source files entries' anchored code was read from
+ * (watch-sources.ts); changes are debounced, then the index is refreshed from the files (only
+ * changed files are parsed, only changed text is embedded, only entries anchored in a changed source
+ * file have their anchored code read again) and saved. The watcher holds the writer lock and keeps
+ * the lexical index loaded, so what it saves is complete.
  */
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { acquireIndexLock } from "./lock.js";
 import type { SearchIndex, SyncReport } from "./search-index.js";
+import { watchSources } from "./watch-sources.js";
 import type { WatchHandle, WatchOptions } from "../types/indexing.js";
 
 export type { WatchEvent, WatchHandle, WatchOptions } from "../types/indexing.js";
@@ -22,13 +26,17 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
   let waiters: Array<() => void> = [];
   let closed = false;
   let reported = new Set<string>();
+  let schedule = (): void => {};
+  const sources = await watchSources(index.layout.root, () => schedule(), (message) => emit({ type: "error", message }));
 
   const refresh = async (): Promise<void> => {
     const started = Date.now();
     const pending = waiters;
     waiters = [];
     try {
+      await index.loadLexical();
       const refreshed = await index.refresh();
+      sources.sync(index.anchoredSources());
       const { report, problems } = await withRuleProblems(index, refreshed, options.lint);
       // Searchable now (in memory); the save below only makes it visible to other processes.
       // A broken file is re-read on every refresh until fixed: report each problem once, not every time.
@@ -37,7 +45,7 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
       const fresh = problems.filter((d) => !reported.has(key(d)));
       reported = current;
       if (fresh.length) emit({ type: "invalid", diagnostics: fresh });
-      const changed = report.added.length + report.updated.length + report.removed.length + report.moved.length;
+      const changed = report.added.length + report.updated.length + report.removed.length + report.moved.length + report.codeChanged.length;
       if (changed) emit({ type: "updated", report, ms: Date.now() - started });
       await index.save();
     } catch (error) {
@@ -46,7 +54,7 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
       for (const resolve of pending) resolve();
     }
   };
-  const schedule = (): void => {
+  schedule = (): void => {
     if (closed) return;
     clearTimeout(timer);
     timer = setTimeout(() => {
@@ -76,6 +84,7 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
       closed = true;
       clearTimeout(timer);
       await watcher.close();
+      await sources.close();
       await running;
       await refresh();
       await release();

@@ -30,6 +30,7 @@ export async function hybridSearch(index: SearchIndex, query: string, options: S
     return true;
   };
 
+  await index.loadLexical();
   const lexical = lexicalSignals(lexicalHits(index, query, params.depth, filter), params);
   const vectorWeight = vectorWeightFor(query, params);
   let vector: RankedSignal[] | undefined;

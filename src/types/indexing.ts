@@ -11,6 +11,8 @@ export type SyncReport = {
   removed: string[];
   /** Ids whose file moved (rename, archive, restore) without a content change: vectors reused. */
   moved: string[];
+  /** Ids whose anchored source files changed: their anchored-code field is read again. */
+  codeChanged: string[];
   /** Texts sent to the embedder. */
   embedded: number;
   /** Vectors taken from the embedding cache instead of the embedder. */

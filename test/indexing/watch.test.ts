@@ -62,6 +62,38 @@ describe("cairn watch", () => {
     expect(catalogue.records.map((r: [id: string]) => r[0])).toEqual(["a", "c"]); // records are tuples, id first
   });
 
+  it("watches the source files entries are anchored to: an edited function body is searchable, an awaited file too", async () => {
+    const source = (word: string) => `export function handleRequest() {\n  ${word}(ctx);\n  return fetch('x');\n}\n`;
+    const root = await testdir({
+      "src/auth.ts": source("firstKestrelHook"),
+      "src/other.ts": "export const unrelated = 1;\n",
+      "knowledge/a.md": entryText({ evidence: "src/auth.ts:1-4, handleRequest() — ctx not checked." }),
+      "knowledge/b.md": entryText({ finding: "Pools leak under load.", evidence: "src/later/pool.ts:1-3, acquire() — not yet written." }),
+    });
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    const events: WatchEvent[] = [];
+    const handle = await kb.watch({ debounceMs: 50, onEvent: (e) => events.push(e) });
+    await handle.ready;
+    const found = async (query: string) => (await kb.search(query)).results.map((r) => r.id);
+    expect(await found("firstKestrelHook")).toEqual(["a"]);
+    // An editor's atomic save of the anchored file.
+    await writeFile(path.join(root, "src/.auth.ts.swp"), source("omegaBadgerLatch"));
+    await rename(path.join(root, "src/.auth.ts.swp"), path.join(root, "src/auth.ts"));
+    await waitFor(async () => (await found("omegaBadgerLatch")).includes("a"));
+    expect(await found("firstKestrelHook")).toEqual([]);
+    expect(events.some((e) => e.type === "updated" && e.report.codeChanged.includes("a"))).toBe(true);
+    // A file an anchor points at that did not exist (nor did its directory).
+    await mkdir(path.join(root, "src/later"), { recursive: true });
+    await writeFile(path.join(root, "src/later/pool.ts"), "export function acquire() {\n  return borrowedLemurSlot();\n}\n");
+    await waitFor(async () => (await found("borrowedLemurSlot")).includes("b"));
+    // Files no entry is anchored to are not watched.
+    const before = events.length;
+    await writeFile(path.join(root, "src/other.ts"), "export const unrelated = 2;\n");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(events.slice(before).filter((e) => e.type === "updated")).toEqual([]);
+    await handle.close();
+  });
+
   it("is consistent with the files after a storm of 1,000 changes", async () => {
     const files: Record<string, string> = { ...SOURCE_FILES };
     for (let i = 0; i < 100; i++) files[`knowledge/e${i}.md`] = entryText({ finding: `Finding number ${i} about topic ${i % 7}.` });

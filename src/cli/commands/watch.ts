@@ -13,7 +13,7 @@ export async function watch(kb: KnowledgeBase, io: Io, opts: { debounce?: number
           break;
         case "updated": {
           const r = event.report;
-          const parts = [["added", r.added], ["updated", r.updated], ["moved", r.moved], ["removed", r.removed]]
+          const parts = [["added", r.added], ["updated", r.updated], ["moved", r.moved], ["removed", r.removed], ["anchored code changed", r.codeChanged]]
             .filter(([, ids]) => (ids as string[]).length)
             .map(([label, ids]) => `${label} ${(ids as string[]).join(", ")}`);
           io.out(`${stamp()} ${parts.join("; ")} (${event.ms} ms${r.embedded ? `, ${r.embedded} embedded` : ""})`);

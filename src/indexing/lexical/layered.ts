@@ -382,6 +382,10 @@ export class LayeredLexical {
       }
       return out;
     };
-    return writeSegment(this.params, docs, { terms, postings });
+    // Pairs counted from the flat arrays, not by decoding every posting list an extra time.
+    let pairs = 0;
+    for (let p = 0; p < base.pairDoc.length; p++) if (!this.#dead[base.pairDoc[p]!]) pairs++;
+    for (const d of this.#overlay.values()) for (const tf of d.terms.values()) pairs += tf.length / 2;
+    return writeSegment(this.params, docs, { terms, postings, pairs });
   }
 }

@@ -76,6 +76,8 @@ export type PostingSource = {
   terms: string[];
   /** For term i: the documents holding it (ascending) and their frequencies, parallel arrays. */
   postings(i: number): { docs: ArrayLike<number>; tfs: ReadonlyArray<FieldTf> };
+  /** The number of (document, slot) pairs over all postings, when the source knows it (saves a pass over every posting list). */
+  pairs?: number;
 };
 
 /** Build a segment from documents (numbered in the given order). */
@@ -101,8 +103,8 @@ export function writeSegment(params: LexicalParams, docs: ReadonlyArray<Pick<Seg
   const idLengths = docs.map((d) => Buffer.byteLength(d.id));
   const hashLengths = docs.map((d) => Buffer.byteLength(d.hash));
   const termLengths = source.terms.map((t) => Buffer.byteLength(t));
-  let pairs = 0;
-  for (let i = 0; i < source.terms.length; i++) for (const tf of source.postings(i).tfs) pairs += tf.length / 2;
+  let pairs = source.pairs ?? 0;
+  if (source.pairs === undefined) for (let i = 0; i < source.terms.length; i++) for (const tf of source.postings(i).tfs) pairs += tf.length / 2;
   const tableSize = tableSizeFor(source.terms.length);
   const sum = (list: number[]) => list.reduce((s, b) => s + b, 0);
 
@@ -194,6 +196,7 @@ export function writeSegment(params: LexicalParams, docs: ReadonlyArray<Pick<Seg
     }
   }
   postingStart[source.terms.length] = p;
+  if (p !== pairs) throw new CairnError("INVALID", `internal error: a lexical segment was written with ${p} posting pairs where ${pairs} were counted`);
   return out;
 }
 

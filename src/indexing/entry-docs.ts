@@ -1,0 +1,72 @@
+/**
+ * The bookkeeping that keeps each entry's anchored-code lexical field fresh (entry-code.ts builds
+ * it): the hash the lexical index holds per entry, which entries read which source files, and which
+ * of those files changed since (one stat per distinct file per refresh). Light: loaded by every
+ * refresh, while the builder (anchor resolution) is loaded only to build.
+ */
+import { fileTextHash, RACY_MS, signatureOf } from "../anchors/signature.js";
+import type { Anchor } from "../entry/types.js";
+import { shortHash, type CatalogueRecord } from "./catalogue.js";
+import type { AnchorRef } from "./document.js";
+
+/** The hash the lexical index keeps for a record's document: its entry fields and, once built, its anchored code. */
+export function docHash(record: Pick<CatalogueRecord, "lexicalHash" | "code">): string {
+  return record.code ? shortHash(`${record.lexicalHash}\0${record.code.hash}`) : record.lexicalHash;
+}
+
+/** A key of an entry's anchors as written: a frontmatter-only edit keeps it (and the code built for it). */
+export function anchorsKey(anchors: readonly Anchor[]): string {
+  return shortHash(JSON.stringify(anchors.map((a) => [a.repo ?? "", a.qualifier ?? "", a.path ?? "", a.startLine ?? 0, a.endLine ?? 0, a.symbol ?? "", a.glob ? 1 : 0]))).slice(0, 16);
+}
+
+/**
+ * Records whose anchored files changed since their code was built: one stat per distinct file; a
+ * signature kept with a hash (stat-ed within RACY_MS of the mtime) is compared by content, and the
+ * hash is dropped once the mtime is older than that (`settled` says some record was updated so).
+ */
+export function changedSources(root: string, records: Iterable<CatalogueRecord>, now = Date.now()): { stale: Set<string>; settled: boolean } {
+  const stats = new Map<string, { size: number; mtimeMs: number }>();
+  const hashes = new Map<string, string | undefined>();
+  const stale = new Set<string>();
+  let settled = false;
+  for (const record of records) {
+    for (const sig of record.code?.sources ?? []) {
+      let current = stats.get(sig.path);
+      if (!current) stats.set(sig.path, (current = signatureOf(root, sig.path)));
+      if (current.size !== sig.size || current.mtimeMs !== sig.mtimeMs) {
+        stale.add(record.id);
+        break;
+      }
+      if (sig.hash === undefined) continue;
+      if (!hashes.has(sig.path)) hashes.set(sig.path, fileTextHash(root, sig.path));
+      if (hashes.get(sig.path) !== sig.hash) {
+        stale.add(record.id);
+        break;
+      }
+      if (now - sig.mtimeMs >= RACY_MS) {
+        sig.hash = undefined;
+        settled = true;
+      }
+    }
+  }
+  return { stale, settled };
+}
+
+/** A record's anchors where they point now (a symbol at its definition, moved lines): what the changed-code signal compares with hunks. */
+export function placedAnchors(record: Pick<CatalogueRecord, "anchors" | "code">): AnchorRef[] {
+  const places = record.code?.places;
+  if (!places?.length) return record.anchors;
+  const out = [...record.anchors];
+  for (const p of places) {
+    const anchor = out[p.index];
+    if (anchor) out[p.index] = { ...anchor, startLine: p.start, endLine: p.end };
+  }
+  return out;
+}
+
+/** Every repository file some entry's anchored code was read from (or waits for), sorted. */
+export function sourcePaths(records: Iterable<CatalogueRecord>): string[] {
+  const out = new Set<string>();
+  for (const record of records) for (const sig of record.code?.sources ?? []) out.add(sig.path);
+  return [...out].sort();
+}
