@@ -7,6 +7,7 @@
  *   the resolution read has changed (or, for globs, bare names and renames, git's state).
  * - References are checked on the records.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -21,7 +22,7 @@ import { latestFingerprints, type ConfirmedPrints } from "../anchors/fingerprint
 import type { Access } from "../anchors/resolve.js";
 import { gitStateToken } from "../store/git-dirs.js";
 import type { Layout } from "../store/layout.js";
-import { entryFileFor, readEntryFile } from "../store/files.js";
+import { entryFileFor, limiter, readEntryFile } from "../store/files.js";
 import { findDirectives, type Directive } from "./directives.js";
 import { createPolicy, type Linter, type Policy } from "./engine.js";
 import type { AnchorResolver } from "./anchors.js";
@@ -79,6 +80,8 @@ export async function recordLinter(input: RecordLintInput, base?: LintCache): Pr
   const raw: RecordLinter["raw"] = async (records) => {
     const diagnostics: Diagnostic[] = [];
     const directives = new Map<string, Directive[]>();
+    // Anchor resolutions wait on file reads: they run (one at a time) while the content rules use the CPU.
+    const anchored: Array<Promise<Diagnostic[]>> = [];
     for (const record of records) {
       diagnostics.push(...problemsOf(record, today));
       if (record.unparsed) continue;
@@ -94,8 +97,9 @@ export async function recordLinter(input: RecordLintInput, base?: LintCache): Pr
       next.content.set(record.fileHash, content);
       directives.set(record.path, content.directives);
       diagnostics.push(...content.diagnostics.map((d) => (d.file === record.path ? d : { ...d, file: record.path })));
-      if (anchorsOn) diagnostics.push(...(await anchors(record)));
+      if (anchorsOn) anchored.push(anchors(record));
     }
+    for (const found of await Promise.all(anchored)) diagnostics.push(...found);
     return { diagnostics, directives };
   };
   return {
@@ -139,6 +143,9 @@ export async function lintCatalogue(input: RecordLintInput & { view: KnowledgeVi
   return { diagnostics: sortDiagnostics(final), computed: linter.computed, cache };
 }
 
+/** Anchor resolutions in flight at once (each mostly waits on reads of the entry and the files it cites). */
+const ANCHOR_RESOLUTIONS = 16;
+
 function anchorRulesOn(enabled: (id: string) => boolean): boolean {
   return RULE_MODULES.find((m) => m.name === "anchors")!.rules.some((r) => enabled(r.id));
 }
@@ -172,24 +179,23 @@ function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache,
   let gitToken: Promise<string | undefined> | undefined;
   const git = () => (gitToken ??= gitStateToken(layout.root));
 
-  // One resolver for every stale entry; each resolution reports what it read to the current tracker.
-  let tracker: { files: Set<string>; git: boolean; volatile: boolean } | undefined;
+  // One resolver for every stale entry. Resolutions wait mostly on file reads, so several run at once;
+  // each reports what it read to its own tracker (async context), which becomes its cache dependencies.
+  type Tracker = { files: Set<string>; git: boolean; volatile: boolean };
+  const trackers = new AsyncLocalStorage<Tracker>();
   const onAccess = (access: Access) => {
+    const tracker = trackers.getStore();
     if (!tracker) return;
     if (access.kind === "file" || access.kind === "dir") tracker.files.add(access.path);
     else if (access.kind === "external") tracker.volatile = true;
     else tracker.git = true;
   };
-  let resolver: AnchorResolver | undefined;
-  // The tracker is per resolution: callers running in parallel (the inject gate) are served one at a time.
-  let queue: Promise<unknown> = Promise.resolve();
-  const serial = <T>(work: () => Promise<T>): Promise<T> => {
-    const run = queue.then(work, work);
-    queue = run.catch(() => undefined);
-    return run;
-  };
+  let resolver: Promise<AnchorResolver> | undefined;
+  const resolverOnce = () =>
+    (resolver ??= import("./anchors.js").then(({ anchorResolverFor }) => anchorResolverFor(layout, { repos: config.repos, onAccess, fingerprints: async () => printsOf() })));
+  const slot = limiter(ANCHOR_RESOLUTIONS);
 
-  return (record) => serial(async () => {
+  return (record) => slot(async () => {
     const key = anchorKey(record, printsOf().get(record.id));
     const hit = next.anchors.get(record.path) ?? cache.anchors.get(record.path);
     if (hit && !(input.strictAnchors && hit.git !== undefined) && (await fresh(hit, key, unchanged, git))) {
@@ -198,13 +204,12 @@ function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache,
     }
     const entry = await fullEntry(layout, record);
     if (!entry) return [];
-    if (!resolver) {
-      const { anchorResolverFor } = await import("./anchors.js");
-      resolver = anchorResolverFor(layout, { repos: config.repos, onAccess, fingerprints: async () => printsOf() });
-    }
-    tracker = { files: new Set(), git: false, volatile: false };
+    const resolve = await resolverOnce();
+    const tracker: Tracker = { files: new Set(), git: false, volatile: false };
     const found: Diagnostic[] = [];
-    for (const anchor of entry.evidence.anchors) found.push(...(await resolver.resolve(anchor, entry.path, entry)));
+    await trackers.run(tracker, async () => {
+      for (const anchor of entry.evidence.anchors) found.push(...(await resolve.resolve(anchor, entry.path, entry)));
+    });
     const deps = [...tracker.files].map((file) => `${file}\0${sig(file)}`);
     const token = tracker.git ? await git() : undefined;
     const result: AnchorLint = {
@@ -214,7 +219,6 @@ function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache,
       ...(tracker.volatile || (tracker.git && token === undefined) ? { volatile: true as const } : {}),
       diagnostics: found,
     };
-    tracker = undefined;
     computed.anchors++;
     next.anchors.set(record.path, result);
     return found;

@@ -53,6 +53,20 @@ describe("status from the catalogue and the lint cache", () => {
     expect((await kb.check()).diagnostics).toEqual(after.diagnostics);
   });
 
+  it("anchors resolved at the same time each depend on their own files only", async () => {
+    const many: Record<string, string> = { ...SOURCE_FILES };
+    for (let k = 0; k < 40; k++) {
+      many[`src/mod${k}.ts`] = `export function step${k}() {\n  return ${k};\n}\n`;
+      many[`knowledge/step-${k}.md`] = entryText({ finding: `Step ${k} returns a constant where the caller expects a fresh value.`, evidence: `src/mod${k}.ts:1-3, step${k}() — constant.` });
+    }
+    const root = await testdir(many);
+    expect((await lint(root)).computed.anchors).toBe(40);
+    await writeFile(path.join(root, "src/mod17.ts"), `${"// pad\n".repeat(10)}${many["src/mod17.ts"]}`);
+    const after = await lint(root);
+    expect(after.computed.anchors).toBe(1);
+    expect(after.diagnostics.filter((d) => d.rule === "anchor-moved").map((d) => d.file)).toEqual(["knowledge/step-17.md"]);
+  });
+
   it("check reads every file: an edit that keeps the size and mtime is still seen", async () => {
     const root = await testdir(FILES);
     const file = path.join(root, "knowledge/ctx.md");
