@@ -57,6 +57,8 @@ export type OpenIndexOptions = {
   rebuild?: boolean;
   /** Configured other repositories (config `repos`): their anchors contribute no anchored code. Default none. */
   repos?: Record<string, string>;
+  /** @internal Test seam: runs after the manifest is read and before the files it names (another process saving meanwhile). */
+  afterManifest?: () => Promise<void>;
 };
 
 const EMBED_BATCH = 32;
@@ -68,6 +70,26 @@ const BUILD_READS = 16;
 const COMPACT_MIN = 1_000;
 /** While documents are added, fold the overlay into an in-memory segment once it holds this many (and a quarter of the base). */
 const FOLD_AT = 2_048;
+/** Reads of the saved index tried when another process replaces it meanwhile, before rebuilding from the entry files. */
+const OPEN_ATTEMPTS = 5;
+
+/** The base segment (opened, kept open) and the delta's text of a manifest; `problem` when one is unreadable. */
+function openLexicalFiles(cache: string, manifest: Manifest): { fd: number | null; delta: string | null; problem?: string } {
+  let fd: number | null = null;
+  try {
+    if (manifest.files.segment) fd = openSync(path.join(cache, manifest.files.segment), "r");
+    const delta = manifest.files.delta ? readFileSync(path.join(cache, manifest.files.delta), "utf8") : null;
+    return { fd, delta };
+  } catch (error) {
+    return { fd, delta: null, problem: (error as Error).message };
+  }
+}
+
+/** True when the saved index is no longer the generation `manifest` names (another process saved since). */
+async function replaced(cache: string, manifest: Manifest): Promise<boolean> {
+  const now = await readManifest(cache);
+  return now.kind === "ok" && now.manifest.generation !== manifest.generation;
+}
 
 export class SearchIndex {
   readonly layout: Layout;
@@ -120,29 +142,35 @@ export class SearchIndex {
     };
     await assertTreeContained(layout.root, layout.cache, "read the search index");
     if (options.rebuild) return fresh();
-    const read = await readManifest(layout.cache);
-    if (read.kind === "missing") return fresh();
-    if (read.kind === "corrupt") return fresh(`the index in .cairn/ was unreadable (${read.reason}); rebuilding it from the entry files`);
-    const manifest = read.manifest;
-    if (manifest.format !== INDEX_FORMAT) return fresh(`the index format changed (${String(manifest.format)} → ${INDEX_FORMAT}); rebuilding`);
-    // A committed or copied .cairn/ could claim that an entry with a secret parses clean: only trust what was written here.
-    if (manifest.seal === undefined || manifest.seal !== cacheSeal(layout.cache)) return fresh("the index in .cairn/ was not built in this directory (copied, or committed to git); rebuilding it from the entry files");
-    const catalogue = await readCatalogue(path.join(layout.cache, manifest.files.catalogue), catalogueDirs(layout));
-    if (catalogue.kind === "corrupt") return fresh(`the index in .cairn/ was unreadable (${catalogue.reason}); rebuilding it from the entry files`);
-    const index = new SearchIndex(layout, embedder, manifest, catalogue.saved, repos);
-    index.#debt = { stale: new Set(catalogue.saved.lexical.stale), gone: new Set(catalogue.saved.lexical.gone) };
-    index.#openLexicalFiles(manifest);
-    if (embedder) await index.#openVectors(manifest);
-    return index;
-  }
-
-  /** Open the segment (kept open) and read the delta now; they are parsed when a search first needs them. */
-  #openLexicalFiles(manifest: Manifest): void {
-    try {
-      if (manifest.files.segment) this.#segmentFd = openSync(path.join(this.layout.cache, manifest.files.segment), "r");
-      if (manifest.files.delta) this.#deltaText = readFileSync(path.join(this.layout.cache, manifest.files.delta), "utf8");
-    } catch (error) {
-      this.#lexicalProblem = `the lexical index was unreadable (${(error as Error).message}); rebuilding it`;
+    for (let attempt = 1; ; attempt++) {
+      const read = await readManifest(layout.cache);
+      if (read.kind === "missing") return fresh();
+      if (read.kind === "corrupt") return fresh(`the index in .cairn/ was unreadable (${read.reason}); rebuilding it from the entry files`);
+      const manifest = read.manifest;
+      if (manifest.format !== INDEX_FORMAT) return fresh(`the index format changed (${String(manifest.format)} → ${INDEX_FORMAT}); rebuilding`);
+      // A committed or copied .cairn/ could claim that an entry with a secret parses clean: only trust what was written here.
+      if (manifest.seal === undefined || manifest.seal !== cacheSeal(layout.cache)) return fresh("the index in .cairn/ was not built in this directory (copied, or committed to git); rebuilding it from the entry files");
+      await options.afterManifest?.();
+      // The lexical files first: a process saving meanwhile removes the generation it replaced, but a file open here stays readable.
+      const lexical = openLexicalFiles(layout.cache, manifest);
+      const catalogue = await readCatalogue(path.join(layout.cache, manifest.files.catalogue), catalogueDirs(layout));
+      if ((catalogue.kind === "corrupt" || lexical.problem) && attempt < OPEN_ATTEMPTS && (await replaced(layout.cache, manifest))) {
+        // Another process saved while this one read (a watcher at 100k entries saves for seconds): read its generation
+        // instead of rebuilding everything from the entry files.
+        if (lexical.fd !== null) closeSync(lexical.fd);
+        continue;
+      }
+      if (catalogue.kind === "corrupt") {
+        if (lexical.fd !== null) closeSync(lexical.fd);
+        return fresh(`the index in .cairn/ was unreadable (${catalogue.reason}); rebuilding it from the entry files`);
+      }
+      const index = new SearchIndex(layout, embedder, manifest, catalogue.saved, repos);
+      index.#debt = { stale: new Set(catalogue.saved.lexical.stale), gone: new Set(catalogue.saved.lexical.gone) };
+      index.#segmentFd = lexical.fd;
+      index.#deltaText = lexical.delta;
+      if (lexical.problem) index.#lexicalProblem = `the lexical index was unreadable (${lexical.problem}); rebuilding it`;
+      if (embedder) await index.#openVectors(manifest);
+      return index;
     }
   }
 

@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Embedder } from "../../src/indexing/embedder.js";
 import { openKnowledgeBase } from "../../src/index.js";
+import { SearchIndex } from "../../src/indexing/search-index.js";
 import { fakeEmbedder } from "../helpers/fake-embedder.js";
 import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
 
@@ -20,6 +21,31 @@ async function setup(embedder: Embedder | null = fakeEmbedder()) {
   const kb = await openKnowledgeBase({ root, embedder, config: RANKED });
   return { root, kb };
 }
+
+describe("search index: opened while another process saves", () => {
+  it("reads the other process's generation instead of rebuilding everything from the entry files", async () => {
+    const root = await testdir({ ...SOURCE_FILES, ...ENTRIES });
+    await (await openKnowledgeBase({ root, embedder: null })).index();
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    let saves = 0;
+    // Between reading the manifest and the files it names, another process saves (and removes the generation it replaced),
+    // twice: a watcher at 100k entries saves for longer than a search takes to open.
+    const afterManifest = async () => {
+      if (saves >= 2) return;
+      saves++;
+      await writeFile(path.join(root, "knowledge/retry-storm.md"), entryText({ finding: `Retries without backoff overload dependencies (edit ${saves}).` }));
+      const other = await openKnowledgeBase({ root, embedder: null });
+      expect(await other.index()).toMatchObject({ updated: ["retry-storm"], saved: true });
+    };
+    const index = await SearchIndex.open(kb.layout, null, { afterManifest });
+    expect(saves).toBe(2);
+    expect(index.takeOpenWarnings()).toEqual([]);
+    await index.loadLexical();
+    const report = await index.refresh();
+    expect(report).toMatchObject({ added: [], updated: [], removed: [] });
+    expect(index.takeOpenWarnings()).toEqual([]);
+  });
+});
 
 describe("search index: incremental updates", () => {
   it("embeds only what changed: add, edit, frontmatter-only edit, delete, rename, archive move", async () => {
