@@ -70,6 +70,8 @@ const BUILD_READS = 16;
 const COMPACT_MIN = 1_000;
 /** While documents are added, fold the overlay into an in-memory segment once it holds this many (and a quarter of the base). */
 const FOLD_AT = 2_048;
+/** …and at the latest every this many: an overlay document costs far more memory than its segment bytes (a first index of 100k entries peaked at 1.7–2.5 GB folding at a quarter of the base). */
+const FOLD_MAX = 8_192;
 /** Reads of the saved index tried when another process replaces it meanwhile, before rebuilding from the entry files. */
 const OPEN_ATTEMPTS = 5;
 
@@ -595,7 +597,7 @@ export class SearchIndex {
   #foldOverlay(): void {
     const lexical = this.#lexical!;
     const { overlay, base } = lexical.pending;
-    if (overlay < FOLD_AT || overlay < base / 4) return;
+    if (overlay < FOLD_AT || (overlay < base / 4 && overlay < FOLD_MAX)) return;
     const bytes = lexical.compact();
     this.#lexical = new LayeredLexical(this.#params, Segment.open(bytes));
     this.#folded = bytes;
@@ -633,6 +635,9 @@ export class SearchIndex {
         await writeFileAtomic(path.join(this.layout.cache, files.segment), bytes);
         files.delta = null;
         this.#lexical = new LayeredLexical(this.#params, Segment.open(bytes));
+        // A compaction's working set (the merged dictionary, every document's lengths) is garbage now: collect it
+        // before the catalogue is encoded, or a first index of 100k entries holds both at once.
+        if (pending.base + pending.overlay >= FOLD_AT) collectGarbage();
       } else if (lexical.changed || files.delta === null || moved) {
         if (pending.overlay + pending.dead > 0) {
           files.delta = `${generation}/lexical-delta.json`;
