@@ -407,6 +407,7 @@ export class KnowledgeBase {
    * above the relevance floor; records an `injected` event unless dryRun. Never throws for search failures.
    */
   async inject(input: InjectInput): Promise<InjectResult> {
+    (await import("./retrieval/tokens.js")).prepareTokenCounter();
     const { injectInputSchema, parseInput } = await import("./lifecycle/inputs.js");
     parseInput(injectInputSchema, input, "inject: the input", '{ run: "pr-123", agent: "security", keywords?: ["auth"], summary?: "…" }');
     const { inject } = await import("./retrieval/inject.js");

@@ -13,6 +13,6 @@ export async function fitToBudget(entries: ContextEntry[], maxTokens: number): P
   const markdown = renderContextMarkdown(entries);
   if (!markdown) return { entries, markdown, tokens: 0, fits: true };
   const count = await tokenCounter();
-  const tokens = count(markdown);
+  const tokens = await count(markdown);
   return { entries, markdown, tokens, fits: tokens <= maxTokens };
 }

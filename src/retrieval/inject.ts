@@ -21,7 +21,7 @@ import { fitToBudget } from "./budget.js";
 import { oneLine, type ContextEntry } from "./context.js";
 import { parseDiffEvidence, type DiffEvidence } from "./diff.js";
 import type { SearchOptions, SearchResponse, SearchResult } from "./search.js";
-import { TOKENIZER } from "./tokens.js";
+import { prepareTokenCounter, TOKENIZER } from "./tokens.js";
 import type { InjectInput, InjectResult } from "../types/inject.js";
 
 export type { InjectInput, InjectResult } from "../types/inject.js";
@@ -73,6 +73,8 @@ function emptyResult(deps: InjectDeps, input: InjectInput, remaining: number): I
 const LOOKAHEAD = 8;
 
 async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<InjectResult> {
+  // The tokenizer's tables load on another core while this one searches and gates.
+  prepareTokenCounter();
   const { config } = deps;
   const warnings: string[] = [];
   const cap = config.maxPerAgent;
