@@ -317,11 +317,11 @@ export class KnowledgeBase {
    * catalogue (refreshed from the files when stale: only changed files are parsed). What `status`, `confirm`,
    * `record`, decay, `compound`, `show` and `history` read instead of parsing every entry.
    */
-  async knowledge(): Promise<KnowledgeView> {
+  async knowledge(options: { search?: boolean } = {}): Promise<KnowledgeView> {
     // Lifecycle decisions must see every file as it is now (a human may have just edited one): the catalogue is
     // re-checked (one stat per file, no parsing of unchanged ones) unless a watcher keeps it current.
     this.#refreshBeforeMatching();
-    const { index } = await this.searchIndex();
+    const { index } = await this.searchIndex(options);
     const { knowledgeView } = await import("./indexing/catalogue-view.js");
     return knowledgeView(index.catalogue, this.today());
   }
@@ -355,9 +355,9 @@ export class KnowledgeBase {
     return { ...response, warnings: [...new Set([...warnings, ...response.warnings])] };
   }
 
-  /** @internal The open search index, refreshed from the files at most every refreshIntervalMs (a running watcher refreshes it on change instead). */
-  searchIndex(): Promise<{ index: SearchIndex; warnings: string[] }> {
-    return this.#session.fresh();
+  /** @internal The open search index, refreshed from the files at most every refreshIntervalMs (a running watcher refreshes it on change instead); `search`: load the lexical index first (the caller will search). */
+  searchIndex(options: { search?: boolean } = {}): Promise<{ index: SearchIndex; warnings: string[] }> {
+    return this.#session.fresh(options);
   }
 
   /** Watch the knowledge dir and keep the index current until `close()` (holds the index writer lock). */
@@ -607,7 +607,7 @@ export class KnowledgeBase {
       append: this.append,
       today: () => this.today(),
       origin: () => this.origin(),
-      knowledge: () => this.knowledge(),
+      knowledge: (options) => this.knowledge(options),
       entryOf: (entry) => this.entryOf(entry),
       search: (query, options) => this.search(query, options),
       refreshBeforeMatching: () => this.#refreshBeforeMatching(),

@@ -30,7 +30,8 @@ export type ReviewDeps = {
   today: () => string;
   origin: () => Promise<string | undefined>;
   /** The catalogue view, refreshed from the files (only changed files are parsed). */
-  knowledge: () => Promise<KnowledgeView>;
+  /** `search`: the caller will search too, so the lexical index is loaded first and one refresh saves both. */
+  knowledge: (options?: { search?: boolean }) => Promise<KnowledgeView>;
   /** An entry parsed from its file now (for the few that need their body); undefined when it moved or changed id. */
   entryOf: (entry: EntrySummary) => Promise<Entry | undefined>;
   search: (query: string, options: SearchOptions) => Promise<SearchResponse>;
@@ -62,7 +63,8 @@ type Prepared = { loaded: KnowledgeView; events: LedgerState; ref: RunRef; warni
 /** Fresh entries and ledger, the run with its origin, and the provenance warnings (refused under `strict`). */
 async function prepare(deps: ReviewDeps, run: string, agents: readonly string[], options: ReviewOptions, what: string): Promise<Prepared> {
   deps.refreshBeforeMatching();
-  const loaded = await deps.knowledge();
+  // Matching searches: loading the lexical index now lets one refresh (and one save of the index) serve both.
+  const loaded = await deps.knowledge({ search: true });
   const events = (await deps.ledger.state()).state;
   const origin = await deps.origin();
   const ref: RunRef = origin === undefined ? { run } : { run, origin };
