@@ -99,7 +99,17 @@ export function isInside(parent: string, child: string): boolean {
 /** A gate that lets at most `limit` calls of `run` work at once; the others wait their turn in order. */
 export function limiter(limit: number): <T>(work: () => Promise<T>) => Promise<T> {
   let active = 0;
-  const waiting: Array<() => void> = [];
+  // A queue read from `head` (status queues one call per entry: Array#shift on 100k waiters is quadratic).
+  let waiting: Array<(() => void) | undefined> = [];
+  let head = 0;
+  const next = () => {
+    if (head >= waiting.length) return;
+    const resolve = waiting[head];
+    waiting[head++] = undefined;
+    if (head === waiting.length) (waiting = []), (head = 0);
+    else if (head >= 4_096 && head * 2 >= waiting.length) (waiting = waiting.slice(head)), (head = 0);
+    resolve!();
+  };
   return async (work) => {
     if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
     active++;
@@ -107,7 +117,7 @@ export function limiter(limit: number): <T>(work: () => Promise<T>) => Promise<T
       return await work();
     } finally {
       active--;
-      waiting.shift()?.();
+      next();
     }
   };
 }
