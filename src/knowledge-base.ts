@@ -452,11 +452,10 @@ export class KnowledgeBase {
   /** The inject gate's rule results from the catalogue and the lint cache (computed and kept for entries not in it). */
   async #cachedGate(): Promise<import("./retrieval/inject.js").CachedGate> {
     const { index } = await this.searchIndex();
-    const byPath = new Map(index.catalogue.records.map((r) => [r.path, r]));
     const { recordLinter } = await import("./check/catalogue-lint.js");
     const linter = await recordLinter({ layout: this.layout, config: this.config, events: (await this.ledger.state()).state, today: this.today() }, this.#lintCache);
     return {
-      record: (p) => byPath.get(p),
+      record: (p) => index.recordAt(p),
       final: (records) => linter.final(records),
       save: async () => {
         this.#lintCache = await linter.save("merge");

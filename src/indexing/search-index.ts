@@ -211,6 +211,14 @@ export class SearchIndex {
     return this.#data;
   }
 
+  /** The catalogue record of an entry file by its path, from a map kept until the next refresh (the inject gate asks on every call). */
+  recordAt(file: string): CatalogueRecord | undefined {
+    if (this.#byPath?.data !== this.#data) this.#byPath = { data: this.#data, map: new Map(this.#data.records.map((r) => [r.path, r])) };
+    return this.#byPath.map.get(file);
+  }
+
+  #byPath: { data: CatalogueData; map: Map<string, CatalogueRecord> } | undefined;
+
   get size(): number {
     return this.#indexed.size;
   }
