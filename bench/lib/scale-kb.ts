@@ -75,6 +75,9 @@ export async function buildKnowledgeBase(root: string, options: KbOptions, log: 
   const archivedIds = await archiveSome(root, corpus.entries);
   if (options.embedder) await writeFile(path.join(root, "cairn.config.json"), `${JSON.stringify({ embedder: options.embedder }, null, 2)}\n`);
   await sh("git", ["init", "-q", "-b", "main"], root);
+  // No background `git gc --auto` after the big commit: it packs loose objects while the bench copies the repository.
+  await sh("git", ["config", "gc.auto", "0"], root);
+  await sh("git", ["config", "maintenance.auto", "false"], root);
   await sh(process.execPath, [options.cli, "--root", root, "init"], root);
   const agents = [...new Set(corpus.entries.map((e) => e.agent))].sort().slice(0, 4);
   let ledger: LedgerSummary | null = null;
