@@ -48,9 +48,10 @@ async function inThisThread(): Promise<TokenCounter> {
 
 type Reply = { ready?: true; id?: number; tokens?: number; error?: string };
 
-function inWorker(): Promise<TokenCounter> {
+async function inWorker(): Promise<TokenCounter> {
   const file = workerFile();
-  if (!file) return Promise.reject(new Error("no token worker file"));
+  if (!file) throw new Error("no token worker file");
+  // In an async function: a worker that cannot start (ERR_WORKER_INIT_FAILED) rejects, and the tables load here instead.
   const worker = new Worker(file);
   // A worker nobody waits on must not keep the process alive (a CLI exits when its work is done); one that
   // is waited on must, or a process with nothing else to do would exit before the answer arrives.
