@@ -12,6 +12,9 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { openKnowledgeBase } from "../src/index.js";
+
+/** Vectors are indexed and ranked only with a vector weight above 0 (the default is 0): this bench measures that configuration. */
+const RANKED = { embedder: { provider: "use-lite" as const, weight: 0.2 } };
 import type { Embedder } from "../src/indexing/embedder.js";
 import { fakeEmbedder } from "../test/helpers/fake-embedder.js";
 import { benchArgs, log } from "./lib/args.js";
@@ -97,7 +100,7 @@ async function main(): Promise<void> {
       log(`raw embedding, first half of the sample (${half} batches of ${BATCH})`);
       const rawA = await rawRun(sampled.slice(0, half));
       log(`cold index of ${SMALL} entries`);
-      const kb = await openKnowledgeBase({ root: small, embedder: indexEmbedder });
+      const kb = await openKnowledgeBase({ root: small, embedder: indexEmbedder, config: RANKED });
       const index = await rssDuring(() => timed(() => kb.index()));
       const recorder = indexEmbedder as Recording;
       recorder.recording = false;
@@ -120,12 +123,12 @@ async function main(): Promise<void> {
       if (vectors.some((v) => !v)) throw new Error("the index did not embed every entry text");
       await writeVectorCache(real.raw, new Map(texts.map((t, i) => [t, vectors[i]!])));
     } else {
-      await (await openKnowledgeBase({ root: small, embedder: indexEmbedder })).index();
+      await (await openKnowledgeBase({ root: small, embedder: indexEmbedder, config: RANKED })).index();
     }
 
     // 2. Warm queries at 1k (hybrid) with the bare query embedding interleaved as a baseline.
     const queries = generateQueries(QUERIES).map((q) => q.query);
-    const kbSmall = await openKnowledgeBase({ root: small, embedder: indexEmbedder });
+    const kbSmall = await openKnowledgeBase({ root: small, embedder: indexEmbedder, config: RANKED });
     log(`warm queries at ${SMALL} (hybrid)`);
     const hybridSmall = await measureQueries(kbSmall, queries, real?.raw);
 
@@ -140,7 +143,7 @@ async function main(): Promise<void> {
     // Its first SMALL entries are the small corpus (same seed): they get their own vectors, the rest reuse them.
     const largeEmbedder = real ? precomputedEmbedder(real.index, new Map(texts.map((t, i) => [t, vectors[i]!]))) : fakeEmbedder(512);
     log(`indexing ${LARGE} entries (${real ? "precomputed vectors" : "fake embedder"})`);
-    const kbLarge = await openKnowledgeBase({ root: large, embedder: largeEmbedder });
+    const kbLarge = await openKnowledgeBase({ root: large, embedder: largeEmbedder, config: RANKED });
     const largeIndex = await rssDuring(() => timed(() => kbLarge.index()));
     if ("mode" in largeEmbedder) largeEmbedder.mode = "query";
     log(`warm queries at ${LARGE} (hybrid)`);
@@ -148,8 +151,8 @@ async function main(): Promise<void> {
 
     // 5. Lexical-only: the same saved indexes opened with a query embedder that fails (no rebuild).
     log("lexical-only queries at both sizes");
-    const lexSmall = await measureQueries(await openKnowledgeBase({ root: small, embedder: failingEmbedder(indexEmbedder) }), queries);
-    const lexLarge = await measureQueries(await openKnowledgeBase({ root: large, embedder: failingEmbedder(largeEmbedder) }), queries);
+    const lexSmall = await measureQueries(await openKnowledgeBase({ root: small, embedder: failingEmbedder(indexEmbedder), config: RANKED }), queries);
+    const lexLarge = await measureQueries(await openKnowledgeBase({ root: large, embedder: failingEmbedder(largeEmbedder), config: RANKED }), queries);
     if (lexSmall.mode !== "lexical" || lexLarge.mode !== "lexical") throw new Error("lexical-only queries ran in hybrid mode");
 
     const skipped = `not measured: ${unavailable}`;
