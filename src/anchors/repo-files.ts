@@ -76,6 +76,8 @@ export function repoFiles(root: string, ignore: readonly string[] = DEFAULT_ANCH
     if (!isInside(base, real)) return { kind: "outside", real };
     try {
       const info = await stat(real);
+      // A FIFO, socket or device is no source file, and opening a FIFO would wait for a writer forever.
+      if (!info.isDirectory() && !info.isFile()) return { kind: "missing" };
       return { kind: info.isDirectory() ? "dir" : "file", rel };
     } catch {
       return { kind: "missing" };

@@ -72,7 +72,10 @@ export async function readEntryFile(layout: Layout, file: EntryFile, today?: str
     } else if (!info.isFile()) {
       return problem("not-a-file", "expected a regular markdown file");
     }
-    const size = info.isSymbolicLink() ? statSync(file.abs).size : info.size;
+    const target = info.isSymbolicLink() ? statSync(file.abs) : info;
+    // A link to a FIFO or a device inside the knowledge directory would block the (synchronous) read below forever.
+    if (!target.isFile()) return problem("not-a-file", "expected a regular markdown file (this link points at something else)");
+    const size = target.size;
     if (size > MAX_ENTRY_BYTES) {
       return problem("file-too-large", `file is ${(size / 1024 / 1024).toFixed(1)} MB; entries must be under ${MAX_ENTRY_BYTES / 1024} KB of markdown. It was not parsed.`);
     }
