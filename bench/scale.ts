@@ -308,7 +308,10 @@ async function main(): Promise<void> {
     const myPhases = new Set(phases.map((p) => p.phase));
     const allPhases = [...(before.tables?.phases ?? []).filter((p) => !myPhases.has(p.phase)), ...phases.map((p) => ({ phase: p.phase, minutes: Math.round(p.seconds / 6) / 10 }))];
     const myLoads = new Set(loads.map((l) => l.at));
-    const allLoads = [...(before.loads ?? []).filter((l) => !myLoads.has(l.at)), ...loads];
+    // Loads of phases this run measures again are replaced, whatever their label ("start (fresh clone)" of an
+    // earlier clone-only run must not sit next to this run's clone row).
+    const redone = (at: string) => myLoads.has(at) || args.sizes.some((n) => at === `start (${n})` || at.startsWith(`start (${n},`) || at === `after ${n}`) || (args.clone && /fresh[ -]clone/.test(at));
+    const allLoads = [...(before.loads ?? []).filter((l) => !redone(l.at)), ...loads];
     await writeReport(allSizes, cloneNow, watchNow, allPhases, allLoads);
   }
 
