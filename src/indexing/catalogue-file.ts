@@ -26,10 +26,27 @@ export type SavedCatalogue = CatalogueData & { lexical: LexicalDebt };
 /** Where an entry of each state lives, relative to the root (`knowledge`, `knowledge/archive`): paths there are stored as "". */
 export type CatalogueDirs = { active: string; archived: string };
 
+/** Records encoded and written per piece of the file. */
+const WRITE_CHUNK = 1_024;
+
+/**
+ * Written in pieces of WRITE_CHUNK records (one JSON document; `sources` after the records that fill it): a save
+ * at 100k entries never holds the whole 64 MB text or every record's tuple at once.
+ */
 export async function writeCatalogue(file: string, saved: SavedCatalogue, dirs: CatalogueDirs): Promise<void> {
+  await writeFileAtomic(file, catalogueText(saved, dirs));
+}
+
+function* catalogueText(saved: SavedCatalogue, dirs: CatalogueDirs): Generator<string> {
   const sources = new Map<string, number>();
-  const records = saved.records.map((r) => encode(r, dirs, sources));
-  await writeFileAtomic(file, JSON.stringify({ format: FORMAT, version: VERSION, sources: [...sources.keys()], records, broken: saved.broken, lexical: saved.lexical }));
+  const { records } = saved;
+  yield `{"format":${JSON.stringify(FORMAT)},"version":${VERSION},"records":[`;
+  for (let i = 0; i < records.length; i += WRITE_CHUNK) {
+    const piece: string[] = [];
+    for (const r of records.slice(i, i + WRITE_CHUNK)) piece.push(JSON.stringify(encode(r, dirs, sources)));
+    yield (i ? "," : "") + piece.join(",");
+  }
+  yield `],"sources":${JSON.stringify([...sources.keys()])},"broken":${JSON.stringify(saved.broken)},"lexical":${JSON.stringify(saved.lexical)}}`;
 }
 
 function encodeCode(code: CodeRecord | undefined, sources: Map<string, number>): CodeTuple | 0 {
