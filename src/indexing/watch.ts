@@ -6,6 +6,7 @@
  * file have their anchored code read again) and saved. The watcher holds the writer lock and keeps
  * the lexical index loaded, so what it saves is complete.
  */
+import { collectGarbage } from "../store/gc.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { acquireIndexLock } from "./lock.js";
 import type { SearchIndex, SyncReport } from "./search-index.js";
@@ -13,6 +14,9 @@ import { watchSources } from "./watch-sources.js";
 import type { WatchHandle, WatchOptions } from "../types/indexing.js";
 
 export type { WatchEvent, WatchHandle, WatchOptions } from "../types/indexing.js";
+
+/** Knowledge bases of at least this many entries are garbage-collected after each refresh of the watcher. */
+const COLLECT_AT = 20_000;
 
 export async function watchIndex(index: SearchIndex, options: WatchOptions = {}): Promise<WatchHandle> {
   const debounceMs = options.debounceMs ?? 150;
@@ -48,6 +52,9 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
       const changed = report.added.length + report.updated.length + report.removed.length + report.moved.length + report.codeChanged.length;
       if (changed) emit({ type: "updated", report, ms: Date.now() - started });
       await index.save();
+      // A refresh of a large knowledge base leaves hundreds of MB of garbage (every file stat'ed, the catalogue
+      // written); V8 would let a watcher grow to gigabytes before collecting it. Edits arrive at human pace.
+      if (index.size >= COLLECT_AT) collectGarbage();
     } catch (error) {
       emit({ type: "error", message: (error as Error).message });
     } finally {
