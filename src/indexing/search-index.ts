@@ -72,6 +72,8 @@ const COMPACT_MIN = 1_000;
 const FOLD_AT = 2_048;
 /** …and at the latest every this many: an overlay document costs far more memory than its segment bytes (a first index of 100k entries peaked at 1.7–2.5 GB folding at a quarter of the base). */
 const FOLD_MAX = 8_192;
+/** Catalogues of at least this many records are followed by a full garbage collection when opened. */
+const COLLECT_AFTER_OPEN = 20_000;
 /** Reads of the saved index tried when another process replaces it meanwhile, before rebuilding from the entry files. */
 const OPEN_ATTEMPTS = 5;
 
@@ -166,6 +168,9 @@ export class SearchIndex {
         if (lexical.fd !== null) closeSync(lexical.fd);
         return fresh(`the index in .cairn/ was unreadable (${catalogue.reason}); rebuilding it from the entry files`);
       }
+      // Decoding a large catalogue leaves its JSON text and tuples behind: collect them before the command's own work
+      // piles on top (at 100k entries `status` otherwise peaks at about 1 GB).
+      if (catalogue.saved.records.length >= COLLECT_AFTER_OPEN) collectGarbage();
       const index = new SearchIndex(layout, embedder, manifest, catalogue.saved, repos);
       index.#debt = { stale: new Set(catalogue.saved.lexical.stale), gone: new Set(catalogue.saved.lexical.gone) };
       index.#segmentFd = lexical.fd;
