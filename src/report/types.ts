@@ -10,6 +10,22 @@ export type DecayState = "ok" | "near" | "last-chance" | "past-limit" | "archive
 /** `independent`: found by an agent not shown it; `primed-only`: found only when shown, never when withheld; `untested`: neither yet. */
 export type ReportEvidence = "independent" | "primed-only" | "untested";
 
+/** Confirmations counted over the ledger. */
+export type ReportConfirmations = {
+  /** By agents not shown the entry. */
+  independent: number;
+  /** By agents that had it injected. */
+  primed: number;
+};
+
+/** Holdout's test: withholdings, and how many of them the agent re-found on its own. */
+export type ReportHoldout = {
+  /** Withholdings ((run, agent) pairs for one entry). */
+  withheld: number;
+  /** Of those, how many the agent found on its own. */
+  found: number;
+};
+
 /**
  * The latest `cairn verify` result for the entry's current Verify section: `passed`, `failed` (the
  * pattern is gone: likely fixed), `not-mechanical`, `outdated` (the Verify section changed since, or
@@ -98,18 +114,9 @@ export type ReportEntry = {
     holdoutRuns: number;
   };
   /** Confirmations over the whole ledger. */
-  confirmations: {
-    /** By agents not shown it. */
-    independent: number;
-    /** By agents that had it injected. */
-    primed: number;
-  };
+  confirmations: ReportConfirmations;
   /** Over the whole ledger: holdout's test of it. */
-  holdout: {
-    /** (run, agent) pairs that had it withheld. */
-    withheld: number;
-    /** Of those, how many found it on their own. */
-    found: number;
+  holdout: ReportHoldout & {
     /** What that says about its truth. */
     evidence: ReportEvidence;
   };
@@ -221,19 +228,9 @@ export type ReportSummary = {
   /** Agents in the ledger. */
   agents: number;
   /** Confirmations over the whole ledger. */
-  confirmations: {
-    /** Independent ones. */
-    independent: number;
-    /** Primed ones. */
-    primed: number;
-  };
-  /** Over every entry, active and archived. */
-  holdout: {
-    /** (run, agent, entry) withholdings. */
-    withheld: number;
-    /** Of those, re-found by the agent on its own. */
-    found: number;
-  };
+  confirmations: ReportConfirmations;
+  /** Over every entry, active and archived: (run, agent, entry) withholdings. */
+  holdout: ReportHoldout;
   /** Merge conflicts `status` reports. */
   conflicts: number;
 };
