@@ -21,7 +21,7 @@ import { entryFileFor, mapLimit, readEntryFile, type EntryFile } from "../store/
 import { relativePath, type Layout } from "../store/layout.js";
 import { writeFileAtomic } from "../store/atomic.js";
 import { cacheSeal } from "../store/cache-seal.js";
-import { collectGarbage } from "../store/gc.js";
+import { COLLECT_FROM_ENTRIES, collectGarbage } from "../store/gc.js";
 import { assertTreeContained } from "../store/contain.js";
 import { emptyCatalogue, refreshCatalogue, type CatalogueData, type CatalogueRecord, type ParsedEntry } from "./catalogue.js";
 import { readCatalogue, writeCatalogue, type CatalogueDirs, type LexicalDebt } from "./catalogue-file.js";
@@ -72,8 +72,6 @@ const COMPACT_MIN = 1_000;
 const FOLD_AT = 2_048;
 /** …and at the latest every this many: an overlay document costs far more memory than its segment bytes (a first index of 100k entries peaked at 1.7–2.5 GB folding at a quarter of the base). */
 const FOLD_MAX = 8_192;
-/** Catalogues of at least this many records are followed by a full garbage collection when opened. */
-const COLLECT_AFTER_OPEN = 20_000;
 /** Reads of the saved index tried when another process replaces it meanwhile, before rebuilding from the entry files. */
 const OPEN_ATTEMPTS = 5;
 
@@ -170,7 +168,7 @@ export class SearchIndex {
       }
       // Decoding a large catalogue leaves its JSON text and tuples behind: collect them before the command's own work
       // piles on top (at 100k entries `status` otherwise peaks at about 1 GB).
-      if (catalogue.saved.records.length >= COLLECT_AFTER_OPEN) collectGarbage();
+      if (catalogue.saved.records.length >= COLLECT_FROM_ENTRIES) collectGarbage();
       const index = new SearchIndex(layout, embedder, manifest, catalogue.saved, repos);
       index.#debt = { stale: new Set(catalogue.saved.lexical.stale), gone: new Set(catalogue.saved.lexical.gone) };
       index.#segmentFd = lexical.fd;

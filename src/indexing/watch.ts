@@ -6,7 +6,7 @@
  * file have their anchored code read again) and saved. The watcher holds the writer lock and keeps
  * the lexical index loaded, so what it saves is complete.
  */
-import { collectGarbage } from "../store/gc.js";
+import { COLLECT_FROM_ENTRIES, collectGarbage } from "../store/gc.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { acquireIndexLock } from "./lock.js";
 import type { SearchIndex, SyncReport } from "./search-index.js";
@@ -14,9 +14,6 @@ import { watchSources } from "./watch-sources.js";
 import type { WatchHandle, WatchOptions } from "../types/indexing.js";
 
 export type { WatchEvent, WatchHandle, WatchOptions } from "../types/indexing.js";
-
-/** Knowledge bases of at least this many entries are garbage-collected after each refresh of the watcher. */
-const COLLECT_AT = 20_000;
 
 export async function watchIndex(index: SearchIndex, options: WatchOptions = {}): Promise<WatchHandle> {
   const debounceMs = options.debounceMs ?? 150;
@@ -54,7 +51,7 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
       await index.save();
       // A refresh of a large knowledge base leaves hundreds of MB of garbage (every file stat'ed, the catalogue
       // written); V8 would let a watcher grow to gigabytes before collecting it. Edits arrive at human pace.
-      if (index.size >= COLLECT_AT) collectGarbage();
+      if (index.size >= COLLECT_FROM_ENTRIES) collectGarbage();
     } catch (error) {
       emit({ type: "error", message: (error as Error).message });
     } finally {

@@ -7,6 +7,9 @@
 import v8 from "node:v8";
 import vm from "node:vm";
 
+/** Entries from which long-lived and large jobs collect their garbage at their natural pauses (after opening a catalogue, after a watcher's refresh). */
+export const COLLECT_FROM_ENTRIES = 20_000;
+
 let collect: (() => void) | null | undefined;
 
 export function collectGarbage(): void {
