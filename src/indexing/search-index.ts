@@ -11,8 +11,8 @@
  * (compared by hash), whether the index is loaded now (paid in the same refresh) or later (paid when
  * a search loads it). A catalogue-only refresh (status, confirm) leaves that work to the next search.
  */
-import { closeSync, openSync, readFileSync, fstatSync, readSync, existsSync } from "node:fs";
-import { mkdir, readdir, rm } from "node:fs/promises";
+import { closeSync, existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import type { Entry } from "../entry/types.js";
@@ -32,6 +32,7 @@ import { EmbeddingCache } from "./embedding-cache.js";
 import { LayeredLexical, type LexicalDelta } from "./lexical/layered.js";
 import { LEXICAL_FIELDS, resolveParams, type LexicalParams } from "./lexical/params.js";
 import { Segment } from "./lexical/segment.js";
+import { collectGenerations, openLexicalFiles, readWhole, replaced } from "./index-files.js";
 import { INDEX_FORMAT, readManifest, writeManifest, type Manifest } from "./manifest.js";
 import type { VectorHit, VectorStore } from "./vectors.js";
 import type { IndexProgress as Progress, SyncReport } from "../types/indexing.js";
@@ -74,24 +75,6 @@ const FOLD_AT = 2_048;
 const FOLD_MAX = 8_192;
 /** Reads of the saved index tried when another process replaces it meanwhile, before rebuilding from the entry files. */
 const OPEN_ATTEMPTS = 5;
-
-/** The base segment (opened, kept open) and the delta's text of a manifest; `problem` when one is unreadable. */
-function openLexicalFiles(cache: string, manifest: Manifest): { fd: number | null; delta: string | null; problem?: string } {
-  let fd: number | null = null;
-  try {
-    if (manifest.files.segment) fd = openSync(path.join(cache, manifest.files.segment), "r");
-    const delta = manifest.files.delta ? readFileSync(path.join(cache, manifest.files.delta), "utf8") : null;
-    return { fd, delta };
-  } catch (error) {
-    return { fd, delta: null, problem: (error as Error).message };
-  }
-}
-
-/** True when the saved index is no longer the generation `manifest` names (another process saved since). */
-async function replaced(cache: string, manifest: Manifest): Promise<boolean> {
-  const now = await readManifest(cache);
-  return now.kind === "ok" && now.manifest.generation !== manifest.generation;
-}
 
 export class SearchIndex {
   readonly layout: Layout;
@@ -672,19 +655,8 @@ export class SearchIndex {
     await writeManifest(this.layout.cache, manifest);
     this.#manifest = manifest;
     this.#dirty = false;
-    await this.#collect(manifest);
+    await collectGenerations(this.layout.cache, manifest);
     return true;
-  }
-
-  /** Remove generations and segments the new manifest does not refer to (readers keep their segment open). */
-  async #collect(manifest: Manifest): Promise<void> {
-    const keep = new Set(Object.values(manifest.files).flatMap((f) => (f ? [f.split("/")[0]!, f] : [])));
-    for (const name of await readdir(this.layout.cache).catch(() => [] as string[])) {
-      if (name.startsWith("gen-") && !keep.has(name)) await rm(path.join(this.layout.cache, name), { recursive: true, force: true });
-    }
-    for (const name of await readdir(path.join(this.layout.cache, "segments")).catch(() => [] as string[])) {
-      if (!keep.has(`segments/${name}`)) await rm(path.join(this.layout.cache, "segments", name), { force: true });
-    }
   }
 
   #closeSegment(): void {
@@ -695,18 +667,6 @@ export class SearchIndex {
 
 function catalogueDirs(layout: Layout): CatalogueDirs {
   return { active: relativePath(layout, layout.knowledge), archived: relativePath(layout, layout.archive) };
-}
-
-function readWhole(fd: number): Uint8Array {
-  const size = fstatSync(fd).size;
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  while (at < size) {
-    const n = readSync(fd, bytes, at, size - at, at);
-    if (n === 0) break;
-    at += n;
-  }
-  return at === size ? bytes : bytes.subarray(0, at);
 }
 
 /** The same fields and tokenizer (weights may differ: they apply at query time). */
