@@ -1,165 +1,152 @@
-/** The catalogue as saved in a generation directory: records, files that do not parse, and the lexical work still owed. */
+/**
+ * The catalogue as saved in a generation directory: one line per record (catalogue-codec.ts), then one
+ * line of trailer — the checksum of the records' lines, the table of every file's id, path, state, size
+ * and mtime, the anchored sources and their signatures, the agents' scopes, the files that do not parse
+ * and the lexical work still owed. Opening reads the trailer and checks the checksum; records are
+ * decoded when asked for (catalogue-store.ts).
+ */
 import { readFile } from "node:fs/promises";
+import { crc32 } from "node:zlib";
 import { writeFileAtomic } from "../store/atomic.js";
-import type { BrokenFile, CatalogueData, CatalogueRecord, CodeRecord } from "./catalogue.js";
+import type { BrokenFile, CatalogueData } from "./catalogue.js";
+import { derivedPath, encodeRecord, type CatalogueDirs } from "./catalogue-codec.js";
+import { HAS_CODE, RACY, ROW, StoredCatalogue, UNPARSED, type LexicalDebt } from "./catalogue-store.js";
+
+export type { CatalogueDirs } from "./catalogue-codec.js";
+export type { LexicalDebt } from "./catalogue-store.js";
 
 const FORMAT = "cairn-catalogue";
-/** Bump when the record tuple changes. */
-const VERSION = 4;
-
-/**
- * A record as one JSON array (no repeated key names: ~40% smaller and faster to parse at 100k entries):
- * [id, path ("" when it is `<dir>/<id>.md`), state (0 active, 1 archived), frontmatter, anchors as
- * [path, startLine|0, endLine|0, symbol|"", glob 0|1], fileHash, lexicalHash, contentHash, verifyHash,
- * mtimeMs, size, flags (1 racy), keyLines|0, problems|0, unparsed|0, code|0]; code is
- * [hash, anchors key, [source path number, size, mtimeMs, text hash|0, …], [anchor index, start, end, …]]
- * with the source paths listed once in the file (`sources`): many entries anchor into the same file.
- */
-type CodeTuple = [string, string, Array<number | string>, number[]];
-type Tuple = [string, string, 0 | 1, Record<string, unknown>, Array<[string, number, number, string, 0 | 1]>, string, string, string, string, number, number, number, unknown, unknown, unknown, CodeTuple | 0];
-
-/** Ids whose lexical document must be re-analyzed from their file (`stale`) or dropped (`gone`) when the lexical index is next loaded. */
-export type LexicalDebt = { stale: string[]; gone: string[] };
+/** Bump when the record tuple or the trailer changes. */
+const VERSION = 5;
 
 export type SavedCatalogue = CatalogueData & { lexical: LexicalDebt };
 
-/** Where an entry of each state lives, relative to the root (`knowledge`, `knowledge/archive`): paths there are stored as "". */
-export type CatalogueDirs = { active: string; archived: string };
+type Trailer = {
+  format: typeof FORMAT;
+  version: typeof VERSION;
+  count: number;
+  /** crc32 of every byte before the trailer. */
+  crc: number;
+  rows: Array<string | number>;
+  sources: string[];
+  signatures: Array<string | number>;
+  scopes: string[];
+  broken: BrokenFile[];
+  lexical: LexicalDebt;
+};
 
 /** Records encoded and written per piece of the file. */
 const WRITE_CHUNK = 1_024;
 
 /**
- * Written in pieces of WRITE_CHUNK records (one JSON document; `sources` after the records that fill it): a save
- * at 100k entries never holds the whole 64 MB text or every record's tuple at once.
+ * Written in pieces of WRITE_CHUNK records: a save at 100k entries never holds the whole text at once. A
+ * catalogue opened from a file and not wholly decoded copies the lines of the records it never decoded.
  */
-export async function writeCatalogue(file: string, saved: SavedCatalogue, dirs: CatalogueDirs): Promise<void> {
-  await writeFileAtomic(file, catalogueText(saved, dirs));
+export async function writeCatalogue(file: string, data: CatalogueData, lexical: LexicalDebt, dirs: CatalogueDirs): Promise<void> {
+  await writeFileAtomic(file, catalogueBytes(data, lexical, dirs));
 }
 
-function* catalogueText(saved: SavedCatalogue, dirs: CatalogueDirs): Generator<string> {
-  const sources = new Map<string, number>();
-  const { records } = saved;
-  yield `{"format":${JSON.stringify(FORMAT)},"version":${VERSION},"records":[`;
-  for (let i = 0; i < records.length; i += WRITE_CHUNK) {
-    const piece: string[] = [];
-    for (const r of records.slice(i, i + WRITE_CHUNK)) piece.push(JSON.stringify(encode(r, dirs, sources)));
-    yield (i ? "," : "") + piece.join(",");
+function* catalogueBytes(data: CatalogueData, lexical: LexicalDebt, dirs: CatalogueDirs): Generator<Buffer> {
+  const stored = data instanceof StoredCatalogue && !data.materialized ? data : undefined;
+  const count = stored ? stored.size : data.records.length;
+  // A stored catalogue's undecoded lines number their sources as it did: its list is kept, in order, and extended.
+  const sources = new Map<string, number>((stored?.sources ?? []).map((s, n) => [s, n]));
+  const signatures = new Map<string, Array<string | number>>();
+  const rows: Array<string | number> = [];
+  const scopes = new Set<string>(stored?.scopes ?? []);
+  const ids = new Set<string>();
+  if (stored) for (let k = 0; k < stored.signatures.length; k += 4) addSignature(signatures, stored.signatures.slice(k, k + 4));
+  let crc = 0;
+  for (let at = 0; at < count; at += WRITE_CHUNK) {
+    const piece: Array<string | Buffer> = [];
+    for (let i = at; i < Math.min(count, at + WRITE_CHUNK); i++) {
+      const record = stored ? stored.decodedAt(i) : data.records[i]!;
+      if (!record) {
+        piece.push(stored!.rawLine(i));
+        rows.push(...stored!.row(i));
+        ids.add(stored!.idAt(i));
+        continue;
+      }
+      piece.push(JSON.stringify(encodeRecord(record, dirs, sources)) + "\n");
+      const flags = (record.racy ? RACY : 0) | (record.unparsed ? UNPARSED : 0) | (record.code ? HAS_CODE : 0);
+      rows.push(record.id, record.path === derivedPath(dirs, record.id, record.state) ? "" : record.path, record.state === "active" ? 0 : 1, record.mtimeMs, record.size, flags);
+      for (const s of record.code?.sources ?? []) addSignature(signatures, [sources.get(s.path)!, s.size, s.mtimeMs, s.hash ?? 0]);
+      if (!ids.has(record.id)) {
+        ids.add(record.id);
+        if (record.state === "active") for (const scope of strings(record.frontmatter.agents)) scopes.add(scope);
+      }
+    }
+    const bytes = Buffer.concat(piece.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : p)));
+    crc = crc32(bytes, crc);
+    yield bytes;
   }
-  yield `],"sources":${JSON.stringify([...sources.keys()])},"broken":${JSON.stringify(saved.broken)},"lexical":${JSON.stringify(saved.lexical)}}`;
-}
-
-function encodeCode(code: CodeRecord | undefined, sources: Map<string, number>): CodeTuple | 0 {
-  if (!code) return 0;
-  const flat: Array<number | string> = [];
-  for (const s of code.sources) {
-    let n = sources.get(s.path);
-    if (n === undefined) sources.set(s.path, (n = sources.size));
-    flat.push(n, s.size, s.mtimeMs, s.hash ?? 0);
-  }
-  return [code.hash, code.anchors, flat, code.places.flatMap((p) => [p.index, p.start, p.end])];
-}
-
-function decodeCode(value: unknown, sources: readonly unknown[]): CodeRecord | undefined | null {
-  if (value === 0 || value === undefined) return undefined;
-  if (!Array.isArray(value) || value.length !== 4) return null;
-  const [hash, anchors, flat, places] = value as CodeTuple;
-  if (typeof hash !== "string" || typeof anchors !== "string" || !Array.isArray(flat) || !Array.isArray(places) || flat.length % 4 || places.length % 3) return null;
-  if (!places.every((n) => typeof n === "number")) return null;
-  const code: CodeRecord = { hash, anchors, sources: [], places: [] };
-  for (let i = 0; i < flat.length; i += 4) {
-    const [n, size, mtimeMs, text] = flat.slice(i, i + 4);
-    const file = typeof n === "number" ? sources[n] : undefined;
-    if (typeof file !== "string" || typeof size !== "number" || typeof mtimeMs !== "number" || (text !== 0 && typeof text !== "string")) return null;
-    code.sources.push({ path: file, size, mtimeMs, hash: typeof text === "string" ? text : undefined });
-  }
-  for (let i = 0; i < places.length; i += 3) code.places.push({ index: places[i]!, start: places[i + 1]!, end: places[i + 2]! });
-  return code;
-}
-
-function encode(r: CatalogueRecord, dirs: CatalogueDirs, sources: Map<string, number>): Tuple {
-  const derived = `${r.state === "active" ? dirs.active : dirs.archived}/${r.id}.md`;
-  return [
-    r.id,
-    r.path === derived ? "" : r.path,
-    r.state === "active" ? 0 : 1,
-    r.frontmatter,
-    r.anchors.map((a) => [a.path, a.startLine ?? 0, a.endLine ?? 0, a.symbol ?? "", a.glob ? 1 : 0]),
-    r.fileHash,
-    r.lexicalHash,
-    r.contentHash,
-    r.verifyHash,
-    r.mtimeMs,
-    r.size,
-    r.racy ? 1 : 0,
-    r.keyLines ?? 0,
-    r.problems ?? 0,
-    r.unparsed ?? 0,
-    encodeCode(r.code, sources),
-  ];
-}
-
-function decode(t: unknown, dirs: CatalogueDirs, sources: readonly unknown[]): CatalogueRecord | undefined {
-  if (!Array.isArray(t) || t.length !== 16) return undefined;
-  const [id, file, state, frontmatter, anchors, fileHash, lexicalHash, contentHash, verifyHash, mtimeMs, size, flags, keyLines, problems, unparsed, codeTuple] = t as Tuple;
-  const code = decodeCode(codeTuple, sources);
-  if (code === null) return undefined;
-  if (typeof id !== "string" || !id || typeof file !== "string" || (state !== 0 && state !== 1)) return undefined;
-  if (typeof frontmatter !== "object" || frontmatter === null || Array.isArray(frontmatter) || !Array.isArray(anchors)) return undefined;
-  if (![fileHash, lexicalHash, contentHash, verifyHash].every((h) => typeof h === "string") || typeof mtimeMs !== "number" || typeof size !== "number") return undefined;
-  const places: CatalogueRecord["anchors"] = [];
-  for (const a of anchors) {
-    if (!Array.isArray(a) || typeof a[0] !== "string" || typeof a[1] !== "number" || typeof a[2] !== "number" || typeof a[3] !== "string") return undefined;
-    places.push({ path: a[0], ...(a[4] ? { glob: true as const } : {}), ...(a[1] ? { startLine: a[1], endLine: a[2] || a[1] } : {}), ...(a[3] ? { symbol: a[3] } : {}) });
-  }
-  const listOf = (v: unknown) => (Array.isArray(v) ? (v as CatalogueRecord["problems"]) : undefined);
-  const st = state === 0 ? "active" : "archived";
-  return {
-    id,
-    path: file || `${st === "active" ? dirs.active : dirs.archived}/${id}.md`,
-    state: st,
-    frontmatter: frontmatter as CatalogueRecord["frontmatter"],
-    anchors: places,
-    fileHash,
-    lexicalHash,
-    contentHash,
-    verifyHash,
-    ...(keyLines && typeof keyLines === "object" ? { keyLines: keyLines as CatalogueRecord["keyLines"] } : {}),
-    ...(listOf(problems) ? { problems: listOf(problems)! } : {}),
-    mtimeMs,
-    size,
-    ...(flags === 1 ? { racy: true as const } : {}),
-    ...(listOf(unparsed) ? { unparsed: listOf(unparsed)! } : {}),
-    code,
+  const trailer: Trailer = {
+    format: FORMAT,
+    version: VERSION,
+    count,
+    crc,
+    rows,
+    sources: [...sources.keys()],
+    signatures: [...signatures.values()].flat(),
+    scopes: [...scopes].sort(),
+    broken: data.broken,
+    lexical,
   };
+  yield Buffer.from(JSON.stringify(trailer) + "\n", "utf8");
 }
 
-/** Read a saved catalogue; a damaged one is `corrupt` with the reason (the caller rebuilds). */
-export async function readCatalogue(file: string, dirs: CatalogueDirs): Promise<{ kind: "ok"; saved: SavedCatalogue } | { kind: "corrupt"; reason: string }> {
-  let value: unknown;
+function addSignature(signatures: Map<string, Array<string | number>>, sig: Array<string | number>): void {
+  signatures.set(sig.join("\0"), sig);
+}
+
+function strings(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}
+
+/** Open a saved catalogue (records decoded later, when asked for); a damaged one is `corrupt` with the reason (the caller rebuilds). */
+export async function readCatalogue(file: string, dirs: CatalogueDirs): Promise<{ kind: "ok"; saved: StoredCatalogue } | { kind: "corrupt"; reason: string }> {
+  let text: Buffer;
   try {
-    value = JSON.parse(await readFile(file, "utf8"));
+    text = await readFile(file);
   } catch (error) {
     return { kind: "corrupt", reason: `the catalogue is unreadable (${(error as Error).message})` };
   }
-  const v = value as { format?: unknown; version?: unknown; sources?: unknown; records?: unknown; broken?: unknown; lexical?: Partial<LexicalDebt> };
-  if (typeof v !== "object" || v === null || v.format !== FORMAT || v.version !== VERSION || !Array.isArray(v.records) || !Array.isArray(v.broken)) {
-    return { kind: "corrupt", reason: "catalogue.json does not have the expected shape" };
+  const corrupt = (why: string) => ({ kind: "corrupt" as const, reason: `catalogue.json ${why}` });
+  if (text.length === 0 || text[text.length - 1] !== 0x0a) return corrupt("is cut short (no trailer line)");
+  const start = text.lastIndexOf(0x0a, text.length - 2) + 1;
+  let trailer: Partial<Trailer>;
+  try {
+    trailer = JSON.parse(text.toString("utf8", start)) as Partial<Trailer>;
+  } catch (error) {
+    return corrupt(`has an unreadable trailer (${(error as Error).message})`);
   }
-  // A hand-edited or damaged record (e.g. `null`) means "rebuild", never a crash later on.
-  const records: CatalogueRecord[] = [];
-  const sources = Array.isArray(v.sources) ? (v.sources as unknown[]) : [];
-  for (const [i, raw] of (v.records as unknown[]).entries()) {
-    const record = decode(raw, dirs, sources);
-    if (!record) {
-      const id = Array.isArray(raw) ? raw[0] : undefined;
-      return { kind: "corrupt", reason: `catalogue.json record ${typeof id === "string" ? JSON.stringify(id) : `#${i + 1}`} is not a valid index record` };
+  if (typeof trailer !== "object" || trailer === null || trailer.format !== FORMAT || trailer.version !== VERSION) return corrupt("does not have the expected format or version");
+  const { count, rows, sources, signatures, scopes, broken, lexical } = trailer;
+  if (typeof count !== "number" || !Number.isInteger(count) || count < 0 || !Array.isArray(rows) || rows.length !== count * ROW) return corrupt("has a damaged table of records");
+  if (!Array.isArray(sources) || !sources.every((s) => typeof s === "string") || !Array.isArray(signatures) || signatures.length % 4 || !Array.isArray(scopes) || !Array.isArray(broken)) {
+    return corrupt("has a damaged trailer");
+  }
+  if (crc32(text.subarray(0, start)) !== trailer.crc) return corrupt("does not match its checksum (damaged or edited)");
+  const starts = new Uint32Array(count + 1);
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    starts[i] = at;
+    const end = text.indexOf(0x0a, at);
+    if (end < 0 || end >= start) return corrupt(`has ${i} record lines, not ${count}`);
+    at = end + 1;
+  }
+  starts[count] = at;
+  if (at !== start) return corrupt(`has more record lines than ${count}`);
+  for (let i = 0; i < count; i++) {
+    const k = i * ROW;
+    if (typeof rows[k] !== "string" || !rows[k] || typeof rows[k + 1] !== "string" || (rows[k + 2] !== 0 && rows[k + 2] !== 1) || typeof rows[k + 3] !== "number" || typeof rows[k + 4] !== "number" || typeof rows[k + 5] !== "number") {
+      return corrupt(`has a damaged table row for record #${i + 1}`);
     }
-    records.push(record);
   }
-  if (!(v.broken as unknown[]).every(isBroken)) return { kind: "corrupt", reason: "catalogue.json lists a damaged unreadable-file record" };
-  const lexical = v.lexical && Array.isArray(v.lexical.stale) && Array.isArray(v.lexical.gone) ? (v.lexical as LexicalDebt) : { stale: [], gone: [] };
-  return { kind: "ok", saved: { records, broken: v.broken as BrokenFile[], lexical } };
+  if (!broken.every(isBroken)) return corrupt("lists a damaged unreadable-file record");
+  const debt = lexical && Array.isArray(lexical.stale) && Array.isArray(lexical.gone) ? lexical : { stale: [], gone: [] };
+  return { kind: "ok", saved: new StoredCatalogue({ file, dirs, text, starts, rows, sources, signatures, scopes: scopes.filter((s): s is string => typeof s === "string"), broken, lexical: debt }) };
 }
 
 function isBroken(value: unknown): value is BrokenFile {

@@ -14,6 +14,7 @@ import type { Entry, EntryState } from "../entry/types.js";
 import { listEntryFiles, mapLimit, readEntryFile, type EntryFile } from "../store/files.js";
 import type { Layout } from "../store/layout.js";
 import { collectGarbage } from "../store/gc.js";
+import { StoredCatalogue } from "./catalogue-store.js";
 import { entryDocument, type AnchorRef, type IndexDoc } from "./document.js";
 
 /**
@@ -152,22 +153,29 @@ export async function refreshCatalogue(
 ): Promise<{ data: CatalogueData; changes: CatalogueChanges }> {
   const files = options.files ?? (await listEntryFiles(layout));
   const now = options.now ?? Date.now();
-  const known = new Map<string, CatalogueRecord | BrokenFile>();
-  for (const r of previous.records) known.set(r.path, r);
-  for (const b of previous.broken) known.set(b.path, b);
   const changes: CatalogueChanges = { parsed: new Map(), removed: [], errors: [], changed: false };
   const records: CatalogueRecord[] = [];
   const broken: BrokenFile[] = [];
   const toParse: Array<{ file: EntryFile; mtimeMs: number; size: number; before?: CatalogueRecord | BrokenFile }> = [];
   const seen = new Set<string>();
 
+  // Synchronous stats: for thousands of small files one tight loop beats as many thread-pool round trips.
+  const stats: Array<{ file: EntryFile; rel: string; state: EntryState; mtimeMs: number; size: number }> = [];
   for (const file of files) {
-    // Synchronous stats: for thousands of small files one tight loop beats as many thread-pool round trips.
     const s = statSync(file.abs, { throwIfNoEntry: false });
-    if (!s) continue;
+    if (s) stats.push({ file, rel: file.rel, state: file.state, mtimeMs: s.mtimeMs, size: s.size });
+  }
+  // Nothing changed (the common case): the catalogue as opened, not one record decoded.
+  if (previous instanceof StoredCatalogue && !options.verifyContent && previous.sameFiles(stats)) {
+    return { data: previous, changes: { parsed: new Map(), removed: [], errors: [], changed: false } };
+  }
+  const known = new Map<string, CatalogueRecord | BrokenFile>();
+  for (const r of previous.records) known.set(r.path, r);
+  for (const b of previous.broken) known.set(b.path, b);
+  for (const { file, mtimeMs, size } of stats) {
     seen.add(file.rel);
     const before = known.get(file.rel);
-    const stat = { mtimeMs: s.mtimeMs, size: s.size };
+    const stat = { mtimeMs, size };
     if (before && before.mtimeMs === stat.mtimeMs && before.size === stat.size && before.state === file.state && !((before.racy || options.verifyContent) && bytesChanged(file, before))) {
       const keep = before.racy && now - stat.mtimeMs >= RACY_MS ? withoutRacy(before) : before;
       if (keep !== before) changes.changed = true;

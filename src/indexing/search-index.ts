@@ -21,10 +21,11 @@ import { entryFileFor, mapLimit, readEntryFile, type EntryFile } from "../store/
 import { relativePath, type Layout } from "../store/layout.js";
 import { writeFileAtomic } from "../store/atomic.js";
 import { cacheSeal } from "../store/cache-seal.js";
-import { COLLECT_FROM_ENTRIES, collectGarbage } from "../store/gc.js";
+import { collectGarbage } from "../store/gc.js";
 import { assertTreeContained } from "../store/contain.js";
 import { emptyCatalogue, refreshCatalogue, type CatalogueData, type CatalogueRecord, type ParsedEntry } from "./catalogue.js";
 import { readCatalogue, writeCatalogue, type CatalogueDirs, type LexicalDebt } from "./catalogue-file.js";
+import { StoredCatalogue, type RecordsById } from "./catalogue-store.js";
 import { entryDocument, type AnchorRef, type IndexDoc } from "./document.js";
 import { anchorsKey, changedSources, docHash, placedAnchors, sourcePaths } from "./entry-docs.js";
 import type { Embedder } from "./embedder.js";
@@ -87,7 +88,7 @@ export class SearchIndex {
   #manifest: Manifest | null;
   #data: CatalogueData;
   /** First record by path per id, unparsed ones included (their last good version stays searchable). */
-  #indexed = new Map<string, CatalogueRecord>();
+  #indexed: RecordsById = new Map<string, CatalogueRecord>();
   #metaCache = new Map<string, IndexMeta>();
   readonly #params: LexicalParams = resolveParams();
   #lexical: LayeredLexical | null = null;
@@ -149,9 +150,6 @@ export class SearchIndex {
         if (lexical.fd !== null) closeSync(lexical.fd);
         return fresh(`the index in .cairn/ was unreadable (${catalogue.reason}); rebuilding it from the entry files`);
       }
-      // Decoding a large catalogue leaves its JSON text and tuples behind: collect them before the command's own work
-      // piles on top (at 100k entries `status` otherwise peaks at about 1 GB).
-      if (catalogue.saved.records.length >= COLLECT_FROM_ENTRIES) collectGarbage();
       const index = new SearchIndex(layout, embedder, manifest, catalogue.saved, repos);
       index.#debt = { stale: new Set(catalogue.saved.lexical.stale), gone: new Set(catalogue.saved.lexical.gone) };
       index.#segmentFd = lexical.fd;
@@ -170,7 +168,7 @@ export class SearchIndex {
       this.#dirty = true;
       return;
     }
-    if (!manifest.files.vectors || !this.#data.records.length) return;
+    if (!manifest.files.vectors || !this.#indexed.size) return;
     try {
       const { VectorStore } = await import("./vectors.js");
       this.#vectors = await VectorStore.load(path.join(this.layout.cache, manifest.files.vectors));
@@ -199,6 +197,7 @@ export class SearchIndex {
 
   /** The catalogue record of an entry file by its path, from a map kept until the next refresh (the inject gate asks on every call). */
   recordAt(file: string): CatalogueRecord | undefined {
+    if (this.#data instanceof StoredCatalogue && !this.#data.materialized) return this.#data.recordAt(file);
     if (this.#byPath?.data !== this.#data) this.#byPath = { data: this.#data, map: new Map(this.#data.records.map((r) => [r.path, r])) };
     return this.#byPath.map.get(file);
   }
@@ -232,6 +231,8 @@ export class SearchIndex {
 
   /** Every distinct `agents:` scope of the active entries (kept until the next refresh). */
   agentScopes(): string[] {
+    // As saved (records stay encoded): what a refresh leaves unchanged keeps its agents.
+    if (!this.#scopes && this.#data instanceof StoredCatalogue) this.#scopes = [...this.#data.scopes];
     if (!this.#scopes) {
       const scopes = new Set<string>();
       for (const record of this.#indexed.values()) if (record.state === "active") for (const scope of strings(record.frontmatter.agents)) scopes.add(scope);
@@ -447,8 +448,12 @@ export class SearchIndex {
   }
 
   #reindex(): void {
-    this.#indexed = new Map();
-    for (const record of this.#data.records) if (!this.#indexed.has(record.id)) this.#indexed.set(record.id, record);
+    if (this.#data instanceof StoredCatalogue) this.#indexed = this.#data.byId();
+    else {
+      const indexed = new Map<string, CatalogueRecord>();
+      for (const record of this.#data.records) if (!indexed.has(record.id)) indexed.set(record.id, record);
+      this.#indexed = indexed;
+    }
     this.#metaCache = new Map();
     this.#ids = undefined;
     this.#scopes = undefined;
@@ -477,6 +482,16 @@ export class SearchIndex {
       await this.#build(work, (r) => parsed.get(r)?.entry, (r) => parsed.get(r)?.doc);
     };
     const { data, changes } = await refreshCatalogue(this.layout, this.#data, { ...(options.files ? { files: options.files } : {}), ...(options.verifyContent ? { verifyContent: true } : {}), onParsed });
+    if (data === this.#data && data instanceof StoredCatalogue && !this.embedder && data.sameSources(this.layout.root)) {
+      // Nothing changed since the catalogue was saved (no entry file, no anchored file): its records stay encoded.
+      const { stale, gone } = this.#debt;
+      for (const id of this.#owed) stale.add(id);
+      this.#owed.clear();
+      for (const id of data.idsWithoutCode()) stale.add(id), gone.delete(id);
+      report.unchanged = this.#indexed.size;
+      if (this.#lexical) await this.#pay(changes.parsed);
+      return report;
+    }
     this.#data = data;
     this.#reindex();
     report.errors.push(...changes.errors);
@@ -648,7 +663,7 @@ export class SearchIndex {
       this.#vectorsChanged = false;
     }
     const debt: LexicalDebt = { stale: [...new Set([...this.#debt.stale, ...this.#owed])].sort(), gone: [...this.#debt.gone].sort() };
-    await writeCatalogue(path.join(this.layout.cache, files.catalogue), { ...this.#data, lexical: debt }, catalogueDirs(this.layout));
+    await writeCatalogue(path.join(this.layout.cache, files.catalogue), this.#data, debt, catalogueDirs(this.layout));
     const embedder = this.embedder && files.vectors ? { id: this.embedder.id, dims: this.embedder.dims } : null;
     const seal = cacheSeal(this.layout.cache);
     const manifest: Manifest = { format: INDEX_FORMAT, embedder, generation, files, updated: new Date().toISOString(), ...(seal ? { seal } : {}) };

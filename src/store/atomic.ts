@@ -28,7 +28,7 @@ const NO_LINK = new Set(["EXDEV", "EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "E
  */
 export async function writeFileAtomic(
   file: string,
-  data: string | Uint8Array | Iterable<string>,
+  data: string | Uint8Array | Iterable<string | Uint8Array>,
   options: WriteFileAtomicOptions = {},
 ): Promise<void> {
   const exclusive = options.exclusive ?? false;
@@ -93,7 +93,7 @@ async function isFile(file: string): Promise<boolean> {
   return (await fs.stat(file).catch(() => undefined))?.isFile() ?? false;
 }
 
-async function writeAndSync(temp: string, data: string | Uint8Array | Iterable<string>, mode: number | undefined): Promise<void> {
+async function writeAndSync(temp: string, data: string | Uint8Array | Iterable<string | Uint8Array>, mode: number | undefined): Promise<void> {
   const handle = await fs.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode ?? 0o666);
   try {
     if (typeof data === "string" || data instanceof Uint8Array) await handle.writeFile(data);

@@ -1,6 +1,7 @@
-/** The catalogue file: written in pieces, read back whole, across piece boundaries and with shared anchored sources. */
-import { readFile } from "node:fs/promises";
+/** The catalogue file: written in pieces, read back whole or a record at a time, checked by its checksum, saved again without decoding what was not touched. */
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { crc32 } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { CatalogueRecord } from "../../src/indexing/catalogue.js";
 import { readCatalogue, writeCatalogue, type SavedCatalogue } from "../../src/indexing/catalogue-file.js";
@@ -40,9 +41,11 @@ describe("catalogue file", () => {
       broken: [{ path: "knowledge/broken.md", state: "active", problems: [], mtimeMs: 1, size: 2 }],
       lexical: { stale: ["entry-3"], gone: ["entry-gone"] },
     };
-    await writeCatalogue(file, saved, DIRS);
+    await writeCatalogue(file, saved, saved.lexical, DIRS);
     const text = await readFile(file, "utf8");
-    expect(() => JSON.parse(text)).not.toThrow();
+    const lines = text.split("\n");
+    expect(lines).toHaveLength(2_500 + 2); // a line per record, the trailer, and the final newline
+    for (const line of lines.slice(0, -1)) expect(() => JSON.parse(line)).not.toThrow();
     const read = await readCatalogue(file, DIRS);
     expect(read.kind).toBe("ok");
     if (read.kind !== "ok") return;
@@ -50,12 +53,86 @@ describe("catalogue file", () => {
     expect(read.saved.broken).toEqual(saved.broken);
     expect(read.saved.lexical).toEqual(saved.lexical);
     // The anchored code's source paths are listed once for the file (13 of them), not once per record.
-    expect((JSON.parse(text) as { sources: string[] }).sources).toHaveLength(13);
+    expect((JSON.parse(lines.at(-2)!) as { sources: string[] }).sources).toHaveLength(13);
+  });
+
+  it("decodes a record only when asked for it, by path or by id, and knows the files without decoding any", async () => {
+    const file = path.join(await testdir({}), "catalogue.json");
+    const records = Array.from({ length: 40 }, (_, k) => record(k)).sort((a, b) => (a.path < b.path ? -1 : 1));
+    await writeCatalogue(file, { records, broken: [] }, { stale: [], gone: [] }, DIRS);
+    const read = await readCatalogue(file, DIRS);
+    if (read.kind !== "ok") throw new Error(read.reason);
+    const store = read.saved;
+    expect(store.size).toBe(40);
+    expect(store.recordAt(records[5]!.path)).toEqual(records[5]);
+    expect(store.byId().get("entry-22")).toEqual(records.find((r) => r.id === "entry-22"));
+    expect([...store.byId().keys()].sort()).toEqual(records.map((r) => r.id).sort());
+    expect(store.materialized).toBe(false);
+    const files = records.map((r) => ({ rel: r.path, state: r.state, mtimeMs: r.mtimeMs, size: r.size }));
+    // Racy records are compared by content by a full refresh: the table alone never says "unchanged" while one is.
+    expect(store.sameFiles(files)).toBe(false);
+    const settled = records.map((r) => ({ ...r, racy: undefined }));
+    for (const r of settled) delete r.racy;
+    await writeCatalogue(file, { records: settled, broken: [] }, { stale: [], gone: [] }, DIRS);
+    const again = await readCatalogue(file, DIRS);
+    if (again.kind !== "ok") throw new Error(again.reason);
+    expect(again.saved.sameFiles(files)).toBe(true);
+    expect(again.saved.sameFiles(files.slice(1))).toBe(false);
+    expect(again.saved.sameFiles(files.map((f, i) => (i === 7 ? { ...f, size: f.size + 1 } : f)))).toBe(false);
+    expect(again.saved.sameFiles(files.map((f, i) => (i === 9 ? { ...f, mtimeMs: f.mtimeMs + 1 } : f)))).toBe(false);
+    expect(again.saved.sameFiles(files.map((f, i) => (i === 3 ? { ...f, state: f.state === "active" ? ("archived" as const) : ("active" as const) } : f)))).toBe(false);
+    expect(again.saved.materialized).toBe(false);
+  });
+
+  it("a save of an opened catalogue copies the records it never decoded and re-encodes the ones it did (their code may have changed)", async () => {
+    const file = path.join(await testdir({}), "catalogue.json");
+    const records = Array.from({ length: 30 }, (_, k) => record(k)).sort((a, b) => (a.path < b.path ? -1 : 1));
+    await writeCatalogue(file, { records, broken: [] }, { stale: [], gone: [] }, DIRS);
+    const read = await readCatalogue(file, DIRS);
+    if (read.kind !== "ok") throw new Error(read.reason);
+    const changed = read.saved.at(4);
+    changed.code = { hash: "new", anchors: "k", sources: [{ path: "src/brand-new.ts", size: 1, mtimeMs: 2, hash: undefined }], places: [] };
+    const next = path.join(path.dirname(file), "next.json");
+    await writeCatalogue(next, read.saved, { stale: ["entry-1"], gone: [] }, DIRS);
+    const reread = await readCatalogue(next, DIRS);
+    if (reread.kind !== "ok") throw new Error(reread.reason);
+    expect(reread.saved.records).toEqual(records.map((r, i) => (i === 4 ? { ...r, code: changed.code } : r)));
+    expect(reread.saved.lexical).toEqual({ stale: ["entry-1"], gone: [] });
+    expect(reread.saved.sources).toContain("src/brand-new.ts");
+  });
+
+  it("an edited or cut record line makes the file corrupt (the index is rebuilt), never a wrong record", async () => {
+    const file = path.join(await testdir({}), "catalogue.json");
+    await writeCatalogue(file, { records: [record(1), record(2)], broken: [] }, { stale: [], gone: [] }, DIRS);
+    const text = await readFile(file, "utf8");
+    await writeFile(file, text.replace('"entry-1"', '"entry-9"'));
+    expect(await readCatalogue(file, DIRS)).toMatchObject({ kind: "corrupt", reason: expect.stringMatching(/checksum/) });
+    await writeFile(file, text.slice(0, text.length - 20));
+    expect(await readCatalogue(file, DIRS)).toMatchObject({ kind: "corrupt" });
+    await writeFile(file, "");
+    expect(await readCatalogue(file, DIRS)).toMatchObject({ kind: "corrupt" });
+  });
+
+  it("a forged record (checksum recomputed) is a clear error when it is decoded, not a crash later", async () => {
+    const file = path.join(await testdir({}), "catalogue.json");
+    await writeCatalogue(file, { records: [record(1), record(2)], broken: [] }, { stale: [], gone: [] }, DIRS);
+    const lines = (await readFile(file, "utf8")).split("\n");
+    lines[0] = "[1,2,3]";
+    const trailer = JSON.parse(lines[2]!) as { crc: number };
+    trailer.crc = crc32(Buffer.from(lines.slice(0, 2).join("\n") + "\n"));
+    lines[2] = JSON.stringify(trailer);
+    await writeFile(file, lines.join("\n"));
+    const read = await readCatalogue(file, DIRS);
+    if (read.kind !== "ok") throw new Error(read.reason);
+    expect(read.saved.at(1).id).toBe("entry-2");
+    expect(() => read.saved.at(0)).toThrow(/the index in \.cairn\/ is damaged \(record 1 of .*catalogue\.json does not decode\); run `cairn index --rebuild`/);
   });
 
   it("an empty catalogue is a valid file too", async () => {
     const file = path.join(await testdir({}), "catalogue.json");
-    await writeCatalogue(file, { records: [], broken: [], lexical: { stale: [], gone: [] } }, DIRS);
-    expect(await readCatalogue(file, DIRS)).toEqual({ kind: "ok", saved: { records: [], broken: [], lexical: { stale: [], gone: [] } } });
+    await writeCatalogue(file, { records: [], broken: [] }, { stale: [], gone: [] }, DIRS);
+    const read = await readCatalogue(file, DIRS);
+    if (read.kind !== "ok") throw new Error(read.reason);
+    expect({ records: read.saved.records, broken: read.saved.broken, lexical: read.saved.lexical }).toEqual({ records: [], broken: [], lexical: { stale: [], gone: [] } });
   });
 });

@@ -1,11 +1,13 @@
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Embedder } from "../../src/indexing/embedder.js";
 import { openKnowledgeBase } from "../../src/index.js";
+import { StoredCatalogue } from "../../src/indexing/catalogue-store.js";
 import { SearchIndex } from "../../src/indexing/search-index.js";
 import { fakeEmbedder } from "../helpers/fake-embedder.js";
 import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
+import { savedIndex } from "../helpers/saved-index.js";
 
 const ENTRIES = {
   "knowledge/ctx-cancel.md": entryText({ finding: "Middleware swallows context cancellation errors; check ctx.Err() after upstream calls." }),
@@ -44,6 +46,54 @@ describe("search index: opened while another process saves", () => {
     const report = await index.refresh();
     expect(report).toMatchObject({ added: [], updated: [], removed: [] });
     expect(index.takeOpenWarnings()).toEqual([]);
+  });
+});
+
+describe("search index: a catalogue opened from .cairn/", () => {
+  /** Files written an hour ago: a stat of a file written within 2 s may hide a later write, so such records are re-read by content. */
+  async function settledProject() {
+    const root = await testdir({ ...SOURCE_FILES, ...ENTRIES });
+    const past = new Date(Date.now() - 3_600_000);
+    for (const rel of [...Object.keys(SOURCE_FILES), ...Object.keys(ENTRIES)]) await utimes(path.join(root, rel), past, past);
+    await (await openKnowledgeBase({ root, embedder: null })).index();
+    return root;
+  }
+
+  it("stays encoded when nothing changed: a search decodes only the records it shows", async () => {
+    const root = await settledProject();
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    const found = await kb.search("context cancellation");
+    expect(found.results.map((r) => r.id)).toEqual(["ctx-cancel"]);
+    const { index } = await kb.searchIndex();
+    expect(index.catalogue).toBeInstanceOf(StoredCatalogue);
+    expect((index.catalogue as StoredCatalogue).materialized).toBe(false);
+    expect(index.agentScopes()).toEqual([]);
+    expect(index.recordAt("knowledge/sql-injection.md")?.id).toBe("sql-injection");
+    // Lifecycle reads still see every record.
+    expect((await kb.knowledge()).entries.map((e) => e.id)).toEqual(["ctx-cancel", "retry-storm", "sql-injection"]);
+  });
+
+  it("sees an in-place edit of the same size, and a changed anchored source file, without a full re-check being asked for", async () => {
+    const root = await settledProject();
+    const file = path.join(root, "knowledge/retry-storm.md");
+    const text = await readFile(file, "utf8");
+    await writeFile(file, text.replace("jitter", "JITTER")); // same size, new mtime
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    const index = await SearchIndex.open(kb.layout, null);
+    await index.loadLexical();
+    expect(await index.refresh()).toMatchObject({ updated: ["retry-storm"], codeChanged: [] });
+    await index.save();
+
+    const past = new Date(Date.now() - 3_600_000);
+    await utimes(file, past, past);
+    await index.refresh();
+    await index.save();
+    await writeFile(path.join(root, "src/auth.ts"), "export function handleRequest() {\n  return fetch('y', { signal });\n}\n");
+    const reopened = await SearchIndex.open(kb.layout, null);
+    await reopened.loadLexical();
+    const report = await reopened.refresh();
+    expect(report.updated).toEqual([]);
+    expect(report.codeChanged).toEqual(["ctx-cancel", "retry-storm", "sql-injection"]);
   });
 });
 
@@ -137,10 +187,7 @@ describe("search index: lexical work is done once, by the first process that sea
     await (await openKnowledgeBase({ root, embedder: null })).index();
     await writeFile(path.join(root, "knowledge/retry-storm.md"), entryText({ finding: "Retries without exponential backoff overload dependencies." }));
     await (await openKnowledgeBase({ root, embedder: null })).status(); // catalogue only: the lexical work is owed
-    const catalogue = async () => {
-      const manifest = JSON.parse(await readFile(path.join(root, ".cairn/manifest.json"), "utf8"));
-      return { manifest, catalogue: JSON.parse(await readFile(path.join(root, ".cairn", manifest.files.catalogue), "utf8")) };
-    };
+    const catalogue = () => savedIndex(root);
     expect((await catalogue()).catalogue.lexical.stale).toEqual(["retry-storm"]);
     const found = await (await openKnowledgeBase({ root, embedder: null })).search("exponential backoff");
     expect(found.results[0]?.id).toBe("retry-storm");

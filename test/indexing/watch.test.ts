@@ -5,6 +5,7 @@ import { openKnowledgeBase } from "../../src/index.js";
 import type { WatchEvent } from "../../src/indexing/watch.js";
 import { fakeEmbedder } from "../helpers/fake-embedder.js";
 import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
+import { savedIndex } from "../helpers/saved-index.js";
 
 async function waitFor(check: () => Promise<boolean>, ms = 15_000): Promise<void> {
   const end = Date.now() + ms;
@@ -57,9 +58,8 @@ describe("cairn watch", () => {
     await waitFor(async () => !(await ids()).includes("b-renamed"));
     await handle.close();
     // The saved index on disk matches what the watcher saw.
-    const manifest = JSON.parse(await readFile(path.join(root, ".cairn/manifest.json"), "utf8"));
-    const catalogue = JSON.parse(await readFile(path.join(root, ".cairn", manifest.files.catalogue), "utf8"));
-    expect(catalogue.records.map((r: [id: string]) => r[0])).toEqual(["a", "c"]); // records are tuples, id first
+    const { catalogue } = await savedIndex(root);
+    expect(catalogue.records.map((r) => r.id)).toEqual(["a", "c"]);
   });
 
   it("watches the source files entries are anchored to: an edited function body is searchable, an awaited file too", async () => {
