@@ -13,6 +13,7 @@ import { openKnowledgeBase } from "../src/index.js";
 import { listEntryFiles, mapLimit } from "../src/store/files.js";
 import { loadKnowledge } from "../src/store/load.js";
 import { benchArgs, log } from "./lib/args.js";
+import { cliIn } from "./lib/cli-path.js";
 import { writeCorpus } from "./lib/corpus.js";
 import { runProcess } from "./lib/process.js";
 import { fmt, goalTable, table, writeResults, type GoalRow } from "./lib/report.js";
@@ -28,7 +29,7 @@ const CLI_RUNS = 1;
 const WARMUP = 1_000;
 const GOAL_PER_SECOND = 2_000;
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const CLI = path.join(REPO, "dist", "cli", "main.js");
+const CLI = cliIn(path.join(REPO, "dist"));
 
 type Variant = { name: string; run: () => Promise<number> };
 
@@ -109,7 +110,7 @@ async function main(): Promise<void> {
     const byName = (prefix: string) => figures.find((f) => f.name.startsWith(prefix))!;
     const grayMatter = byName("baseline: readFile + gray-matter");
 
-    log("timing the CLI process (`node dist/cli/main.js check --json`)");
+    log("timing the CLI process (`node dist/bin/cairn.js check --json`)");
     const nodeStart = [];
     const cliRuns = [];
     for (let i = 0; i < CLI_RUNS; i++) {

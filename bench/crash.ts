@@ -22,6 +22,7 @@ import path from "node:path";
 import { measure, SCENARIOS, trial, writeTemplate, type KillAt, type Scenario, type Trial } from "../test/helpers/crash.js";
 import { CLI } from "../test/helpers/cli.js";
 import { benchArgs, log } from "./lib/args.js";
+import { cliIn } from "./lib/cli-path.js";
 import { random } from "./lib/corpus.js";
 import { fmt, goalTable, table, writeResults, type GoalRow } from "./lib/report.js";
 import { median } from "./lib/stats.js";
@@ -91,7 +92,7 @@ async function main(): Promise<void> {
       targetedRows.push(row(scenario, trials));
       log(`targeted ${name}: ${JSON.stringify(targetedRows.at(-1))}`);
     }
-    const baseline = BASELINE ? await randomTrials(template, work, path.join(BASELINE, "dist/cli/main.js"), Math.max(2, Math.round(PER_COMMAND / 2)), 20260805) : undefined;
+    const baseline = BASELINE ? await randomTrials(template, work, cliIn(BASELINE), Math.max(2, Math.round(PER_COMMAND / 2)), 20260805) : undefined;
 
     const all = [...random1.trials, ...targeted];
     const corrupt = all.filter((t) => t.problems.length).length;

@@ -30,6 +30,7 @@ import { readLedger } from "../src/ledger/read.js";
 import { loadSnapshot, saveSnapshot } from "../src/ledger/snapshot.js";
 import { foldEvents } from "../src/ledger/source.js";
 import { benchArgs, log } from "./lib/args.js";
+import { cliIn } from "./lib/cli-path.js";
 import { random as rng, generateQueries, writeCorpus } from "./lib/corpus.js";
 import { runProcess } from "./lib/process.js";
 import { fmt, goalTable, writeResults, type GoalRow } from "./lib/report.js";
@@ -269,7 +270,7 @@ async function main(): Promise<void> {
     const noSnapshot = mid(withoutSnapshot);
 
     // Cold `cairn inject` at each ledger size, this build (and the base build), interleaved.
-    const builds = [{ name: "now", cli: path.join(DIST, "cli", "main.js") }, ...(baseDist ? [{ name: "base", cli: path.join(path.resolve(baseDist), "cli", "main.js") }] : [])];
+    const builds = [{ name: "now", cli: cliIn(DIST) }, ...(baseDist ? [{ name: "base", cli: cliIn(path.resolve(baseDist)) }] : [])];
     const roots: Array<{ build: string; cli: string; events: number; root: string }> = [];
     for (const build of builds) {
       for (const size of INJECT_SIZES) {

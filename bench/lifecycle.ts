@@ -16,6 +16,7 @@ import { openKnowledgeBase, type KnowledgeBase } from "../src/index.js";
 import type { Embedder } from "../src/indexing/embedder.js";
 import { fakeEmbedder } from "../test/helpers/fake-embedder.js";
 import { benchArgs, log } from "./lib/args.js";
+import { cliIn } from "./lib/cli-path.js";
 import { generateQueries, writeCorpus } from "./lib/corpus.js";
 import { indexDocuments } from "./lib/documents.js";
 import { failingEmbedder, loadDefaultEmbedder, precomputedEmbedder, readVectorCache, type Precomputed } from "./lib/embedder.js";
@@ -37,7 +38,7 @@ const COLD_RUNS = quick ? 3 : 5;
 const GOAL_INJECT_P50_MS = 20;
 const GOAL_COLD_INJECT_MS = 1_500;
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const CLI = path.join(REPO, "dist", "cli", "main.js");
+const CLI = cliIn(path.join(REPO, "dist"));
 
 type Injects = { inject: Summary; search: Summary; meanEntries: number };
 

@@ -15,6 +15,7 @@ import path from "node:path";
 import { REPO } from "../test/helpers/cli.js";
 import { writeTemplate } from "../test/helpers/crash.js";
 import { benchArgs, log } from "./lib/args.js";
+import { cliIn } from "./lib/cli-path.js";
 import { runProcess } from "./lib/process.js";
 import { fmt, goalTable, table, writeResults, type GoalRow } from "./lib/report.js";
 import { median } from "./lib/stats.js";
@@ -54,7 +55,7 @@ async function hold(build: Build, cache: string, name: "index" | "inject"): Prom
 }
 
 async function time(build: Build, root: string, args: string[]): Promise<{ ms: number; stderr: string }> {
-  const run = await runProcess(process.execPath, [path.join(build.dir, "dist/cli/main.js"), "--root", root, ...args]);
+  const run = await runProcess(process.execPath, [cliIn(build.dir), "--root", root, ...args]);
   if (run.code !== 0) throw new Error(`${args[0]} exited ${run.code}: ${run.stderr}`);
   return { ms: run.ms, stderr: run.stderr };
 }

@@ -21,6 +21,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { runProcess } from "./lib/process.js";
+import { cliIn } from "./lib/cli-path.js";
 import { benchArgs, log } from "./lib/args.js";
 import { generateQueries, writeCorpus } from "./lib/corpus.js";
 import { fmt, writeResults, type GoalRow } from "./lib/report.js";
@@ -84,7 +85,7 @@ async function main(): Promise<void> {
       }
     }
     // Cold processes on the saved indexes (interleaved, medians of 5).
-    const cli = { base: path.join(path.resolve(baseDist), "cli", "main.js"), now: path.resolve(import.meta.dirname, "../dist/cli/main.js") };
+    const cli = { base: cliIn(path.resolve(baseDist)), now: cliIn(path.resolve(import.meta.dirname, "../dist")) };
     const roots: Record<string, string> = { base: rootBase, now: rootNew };
     const cold: Record<string, { search: number[]; inject: number[] }> = { base: { search: [], inject: [] }, now: { search: [], inject: [] } };
     const q0 = queries[0]!;

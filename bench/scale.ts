@@ -31,6 +31,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { log } from "./lib/args.js";
+import { cliIn } from "./lib/cli-path.js";
 import { coldRun, hasGnuTime, type ColdRun } from "./lib/cold.js";
 import { generateQueries } from "./lib/corpus.js";
 import { fmt, goalTable, machine, RESULTS_DIR, table, writeResults, type GoalRow } from "./lib/report.js";
@@ -100,7 +101,7 @@ function parseArgs(argv: readonly string[]): Args {
 async function buildAt(name: Build["name"], dir: string): Promise<Build> {
   const abs = path.resolve(dir);
   const dist = existsSync(path.join(abs, "cli", "main.js")) ? abs : path.join(abs, "dist");
-  const cli = path.join(dist, "cli", "main.js");
+  const cli = cliIn(dist);
   if (!existsSync(cli)) throw new Error(`no cairn build at ${dir}: expected ${cli}; build it with npm ci (or npm run build) in its checkout`);
   const commit = (await sh("git", ["rev-parse", "HEAD"], path.dirname(dist)).catch(() => "")).trim();
   return { name, dist, cli, ...(commit ? { commit } : {}) };

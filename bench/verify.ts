@@ -18,6 +18,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { openKnowledgeBase } from "../src/index.js";
 import { benchArgs, log } from "./lib/args.js";
+import { cliIn } from "./lib/cli-path.js";
 import { random } from "./lib/corpus.js";
 import { runProcess } from "./lib/process.js";
 import { fmt, goalTable, table, writeResults, type GoalRow } from "./lib/report.js";
@@ -31,10 +32,10 @@ const DIRS = 100;
 const RUNS = quick ? 2 : 5;
 const GOAL_MS = 2_000;
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const CLI = path.join(REPO, "dist", "cli", "main.js");
+const CLI = cliIn(path.join(REPO, "dist"));
 const BASE_AT = process.argv.indexOf("--base");
 const BASE_DIR = BASE_AT >= 0 ? path.resolve(process.argv[BASE_AT + 1] ?? "") : undefined;
-const BASE_CLI = BASE_DIR ? [path.join(BASE_DIR, "dist", "cli", "main.js"), path.join(BASE_DIR, "cli", "main.js")].find((f) => existsSync(f)) : undefined;
+const BASE_CLI = BASE_DIR ? [cliIn(BASE_DIR)].find((f) => existsSync(f)) : undefined;
 const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@example.com", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@example.com" };
 
 async function makeRepo(root: string, rand: () => number): Promise<string[]> {

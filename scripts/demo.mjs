@@ -2,13 +2,14 @@
 // `npm run demo`: cairn's main job on the bundled example knowledge (knowledge/ in this repo).
 // It works in a scratch copy of the repo's knowledge and sources, so nothing in your checkout changes.
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const cli = path.join(repo, "dist/cli/main.js");
+// The executable as installed: the bundle package.json's `bin` names.
+const cli = path.join(repo, JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")).bin.cairn);
 if (!existsSync(cli)) {
   console.error("dist/ is missing: run `npm ci` (it builds) or `npm run build` first.");
   process.exit(1);

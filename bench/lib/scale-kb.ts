@@ -26,7 +26,7 @@ export type KbOptions = {
   embedder?: { provider: string };
   /** Write the ledger of past runs. Default true. */
   ledger?: boolean;
-  /** `dist/cli/main.js` used for `cairn init`. */
+  /** The build's executable (bench/lib/cli-path.ts) used for `cairn init`. */
   cli: string;
 };
 

@@ -13,7 +13,7 @@ import { generateQueries, random } from "./corpus.js";
 export type Goal = { base: "node" | "parse"; factor: number } | { base: "none"; note: string };
 
 export type RowContext = {
-  /** `dist/cli/main.js` of the build under test. */
+  /** The executable of the build under test (bench/lib/cli-path.ts). */
   cli: string;
   /** The knowledge base root (this build's copy). */
   root: string;

@@ -1,10 +1,11 @@
-/** Run the built CLI (dist/) as a real process. */
+/** Run the built CLI as a real process: the executable package.json's `bin` names (the bundle in dist/bin/). */
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const CLI = path.join(REPO, "dist/cli/main.js");
+export const CLI = path.join(REPO, (JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { bin: { cairn: string } }).bin.cairn);
 
 export type CliResult = { code: number; stdout: string; stderr: string };
 

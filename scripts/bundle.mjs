@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+/**
+ * Bundle the command line (part of `npm run build`, after tsc): dist/bin/cairn.js and its chunks.
+ *
+ * Why: a cold `cairn` process spent a third of a one-file command (`show`, `confirm`) resolving, reading and
+ * compiling ~250 separate modules (zod's and yaml's files alone are ~170). One ESM bundle with code splitting keeps
+ * every lazy `import()` of the sources lazy (each command's module is its own chunk) and loads a few files instead.
+ * The library (`dist/index.js`, its declarations) stays tsc's output; only the executable is bundled.
+ *
+ * Native, optional and data-heavy packages stay outside (resolved from node_modules at run time as before):
+ * hnswlib-node (native), transformers.js and USE-lite with TF.js (optional, large), gpt-tokenizer (its tables are
+ * loaded by a worker), chart.js (read as text into the report page), chokidar (the watcher only).
+ *
+ *   node scripts/bundle.mjs            # reads dist/ (run tsc first), writes dist/bin/
+ */
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
+const dist = path.join(repo, "dist");
+const out = path.join(dist, "bin");
+const { version } = JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8"));
+
+const EXTERNAL = ["hnswlib-node", "@huggingface/transformers", "@energetic-ai/*", "onnxruntime-node", "onnxruntime-web", "sharp", "gpt-tokenizer", "gpt-tokenizer/*", "chart.js", "chokidar"];
+
+/** dist/version.js reads ../package.json beside itself; a chunk in dist/bin/ is one level deeper, so the bundle carries the version as a constant. */
+const versionConstant = {
+  name: "cairn-version",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/]version\.js$/ }, () => ({ contents: `export const VERSION = ${JSON.stringify(version)};\n`, loader: "js" }));
+  },
+};
+
+rmSync(out, { recursive: true, force: true });
+const result = await build({
+  absWorkingDir: repo,
+  // Entry names are kept (dist/bin/cairn.js, dist/bin/token-worker.js): tokens.js finds its worker beside itself.
+  entryPoints: { cairn: "dist/cli/main.js", "token-worker": "dist/retrieval/token-worker.js" },
+  outdir: out,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20.19",
+  external: EXTERNAL,
+  plugins: [versionConstant],
+  // Bundled CommonJS dependencies call require(); an ESM chunk has none of its own.
+  banner: { js: 'import { createRequire as __cairnRequire } from "node:module"; const require = __cairnRequire(import.meta.url);' },
+  metafile: true,
+  logLevel: "warning",
+});
+// Which source modules each chunk holds: test/cli/lazy-imports.test.ts maps the chunks a command loads back to them.
+writeFileSync(path.join(out, "meta.json"), `${JSON.stringify(result.metafile)}\n`);
