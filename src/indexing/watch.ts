@@ -1,7 +1,7 @@
 /**
- * `cairn watch`: keep the index current while humans edit. chokidar (loaded lazily) reports changes
- * under the knowledge dir and to the source files entries' anchored code was read from
- * (watch-sources.ts); changes are debounced, then the index is refreshed from the files (only
+ * `cairn watch`: keep the index current while humans edit. Directory watches report changes to the
+ * entry files (watch-dirs.ts) and chokidar (loaded lazily) changes to the source files entries' anchored
+ * code was read from (watch-sources.ts); changes are debounced, then the index is refreshed from the files (only
  * changed files are parsed, only changed text is embedded, only entries anchored in a changed source
  * file have their anchored code read again) and saved. The watcher holds the writer lock and keeps
  * the lexical index loaded, so what it saves is complete.
@@ -10,6 +10,7 @@ import { COLLECT_FROM_ENTRIES, collectGarbage } from "../store/gc.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { acquireIndexLock } from "./lock.js";
 import type { SearchIndex, SyncReport } from "./search-index.js";
+import { watchEntryDirs } from "./watch-dirs.js";
 import { watchSources } from "./watch-sources.js";
 import type { WatchHandle, WatchOptions } from "../types/indexing.js";
 
@@ -19,8 +20,6 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
   const debounceMs = options.debounceMs ?? 150;
   const emit = options.onEvent ?? (() => {});
   const release = await acquireIndexLock(index.layout.cache, { wait: false, root: index.layout.root });
-  const { watch } = await import("chokidar");
-  const knowledge = index.layout.knowledge;
 
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -66,17 +65,11 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
     }, debounceMs);
   };
 
-  const watcher = watch(knowledge, {
-    ignoreInitial: true,
-    depth: 1,
-    // Editors' atomic saves (write temp + rename) arrive as unlink/add pairs; the debounce merges them.
-    ignored: (file: string, stats?: { isFile(): boolean }) => Boolean(stats?.isFile() && !file.toLowerCase().endsWith(".md")) || file.includes(`${knowledge}/.ledger`),
-  });
-  for (const event of ["add", "change", "unlink", "addDir", "unlinkDir"] as const) watcher.on(event, schedule);
-  watcher.on("error", (error) => emit({ type: "error", message: (error as Error).message }));
+  // Editors' atomic saves (write temp + rename) arrive as several events; the debounce merges them.
+  const dirs = watchEntryDirs(index.layout.knowledge, index.layout.archive, () => schedule(), (message) => emit({ type: "error", message }));
 
   const ready = (async () => {
-    await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+    // The first refresh starts after the directories are watched: no change falls between the two.
     await (running = running.then(refresh));
     emit({ type: "ready", entries: index.size });
   })();
@@ -87,7 +80,7 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
     async close() {
       closed = true;
       clearTimeout(timer);
-      await watcher.close();
+      dirs.close();
       await sources.close();
       await running;
       await refresh();

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -17,6 +18,21 @@ async function waitFor(check: () => Promise<boolean>, ms = 15_000): Promise<void
 }
 
 const RANKED = { embedder: { provider: "use-lite" as const, weight: 0.2 } };
+
+/** inotify watches this process holds (Linux): one `inotify wd:` line per watch in the fdinfo of its inotify descriptors. */
+function inotifyWatches(): number {
+  let watches = 0;
+  for (const fd of readdirSync("/proc/self/fdinfo")) {
+    let info = "";
+    try {
+      info = readFileSync(`/proc/self/fdinfo/${fd}`, "utf8");
+    } catch {
+      continue; // closed meanwhile
+    }
+    for (const line of info.split("\n")) if (line.startsWith("inotify wd:")) watches++;
+  }
+  return watches;
+}
 
 describe("cairn watch", () => {
   it("follows adds, editors' atomic saves, renames, archive moves, deletions and broken files", async () => {
@@ -117,4 +133,45 @@ describe("cairn watch", () => {
     const revision = /revision (\d+)/.exec(last)![1];
     expect((await reopened.search(`revision ${revision}`)).results.map((r) => r.id)).toContain("e99");
   });
+
+  it.runIf(process.platform === "linux")("holds a watch per entry directory, not one per entry (chokidar held one per file: 100,003 at 100k entries)", async () => {
+    const files: Record<string, string> = { ...SOURCE_FILES, "knowledge/archive/old.md": entryText({ finding: "An archived finding." }) };
+    for (let i = 0; i < 300; i++) files[`knowledge/e${i}.md`] = entryText({ finding: `Finding number ${i}.` });
+    const root = await testdir(files);
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    const before = inotifyWatches();
+    const handle = await kb.watch({ debounceMs: 50 });
+    await handle.ready;
+    const held = inotifyWatches() - before;
+    // knowledge/ and knowledge/archive/, plus the anchored source (src/auth.ts) and its directory.
+    expect(held).toBeGreaterThanOrEqual(2);
+    expect(held).toBeLessThanOrEqual(6);
+    await writeFile(path.join(root, "knowledge/e7.md"), entryText({ finding: "Finding number seven now mentions a quokkaLatch." }));
+    await waitFor(async () => (await kb.search("quokkaLatch")).results[0]?.id === "e7");
+    await handle.close();
+    expect(inotifyWatches()).toBe(before);
+  });
+
+  it("follows an archive directory created, removed and created again while it watches", async () => {
+    const root = await testdir({ ...SOURCE_FILES, "knowledge/a.md": entryText({ finding: "Alpha finding about caching headers." }) });
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    const handle = await kb.watch({ debounceMs: 50 });
+    await handle.ready;
+    const state = async (id: string) => (await kb.searchIndex()).index.meta(id)?.state;
+    // Created and written at once: the write may land before the directory is watched; the refresh its creation starts finds it.
+    await mkdir(path.join(root, "knowledge/archive"));
+    await writeFile(path.join(root, "knowledge/archive/b.md"), entryText({ finding: "Beta finding about pools." }));
+    await waitFor(async () => (await state("b")) === "archived");
+    await rm(path.join(root, "knowledge/archive"), { recursive: true });
+    await waitFor(async () => (await state("b")) === undefined);
+    await mkdir(path.join(root, "knowledge/archive"));
+    await new Promise((r) => setTimeout(r, 200));
+    // A file written into the re-created directory well after its creation: only a watch on it reports this one.
+    await writeFile(path.join(root, "knowledge/archive/c.md"), entryText({ finding: "Gamma finding about retries." }));
+    await waitFor(async () => (await state("c")) === "archived");
+    await writeFile(path.join(root, "knowledge/archive/c.md"), entryText({ finding: "Gamma finding about retries and a wombatGate." }));
+    await waitFor(async () => (await kb.search("wombatGate", { includeArchived: true })).results[0]?.id === "c");
+    await handle.close();
+  });
 });
+
