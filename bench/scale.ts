@@ -393,13 +393,14 @@ function watchText(watch: Previous["watch"], limits: Record<string, number>): st
   }
   lines.push(
     `- This machine's inotify limits (\`/proc/sys/fs/inotify/*\`): ${lim || "not available"}.`,
-    "- chokidar 5 on Linux uses one `fs.watch` (one inotify watch) per watched file and one per directory (its `_handleFile` watches each file " +
-      "it adds), so `cairn watch` needs about one watch per entry file plus one per directory: " +
-      "`fs.inotify.max_user_watches` must exceed the number of entries (and what other watchers of the same user, e.g. editors, hold). " +
-      "When it is too low, chokidar reports `ENOSPC: System limit for number of file watchers reached` (`cairn watch` prints it as an error " +
-      "line and goes on watching the files it could; not reproduced here, the limit is system-wide on a shared machine). Raise it with " +
-      "`sudo sysctl fs.inotify.max_user_watches=524288` (persist in `/etc/sysctl.d/`). Each `cairn watch` uses one inotify instance " +
-      "(`max_user_instances`, default 128 per user).",
+    "- What `cairn watch` needs from the system: one inotify watch for `knowledge/`, one for `knowledge/archive/` (directory watches, " +
+      "which report every entry file created, written, renamed or deleted in them) and, through chokidar, one per anchored source file and " +
+      "one per directory holding one. Builds before d148665 also held one per entry file (chokidar watches each file it adds), so their " +
+      "`fs.inotify.max_user_watches` had to exceed the number of entries. It must now exceed the anchored source files (and what other " +
+      "watchers of the same user, e.g. editors, hold). When it is too low, chokidar reports `ENOSPC: System limit for number of file " +
+      "watchers reached` (`cairn watch` prints it as an error line and goes on watching the files it could; not reproduced here, the limit " +
+      "is system-wide on a shared machine). Raise it with `sudo sysctl fs.inotify.max_user_watches=524288` (persist in `/etc/sysctl.d/`). " +
+      "All of a process's watches share one inotify instance (`max_user_instances`, default 128 per user).",
   );
   return lines.join("\n");
 }
