@@ -1,7 +1,7 @@
 /** cairn.config.json: every key optional, validated with clear errors, zero-config works. */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { validateRuleSettings } from "./check/rules/registry.js";
 import { CairnError } from "./errors.js";
 import { didYouMean } from "./text/suggest.js";

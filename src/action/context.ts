@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { CairnError } from "../errors.js";
 
 /** Every variable the action reads: `action.yml` must pass each `CAIRN_*` one (a test holds it to that). */

@@ -1,6 +1,6 @@
 /** Read JSON input for record/compound from a file or stdin ('-'), validated with clear errors. */
 import { readFile } from "node:fs/promises";
-import type { z } from "zod";
+import type * as z from "zod";
 import { CairnError } from "../errors.js";
 
 export async function readJsonInput<T>(source: string, schema: z.ZodType<T>, what: string, example: string): Promise<T> {

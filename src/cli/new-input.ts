@@ -2,7 +2,7 @@
  * Input for `cairn new` besides flags: `--from FILE|-` (an entry's markdown, or JSON fields) and the
  * `$EDITOR` template. Both become the same fields the flags give.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { CairnError } from "../errors.js";
 import { parseEntry } from "../entry/parse.js";
 import { splitSteps } from "../entry/sections.js";

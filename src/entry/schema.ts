@@ -1,5 +1,5 @@
 /** The frontmatter schema: one zod source for validation (per key, with YAML lines) and the published JSON Schema. */
-import { z } from "zod";
+import * as z from "zod";
 import { ENTRY_STATUSES, PROVENANCES } from "./types.js";
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;

@@ -13,7 +13,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { createReadStream, mkdirSync, rmSync } from "node:fs";
 import { open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { CairnError } from "../errors.js";
 
 /** File name of the manifest inside the index directory. */

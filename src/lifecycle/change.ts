@@ -28,7 +28,7 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { isEntryFileName } from "../store/files.js";
 import { CairnError, isCairnError } from "../errors.js";
 import { appendEvents, readLedger, type NewEvent } from "../ledger/index.js";

@@ -1,5 +1,5 @@
 /** Library inputs validated like CLI inputs: a bad call is an error that says what to pass, never a silent no-op. */
-import { z } from "zod";
+import * as z from "zod";
 import { CairnError } from "../errors.js";
 import type { Assert, Equals, KnownKeys } from "../types/equals.js";
 import type { InjectInput } from "../types/inject.js";

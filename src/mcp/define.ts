@@ -1,5 +1,5 @@
 /** How an MCP tool is defined: a zod input schema tied to a typed handler that makes one call into the KnowledgeBase. */
-import { z } from "zod";
+import * as z from "zod";
 import type { KnowledgeBase } from "../knowledge-base.js";
 
 /** Hints an MCP client may show or use to decide whether to ask before calling. */

@@ -1,5 +1,5 @@
 /** MCP tools for single entries and PR review: get_entry, history, confirm, new_entry, diff, verify. One KnowledgeBase call each. */
-import { z } from "zod";
+import * as z from "zod";
 import { renderDiffMarkdown } from "../diff/index.js";
 import { slugify } from "../entry/render.js";
 import { clean, defineTool, entryId, readOnly, writes, type ToolDefinition } from "./define.js";

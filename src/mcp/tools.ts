@@ -1,5 +1,5 @@
 /** The MCP tools: one zod input schema and one call into the public KnowledgeBase API each; results use the CLI's `--json` shapes. */
-import { z } from "zod";
+import * as z from "zod";
 import type { KnowledgeBase } from "../knowledge-base.js";
 import { compoundFindingSchema, recordInputSchema } from "../lifecycle/inputs.js";
 import { agent, clean, defineTool, dryRun, paths, readOnly, run, writes, type ToolDefinition } from "./define.js";

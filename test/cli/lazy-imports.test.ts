@@ -38,6 +38,13 @@ describe("heavy modules are loaded lazily", () => {
     for (const heavy of HEAVY) expect(modules.filter((m) => m.includes(heavy))).toEqual([]);
   });
 
+  it("`cairn status` carries none of zod's translations but English (they were 366 KB of every command's start-up)", async () => {
+    const { code, modules } = await trace(["status"]);
+    expect(code).toBe(0);
+    expect(modules.some((m) => m.includes("/node_modules/zod/"))).toBe(true);
+    expect(modules.filter((m) => m.includes("/node_modules/zod/v4/locales/") && !m.endsWith("/en.js"))).toEqual([]);
+  });
+
   it("`cairn report --json` builds the model without the page, the chart library or the search index", async () => {
     const { code, modules } = await trace(["report", "--json"]);
     expect(code).toBe(0);
