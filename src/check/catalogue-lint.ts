@@ -8,7 +8,6 @@
  * - References are checked on the records.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
@@ -18,7 +17,7 @@ import type { Entry } from "../entry/types.js";
 import type { KnowledgeView } from "../indexing/catalogue-view.js";
 import { problemsOf, type CatalogueRecord } from "../indexing/catalogue.js";
 import type { LedgerSource } from "../ledger/index.js";
-import { latestFingerprints, type ConfirmedPrints } from "../anchors/fingerprint.js";
+import { latestFingerprints } from "../anchors/fingerprint.js";
 import type { Access } from "../anchors/resolve.js";
 import { gitStateToken } from "../store/git-dirs.js";
 import type { Layout } from "../store/layout.js";
@@ -153,7 +152,7 @@ function anchorRulesOn(enabled: (id: string) => boolean): boolean {
 /** Anchor diagnostics of one record at a time, reusing a cached result while nothing it read has changed. */
 function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache, computed: CatalogueLint["computed"]): (record: CatalogueRecord) => Promise<Diagnostic[]> {
   const { layout, config, events } = input;
-  let prints: Pick<ReadonlyMap<string, ConfirmedPrints>, "get"> | undefined;
+  let prints: ReturnType<typeof latestFingerprints> | undefined;
   const printsOf = () => (prints ??= latestFingerprints(events));
   const signatures = new Map<string, string>();
   const sig = (rel: string): string => {
@@ -196,7 +195,7 @@ function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache,
   const slot = limiter(ANCHOR_RESOLUTIONS);
 
   return (record) => slot(async () => {
-    const key = anchorKey(record, printsOf().get(record.id));
+    const key = anchorKey(record, printsOf().digest(record.id));
     const hit = next.anchors.get(record.path) ?? cache.anchors.get(record.path);
     if (hit && !(input.strictAnchors && hit.git !== undefined) && (await fresh(hit, key, unchanged, git))) {
       next.anchors.set(record.path, hit);
@@ -231,10 +230,10 @@ async function fresh(hit: AnchorLint, key: string, unchanged: (dep: string) => b
   return hit.git === undefined || hit.git === (await git());
 }
 
-/** What an entry's anchor results depend on besides the files they read: its text, its `lastConfirmed` and its latest fingerprints. */
-function anchorKey(record: CatalogueRecord, prints: ConfirmedPrints | undefined): string {
+/** What an entry's anchor results depend on besides the files they read: its text, its `lastConfirmed` and its latest fingerprints (their digest). */
+function anchorKey(record: CatalogueRecord, printsDigest: string | undefined): string {
   const lastConfirmed = typeof record.frontmatter.lastConfirmed === "string" ? record.frontmatter.lastConfirmed : "";
-  return `${record.fileHash}|${lastConfirmed}|${prints ? createHash("sha256").update(JSON.stringify(prints)).digest("hex").slice(0, 16) : ""}`;
+  return `${record.fileHash}|${lastConfirmed}|${printsDigest ?? ""}`;
 }
 
 function readText(layout: Layout, record: CatalogueRecord): string | undefined {

@@ -1,18 +1,22 @@
 /**
  * The folded state as a snapshot body (snapshot.ts), read lazily: a cold command asks about a few
  * entries and one run, so parsing the whole state (5 MB at 100k events) would cost what reading
- * the ledger costs. The body is a run of JSON texts — one record per entry and per run, then the
- * indexes that locate them and the string tables — and a small header says where each section is,
- * with the body's sha256. Loading checks the hash (a few ms) and parses the run index; entries,
- * runs and tables are parsed on first use. A record never decoded is written back byte for byte.
+ * the ledger costs. The body is a run of JSON texts — per entry its counters and times, the runs
+ * after its last reset and the events it keeps; per run its log; then the indexes that locate them
+ * and the string tables — and a small header says where each section is, with the body's sha256.
+ * Loading checks the hash (a few ms) and parses the run index; entries, runs and tables are parsed
+ * on first use, an entry's kept events (most of its bytes) only when they are read (stored-fold.ts).
+ * A record never decoded is written back byte for byte.
  */
 import { createHash } from "node:crypto";
 import type { LedgerEvent } from "./events.js";
+import { digestOf } from "./entry-fold.js";
 import { addTo, type AfterRuns, callOf, type EntryFold, LedgerState, newEntryFold, newRunLog, type RunLog, type RunSlot, type Stored, Table } from "./state.js";
+import { type Extras, extrasMask, StoredFold } from "./stored-fold.js";
 import { checkEvent } from "./validate.js";
 
 /** Bump when the fold (state.ts `apply`) or this encoding changes: older snapshots are then rebuilt. */
-export const STATE_FORMAT = 4;
+export const STATE_FORMAT = 5;
 
 /** [offset, length] of a JSON text in the body. */
 type Section = [offset: number, length: number];
@@ -26,7 +30,9 @@ export type StateHeader = {
   /** Body length and sha256 (hex). */
   bytes: number;
   sha256: string;
-  /** `[[id, offset, length, after offset, after length], …]` by entry number: its record, and its after-reset runs. */
+  /** Entry ids by number (a JSON list of strings). */
+  ids: Section;
+  /** Per entry number, six numbers in one flat list: where its record, its after-reset runs and its kept events are ([offset, length] each; length 0: none). */
   entries: Section;
   runKeys: Section;
   /** `[[run, lastInjectedSeq, offset, length], …]`. */
@@ -47,17 +53,19 @@ type EntryRecord = [
   lastInjectedRun: string | null,
   afterRuns: number,
   heldOnlyRuns: number,
-  extras: Extras | null,
+  /** Which events it keeps (stored-fold.ts HAS), and the digest of its fingerprints. */
+  mask: number,
+  printsKey: string | null,
 ];
 /** [run, time, run, time, …] of the injections, then of the withholdings. */
 type AfterRecord = [injected: Array<number | string>, held: Array<number | string>];
-type IndexRow = [id: string, offset: number, length: number, afterOffset: number, afterLength: number];
-type Extras = Partial<Pick<EntryFold, "lastArchived" | "lastAffirmed" | "verification" | "prints">>;
+/** Numbers per entry in the `entries` index. */
+const AT = 6;
 /** The maps' [hash, call or origin, entry, sequence number, …] are flat lists with the hash strings in place. */
 type RunRecord = [calls: number[], recorded: number[], injected: number[], held: number[], findings: Array<string | number>, independent: number[], compounded: Array<string | number>];
 
 /** The raw bytes of the records a state was loaded from, so that undecoded ones are copied, not re-encoded. */
-const sources = new WeakMap<Stored, { body: Buffer; entries: () => IndexRow[]; runKeys: Section }>();
+const sources = new WeakMap<Stored, { body: Buffer; entries: () => number[]; ids: Section; runKeys: Section }>();
 
 /** A body being written: JSON texts appended one after another. */
 class Body {
@@ -85,19 +93,23 @@ export function encodeState(state: LedgerState): EncodedState {
   const storedAt = source?.entries();
   const body = new Body();
   const raw = (at: Section) => body.add((source as { body: Buffer }).body.subarray(at[0], at[0] + at[1]));
-  const index: IndexRow[] = [];
+  const storedSection = (n: number, part: 0 | 1 | 2): Section => [(storedAt as number[])[n * AT + 2 * part] as number, (storedAt as number[])[n * AT + 2 * part + 1] as number];
+  const index: number[] = [];
   p.entryIds.list.forEach((id, n) => {
     const e = p.entries.get(id);
-    const stored = storedAt?.[n];
     // Records of entries not decoded since the snapshot was read are copied as they were.
-    if (e === undefined && stored !== undefined) {
-      index.push([id, ...raw([stored[1], stored[2]]), ...raw([stored[3], stored[4]])]);
+    if (e === undefined && storedAt !== undefined && n * AT < storedAt.length) {
+      index.push(...raw(storedSection(n, 0)), ...raw(storedSection(n, 1)), ...raw(storedSection(n, 2)));
       return;
     }
     const fold = e ?? newEntryFold(n);
     const after = fold.after === undefined ? raw(fold.afterAt as Section) : body.text(afterRecord(fold.after));
-    index.push([id, ...body.json(entryRecord(fold)), ...after]);
+    // Kept events never read since the snapshot was loaded are copied too, with what the record says of them.
+    const kept = fold instanceof StoredFold && fold.encoded ? { mask: fold.mask, key: fold.printsKey, at: raw(storedSection(n, 2)) } : keptEvents(fold, body);
+    index.push(...body.json(entryRecord(fold, kept.mask, kept.key)), ...after, ...kept.at);
   });
+  const table = (t: Table, at: Section | undefined) => (!t.loaded && at ? raw(at) : body.json(t.list));
+  const ids = table(p.entryIds, source?.ids);
   const entries = body.json(index);
   const runIndex: Array<[string, number, number, number]> = [];
   for (const [run, slot] of p.runs) {
@@ -105,7 +117,6 @@ export function encodeState(state: LedgerState): EncodedState {
     runIndex.push([run, slot.lastInjectedSeq, ...at]);
   }
   // A table never needed since it was loaded is copied as it was.
-  const table = (t: Table, at: Section | undefined) => (!t.loaded && at ? raw(at) : body.json(t.list));
   const runKeys = table(p.runKeys, source?.runKeys);
   const runs = body.json(runIndex);
   const bytes = Buffer.concat(body.chunks, body.length);
@@ -117,6 +128,7 @@ export function encodeState(state: LedgerState): EncodedState {
       agents: [...p.agents.list],
       bytes: bytes.length,
       sha256: createHash("sha256").update(bytes).digest("hex"),
+      ids,
       entries,
       runKeys,
       runs,
@@ -125,12 +137,23 @@ export function encodeState(state: LedgerState): EncodedState {
   };
 }
 
-function entryRecord(e: EntryFold): EntryRecord {
+/** The events `e` keeps, as one JSON object in the body (none: an empty section), with their mask and the digest of its fingerprints. */
+function keptEvents(e: EntryFold, body: Body): { mask: number; key: string | undefined; at: Section } {
   const extras: Extras = {};
   if (e.lastArchived) extras.lastArchived = e.lastArchived;
   if (e.lastAffirmed) extras.lastAffirmed = e.lastAffirmed;
   if (e.verification) extras.verification = e.verification;
-  if (e.prints) extras.prints = e.prints;
+  const mask = extrasMask({ ...extras, ...(e.prints ? { prints: e.prints } : {}) });
+  if (mask === 0) return { mask, key: undefined, at: [body.length, 0] };
+  const json = JSON.stringify(extras);
+  if (!e.prints) return { mask, key: undefined, at: body.text(json) };
+  // The fingerprints' text is written once: the digest is of the very bytes stored.
+  const prints = JSON.stringify(e.prints);
+  const key = e.printsKey ?? digestOf(prints);
+  return { mask, key, at: body.text(`${json.length > 2 ? `${json.slice(0, -1)},` : "{"}"prints":${prints}}`) };
+}
+
+function entryRecord(e: EntryFold, mask: number, printsKey: string | undefined): EntryRecord {
   return [
     e.independent,
     e.primed,
@@ -143,7 +166,8 @@ function entryRecord(e: EntryFold): EntryRecord {
     e.lastInjectedRun ?? null,
     e.afterRuns,
     e.heldOnlyRuns,
-    Object.keys(extras).length ? extras : null,
+    mask,
+    printsKey ?? null,
   ];
 }
 
@@ -192,19 +216,24 @@ export function decodeState(header: unknown, body: Buffer): { state: LedgerState
   if (!isCount(h.size) || !(h.last === null || checkEvent(structuredClone(h.last)) === undefined)) return { problem: "size or last event" };
   if (!Array.isArray(h.origins) || !h.origins.every(isString) || h.origins[0] !== "" || !Array.isArray(h.agents) || !h.agents.every(isString)) return { problem: "origins or agents" };
   if (h.bytes !== body.length || !isString(h.sha256) || createHash("sha256").update(body).digest("hex") !== h.sha256) return { problem: "the body does not match its hash" };
-  if (![h.entries, h.runKeys, h.runs].every((s) => isSection(s, body.length))) return { problem: "sections" };
+  if (![h.ids, h.entries, h.runKeys, h.runs].every((s) => isSection(s, body.length))) return { problem: "sections" };
   const parse = <T>([offset, length]: Section): T => JSON.parse(body.toString("utf8", offset, offset + length)) as T;
-  let entryIndex: IndexRow[] | undefined;
-  const entriesAt = () => (entryIndex ??= parse<IndexRow[]>(h.entries));
+  let entryIndex: number[] | undefined;
+  const entriesAt = () => (entryIndex ??= parse<number[]>(h.entries));
+  const extras = (n: number): Extras => {
+    const at = entriesAt();
+    return parse<Extras>([at[n * AT + 4] as number, at[n * AT + 5] as number]);
+  };
   const stored: Stored = {
     entry: (n) => {
-      const [, offset, length, afterOffset, afterLength] = entriesAt()[n] as IndexRow;
-      return decodeEntry(n, parse<EntryRecord>([offset, length]), [afterOffset, afterLength]);
+      const at = entriesAt();
+      const k = n * AT;
+      return decodeEntry(n, parse<EntryRecord>([at[k] as number, at[k + 1] as number]), [at[k + 2] as number, at[k + 3] as number], extras);
     },
     run: (encoded) => decodeRun(parse<RunRecord>(encoded as Section)),
     after: (encoded) => decodeAfter(parse<AfterRecord>(encoded as Section)),
   };
-  sources.set(stored, { body, entries: entriesAt, runKeys: h.runKeys });
+  sources.set(stored, { body, entries: entriesAt, ids: h.ids, runKeys: h.runKeys });
   const runs = new Map<string, RunSlot>();
   for (const [run, lastInjectedSeq, offset, length] of parse<Array<[string, number, number, number]>>(h.runs)) {
     runs.set(run, { lastInjectedSeq, log: undefined, encoded: [offset, length], runNos: undefined });
@@ -214,7 +243,7 @@ export function decodeState(header: unknown, body: Buffer): { state: LedgerState
     last: h.last ?? undefined,
     origins: new Table(h.origins),
     agents: new Table(h.agents),
-    entryIds: new Table(() => entriesAt().map(([id]) => id)),
+    entryIds: new Table(() => parse<string[]>(h.ids)),
     runKeys: new Table(() => parse<string[]>(h.runKeys)),
     entries: new Map(),
     runs,
@@ -223,8 +252,8 @@ export function decodeState(header: unknown, body: Buffer): { state: LedgerState
   return { state };
 }
 
-function decodeEntry(n: number, r: EntryRecord, afterAt: Section): EntryFold {
-  const e = newEntryFold(n);
+function decodeEntry(n: number, r: EntryRecord, afterAt: Section, extras: (n: number) => Extras): EntryFold {
+  const e = new StoredFold(n, r[11], r[12] ?? undefined, extras);
   [e.independent, e.primed, e.withheld, e.found, e.injectedRuns] = r;
   e.named = r[5] === 1;
   e.lastReset = r[6] ?? undefined;
@@ -233,9 +262,7 @@ function decodeEntry(n: number, r: EntryRecord, afterAt: Section): EntryFold {
   e.afterRuns = r[9];
   e.heldOnlyRuns = r[10];
   // The runs after the last reset stay encoded until a hand-edited date or a new event needs them.
-  e.after = undefined;
   e.afterAt = afterAt;
-  if (r[11] !== null) Object.assign(e, r[11]);
   return e;
 }
 

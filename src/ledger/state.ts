@@ -10,7 +10,7 @@
  */
 import { agentKey } from "../entry/agent-name.js";
 import { resetsCounter } from "./clock.js";
-import { affirms, type AfterRuns, type ConfirmedPrints, type EntryFold, newEntryFold, printsOf, refreshesVerification, type VerificationState } from "./entry-fold.js";
+import { affirms, type AfterRuns, type ConfirmedPrints, type EntryFold, newEntryFold, printsDigest, printsOf, refreshesVerification, type VerificationState } from "./entry-fold.js";
 import type { LedgerEvent } from "./events.js";
 import { runKey, type RunRecord, type RunRef } from "./run-ref.js";
 import { addCompounded, addFinding, addTo, callOf, entriesOf, latestCompounded, latestFindings, newRunLog, recordedAgents, type RunLog, type RunSlot } from "./run-log.js";
@@ -110,7 +110,10 @@ export class LedgerState {
     if (affirms(event) && (e.lastAffirmed === undefined || event.time > e.lastAffirmed.time)) e.lastAffirmed = event;
     if (e.verification !== undefined && refreshesVerification(event)) e.verification.confirmedAfter = true;
     const prints = printsOf(event);
-    if (prints !== undefined) e.prints = { date: event.time.slice(0, 10), prints };
+    if (prints !== undefined) {
+      e.prints = { date: event.time.slice(0, 10), prints };
+      e.printsKey = undefined;
+    }
     // A repeated (run, agent, finding) neither counts nor resets: it is the same confirmation again.
     if (counts && resetsCounter(event) && (e.lastReset === undefined || event.time > e.lastReset)) {
       e.lastReset = event.time;
@@ -205,6 +208,12 @@ export class LedgerState {
   /** The fold of entry `id`; undefined when no event mentions it. */
   entry(id: string): Readonly<EntryFold> | undefined {
     return this.#entries.get(id) ?? this.#decoded(id);
+  }
+
+  /** The digest of entry `id`'s latest fingerprints (entry-fold.ts `printsDigest`); undefined when it has none. Parses no fingerprint a snapshot holds. */
+  printsDigest(id: string): string | undefined {
+    const e = this.entry(id);
+    return e === undefined ? undefined : printsDigest(e as EntryFold);
   }
 
   /** The runs that injected or withheld `e` after its last reset, with their latest times (decoded from the snapshot on first need). */
