@@ -80,7 +80,8 @@ export async function recordLinter(input: RecordLintInput, base?: LintCache): Pr
     const diagnostics: Diagnostic[] = [];
     const directives = new Map<string, Directive[]>();
     // Anchor resolutions wait on file reads: they run (one at a time) while the content rules use the CPU.
-    const anchored: Array<Promise<Diagnostic[]>> = [];
+    // Cached results that still hold come back at once (most of them: no promise per entry).
+    const anchored: Array<Diagnostic[] | Promise<Diagnostic[]>> = [];
     for (const record of records) {
       diagnostics.push(...problemsOf(record, today));
       if (record.unparsed) continue;
@@ -98,7 +99,7 @@ export async function recordLinter(input: RecordLintInput, base?: LintCache): Pr
       diagnostics.push(...content.diagnostics.map((d) => (d.file === record.path ? d : { ...d, file: record.path })));
       if (anchorsOn) anchored.push(anchors(record));
     }
-    for (const found of await Promise.all(anchored)) diagnostics.push(...found);
+    for (const found of await settled(anchored)) diagnostics.push(...found);
     return { diagnostics, directives };
   };
   return {
@@ -149,8 +150,18 @@ function anchorRulesOn(enabled: (id: string) => boolean): boolean {
   return RULE_MODULES.find((m) => m.name === "anchors")!.rules.some((r) => enabled(r.id));
 }
 
-/** Anchor diagnostics of one record at a time, reusing a cached result while nothing it read has changed. */
-function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache, computed: CatalogueLint["computed"]): (record: CatalogueRecord) => Promise<Diagnostic[]> {
+/** Every value of `list`, its promises awaited (together: one rejection rejects, and none goes unhandled). */
+async function settled<T>(list: Array<T | Promise<T>>): Promise<T[]> {
+  const out = [...list];
+  await Promise.all(list.flatMap((v, i) => (v instanceof Promise ? [v.then((found) => void (out[i] = found))] : [])));
+  return out as T[];
+}
+
+/**
+ * Anchor diagnostics of a record: a cached result while nothing it read has changed (at once, unless it rests on
+ * git's state), else resolved again (a few records at a time).
+ */
+function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache, computed: CatalogueLint["computed"]): (record: CatalogueRecord) => Diagnostic[] | Promise<Diagnostic[]> {
   const { layout, config, events } = input;
   let prints: ReturnType<typeof latestFingerprints> | undefined;
   const printsOf = () => (prints ??= latestFingerprints(events));
@@ -194,13 +205,19 @@ function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache,
     (resolver ??= import("./anchors.js").then(({ anchorResolverFor }) => anchorResolverFor(layout, { repos: config.repos, onAccess, fingerprints: async () => printsOf() })));
   const slot = limiter(ANCHOR_RESOLUTIONS);
 
-  return (record) => slot(async () => {
+  const reuse = (record: CatalogueRecord, hit: AnchorLint): Diagnostic[] => {
+    next.anchors.set(record.path, hit);
+    return hit.diagnostics;
+  };
+  return (record) => {
     const key = anchorKey(record, printsOf().digest(record.id));
     const hit = next.anchors.get(record.path) ?? cache.anchors.get(record.path);
-    if (hit && !(input.strictAnchors && hit.git !== undefined) && (await fresh(hit, key, unchanged, git))) {
-      next.anchors.set(record.path, hit);
-      return hit.diagnostics;
-    }
+    const held = hit !== undefined && !(input.strictAnchors && hit.git !== undefined) && !hit.volatile && hit.key === key && hit.deps.every(unchanged);
+    if (held && hit.git === undefined) return reuse(record, hit);
+    return slot(async () => (held && hit.git === (await git()) ? reuse(record, hit) : resolveAnchors(record, key)));
+  };
+
+  async function resolveAnchors(record: CatalogueRecord, key: string): Promise<Diagnostic[]> {
     const entry = await fullEntry(layout, record);
     if (!entry) return [];
     const resolve = await resolverOnce();
@@ -221,13 +238,7 @@ function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache,
     computed.anchors++;
     next.anchors.set(record.path, result);
     return found;
-  });
-}
-
-async function fresh(hit: AnchorLint, key: string, unchanged: (dep: string) => boolean, git: () => Promise<string | undefined>): Promise<boolean> {
-  if (hit.volatile || hit.key !== key) return false;
-  for (const dep of hit.deps) if (!unchanged(dep)) return false;
-  return hit.git === undefined || hit.git === (await git());
+  }
 }
 
 /** What an entry's anchor results depend on besides the files they read: its text, its `lastConfirmed` and its latest fingerprints (their digest). */
