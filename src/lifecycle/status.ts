@@ -4,6 +4,7 @@ import { holdoutRuns, type CairnConfig } from "../config.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import type { EntryState, EntrySummary } from "../entry/types.js";
 import type { EntryLedgerView, LedgerSource } from "../ledger/index.js";
+import { byPathOrder } from "../store/files.js";
 import { findConflicts, type Conflict } from "./conflicts.js";
 import { limitOf, nearDecayAt, type Limit } from "./decay.js";
 import type { EntryStatusRow, Evidence, StatusReport } from "../types/status.js";
@@ -87,6 +88,7 @@ export function buildStatus(input: StatusInput, options: { all?: boolean } = {})
       warnings,
     });
   }
-  const entries = rows.sort((a, b) => (a.state === b.state ? a.id.localeCompare(b.id) : a.state === "active" ? -1 : 1));
+  // byPathOrder: localeCompare's order through one shared collator.
+  const entries = rows.sort((a, b) => (a.state === b.state ? byPathOrder(a.id, b.id) : a.state === "active" ? -1 : 1));
   return { entries, conflicts, warnings: input.ledgerWarnings ?? [] };
 }
