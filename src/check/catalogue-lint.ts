@@ -85,7 +85,8 @@ export async function recordLinter(input: RecordLintInput, base?: LintCache): Pr
     for (const record of records) {
       diagnostics.push(...problemsOf(record, today));
       if (record.unparsed) continue;
-      let content = next.content.get(record.fileHash) ?? cache.content.get(record.fileHash);
+      // A hash's result is the same wherever it was found: the loaded cache first (it has nearly all of them).
+      let content = cache.content.get(record.fileHash) ?? next.content.get(record.fileHash);
       if (!content) {
         const text = readText(layout, record);
         if (text === undefined) continue; // gone since the catalogue was refreshed: the next run sees where it went
@@ -95,7 +96,8 @@ export async function recordLinter(input: RecordLintInput, base?: LintCache): Pr
         computed.content++;
       }
       next.content.set(record.fileHash, content);
-      directives.set(record.path, content.directives);
+      // Only files with directives are listed: the policy reads a missing file as one without any.
+      if (content.directives.length) directives.set(record.path, content.directives);
       diagnostics.push(...content.diagnostics.map((d) => (d.file === record.path ? d : { ...d, file: record.path })));
       if (anchorsOn) anchored.push(anchors(record));
     }
@@ -123,7 +125,9 @@ export async function recordLinter(input: RecordLintInput, base?: LintCache): Pr
       }
       // Anchors not resolved in this run (`check --no-anchors`) keep their cached results.
       if (!anchorsOn) for (const [k, v] of cache.anchors) next.anchors.set(k, v);
-      if (fresh || changed(cache, next)) await writeLintCache(layout.cache, next).catch(() => undefined);
+      // Nothing computed: every result kept was taken from the cache as it was, so only pruning can change it.
+      const pruned = next.content.size !== cache.content.size || next.anchors.size !== cache.anchors.size;
+      if (fresh || pruned) await writeLintCache(layout.cache, next).catch(() => undefined);
       return next;
     },
   };
@@ -134,11 +138,12 @@ export async function lintCatalogue(input: RecordLintInput & { view: KnowledgeVi
   const { view } = input;
   const linter = await recordLinter(input, base);
   const { diagnostics, directives } = await linter.raw(view.entries);
-  const parsed = new Set(view.entries.map((e) => e.path));
-  // Files that do not parse and duplicate ids: the view's problems beyond the entries' own.
+  // Files that do not parse and duplicate ids: the view's problems beyond the entries' own (most views have none).
+  const parsed = new Set(view.diagnostics.length ? view.entries.map((e) => e.path) : []);
   const others = view.diagnostics.filter((d) => !parsed.has(d.file) || d.rule === "id-duplicate");
+  const broken = [...new Set(view.diagnostics.map((d) => d.file))].filter((f) => !parsed.has(f));
   const raw = [...others, ...diagnostics, ...checkReferences(view.entries, view.byId)];
-  const final = linter.policy.finalize(raw, [...view.entries.map((e) => e.path), ...brokenPaths(view)], directives);
+  const final = linter.policy.finalize(raw, [...view.entries.map((e) => e.path), ...broken], directives);
   const cache = await linter.save("prune");
   return { diagnostics: sortDiagnostics(final), computed: linter.computed, cache };
 }
@@ -211,7 +216,7 @@ function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache,
   };
   return (record) => {
     const key = anchorKey(record, printsOf().digest(record.id));
-    const hit = next.anchors.get(record.path) ?? cache.anchors.get(record.path);
+    const hit = cache.anchors.get(record.path) ?? next.anchors.get(record.path);
     const held = hit !== undefined && !(input.strictAnchors && hit.git !== undefined) && !hit.volatile && hit.key === key && hit.deps.every(unchanged);
     if (held && hit.git === undefined) return reuse(record, hit);
     return slot(async () => (held && hit.git === (await git()) ? reuse(record, hit) : resolveAnchors(record, key)));
@@ -262,14 +267,3 @@ async function fullEntry(layout: Layout, record: CatalogueRecord): Promise<Entry
   return entry && entry.id === record.id ? entry : undefined;
 }
 
-function brokenPaths(view: KnowledgeView): string[] {
-  const parsed = new Set(view.entries.map((e) => e.path));
-  return [...new Set(view.diagnostics.map((d) => d.file))].filter((f) => !parsed.has(f));
-}
-
-function changed(before: LintCache, after: LintCache): boolean {
-  if (before.content.size !== after.content.size || before.anchors.size !== after.anchors.size) return true;
-  for (const [k, v] of after.content) if (before.content.get(k) !== v) return true;
-  for (const [k, v] of after.anchors) if (before.anchors.get(k) !== v) return true;
-  return false;
-}

@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLEAN, type LintCache, readLintCache, writeLintCache } from "../../src/check/lint-cache.js";
@@ -71,5 +71,27 @@ describe("the lint cache file (.cairn/lint.json)", () => {
     expect(again.computed).toEqual({ content: 2, anchors: 2 });
     expect(again.diagnostics).toEqual(first.diagnostics);
     expect((await lint()).computed).toEqual({ content: 0, anchors: 0 });
+  });
+
+  it("status keeps the file as it is when nothing was computed, and prunes the results of a removed entry", async () => {
+    const root = await testdir({ ...SOURCE_FILES, "knowledge/a.md": entryText(), "knowledge/b.md": entryText({ finding: "Retries never back off; add jitter." }) });
+    const lint = async () => {
+      const kb = await openKnowledgeBase({ root, embedder: null });
+      const view = await kb.knowledge();
+      return lintCatalogue({ layout: kb.layout, config: kb.config, view, events: (await kb.ledger.state()).state, today: kb.today() });
+    };
+    await lint();
+    const file = path.join(root, ".cairn/lint.json");
+    // An old mtime: a rewrite would change it.
+    await utimes(file, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    const old = (await stat(file)).mtimeMs;
+    await lint();
+    expect((await stat(file)).mtimeMs).toBe(old);
+    await rm(path.join(root, "knowledge/b.md"));
+    const after = await lint();
+    expect(after.computed).toEqual({ content: 0, anchors: 0 });
+    const stored = JSON.parse(await readFile(file, "utf8"));
+    expect(stored.paths).toEqual(["knowledge/a.md"]);
+    expect(stored.clean).toHaveLength(1);
   });
 });
