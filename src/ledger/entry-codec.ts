@@ -193,7 +193,11 @@ function afterRecord(after: AfterRuns): string {
 
 function decodeEntry(n: number, r: EntryRecord, afterAt: Section, printsKey: string | undefined, extras: (n: number) => Extras): EntryFold {
   const e = new StoredFold(n, r[11], printsKey, extras);
-  [e.independent, e.primed, e.withheld, e.found, e.injectedRuns] = r;
+  e.independent = r[0];
+  e.primed = r[1];
+  e.withheld = r[2];
+  e.found = r[3];
+  e.injectedRuns = r[4];
   e.named = r[5] === 1;
   e.lastReset = r[6] ?? undefined;
   e.lastInjected = r[7] ?? undefined;

@@ -46,11 +46,13 @@ export function buildStatus(input: StatusInput, options: { all?: boolean } = {})
     const limit = active ? limitOf({ unconfirmedRuns, heldOutRuns }, config) : { kind: "window" as const };
     const evidence = evidenceOf(view);
     const warnings: string[] = [];
-    const problems = byFile.get(entry.path) ?? [];
-    const { blocking } = gateVerdict(problems, true);
-    if (blocking.length) warnings.push(`withheld from inject: ${describeBlocking(blocking, 2)} (run cairn check)`);
-    const errors = problems.filter((d) => d.severity === "error" && !blocking.includes(d));
-    if (errors.length) warnings.push(`${errors.length} check error(s): ${errors[0]!.rule} at line ${errors[0]!.line}${errors.length > 1 ? ", …" : ""} (run cairn check)`);
+    const problems = byFile.get(entry.path);
+    if (problems !== undefined) {
+      const { blocking } = gateVerdict(problems, true);
+      if (blocking.length) warnings.push(`withheld from inject: ${describeBlocking(blocking, 2)} (run cairn check)`);
+      const errors = problems.filter((d) => d.severity === "error" && !blocking.includes(d));
+      if (errors.length) warnings.push(`${errors.length} check error(s): ${errors[0]!.rule} at line ${errors[0]!.line}${errors.length > 1 ? ", …" : ""} (run cairn check)`);
+    }
     const status = typeof fm.status === "string" ? fm.status : "observed";
     if (status === "disputed") warnings.push("disputed");
     if (status === "superseded") warnings.push(`superseded${fm.supersededBy ? ` by ${String(fm.supersededBy)}` : ""}`);
