@@ -69,7 +69,7 @@ export class StoredEntries {
     let block = this.#decoded[b];
     if (block === undefined) {
       const records = parseAt<EntryRecord[]>(this.#body, this.block(b));
-      block = records.map((r, i) => decodeEntry(b * BLOCK + i, r, this.after(b * BLOCK + i), this.digest(b * BLOCK + i), this.#extras));
+      block = records.map((r, i) => decodeEntry(b * BLOCK + i, r, this.digest(b * BLOCK + i), this.#extras));
       this.#decoded[b] = block;
     }
     return block[n - b * BLOCK];
@@ -81,9 +81,9 @@ export class StoredEntries {
     return this.#digests[n] || undefined;
   }
 
-  /** Runs after an entry's reset, from where its fold says they are. */
-  afterRuns(at: unknown): AfterRuns {
-    return decodeAfter(parseAt<AfterRecord>(this.#body, at as Section));
+  /** Runs after the reset of entry `n` (a stored fold's `afterAt`). */
+  afterRuns(n: number): AfterRuns {
+    return decodeAfter(parseAt<AfterRecord>(this.#body, this.after(n)));
   }
 
   /** True once block `b` was decoded (its folds may have changed since). */
@@ -136,7 +136,7 @@ export function encodeEntries(body: Body, folds: ReadonlyArray<EntryFold | undef
     const records: string[] = [];
     for (let n = from; n < to; n++) {
       const fold = folds[n] ?? source?.entry(n) ?? newEntryFold(n);
-      const after = fold.after === undefined ? copy(fold.afterAt as Section) : body.text(afterRecord(fold.after));
+      const after = fold.after === undefined ? copy((source as StoredEntries).after(fold.afterAt as number)) : body.text(afterRecord(fold.after));
       // Kept events never read since the snapshot was loaded are copied, with their mask and digest.
       const kept = fold instanceof StoredFold && fold.encoded ? { mask: fold.mask, key: fold.printsKey, at: copy((source as StoredEntries).kept(n)) } : keptEvents(fold, body);
       records.push(JSON.stringify(entryRecord(fold, kept.mask)));
@@ -191,7 +191,7 @@ function afterRecord(after: AfterRuns): string {
   return `[${flat(after.injected)},${flat(after.held)}]`;
 }
 
-function decodeEntry(n: number, r: EntryRecord, afterAt: Section, printsKey: string | undefined, extras: (n: number) => Extras): EntryFold {
+function decodeEntry(n: number, r: EntryRecord, printsKey: string | undefined, extras: (n: number) => Extras): EntryFold {
   const e = new StoredFold(n, r[11], printsKey, extras);
   e.independent = r[0];
   e.primed = r[1];
@@ -204,8 +204,8 @@ function decodeEntry(n: number, r: EntryRecord, afterAt: Section, printsKey: str
   e.lastInjectedRun = r[8] ?? undefined;
   e.afterRuns = r[9];
   e.heldOnlyRuns = r[10];
-  // The runs after the last reset stay encoded until a hand-edited date or a new event needs them.
-  e.afterAt = afterAt;
+  // The runs after the last reset stay encoded until a hand-edited date or a new event needs them (found by number).
+  e.afterAt = n;
   return e;
 }
 

@@ -28,7 +28,7 @@ export type EntryFold = {
   heldOnlyRuns: number;
   /** Those runs with their latest times (for a hand-edited date later than `lastReset`); see `LedgerState.runsAfterReset`. */
   after: AfterRuns | undefined;
-  /** Where `after` is in the snapshot the entry was decoded from, until it is needed. */
+  /** Where `after` is in the snapshot the entry was decoded from (its entry number there), until it is needed. */
   afterAt: unknown;
   lastInjected?: string;
   lastInjectedRun?: string;

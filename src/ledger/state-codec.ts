@@ -120,7 +120,7 @@ export function decodeState(header: unknown, body: Buffer): { state: LedgerState
     entry: (n) => entries.entry(n),
     digest: (n) => entries.digest(n),
     run: (encoded) => decodeRun(parse<RunRecord>(encoded as Section)),
-    after: (encoded) => entries.afterRuns(encoded),
+    after: (encoded) => entries.afterRuns(encoded as number),
   };
   sources.set(stored, { body, entries, ids: h.ids, runKeys: h.runKeys });
   const runs = new Map<string, RunSlot>();
