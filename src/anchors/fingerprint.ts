@@ -38,11 +38,12 @@ export function findWindow(lines: readonly string[], length: number, hash: strin
 /** The fingerprints of an entry's last confirmation, with the day it happened. */
 export type { ConfirmedPrints } from "../ledger/state.js";
 
-/** Per entry id, the latest independent or manual confirmation event that carries fingerprints. */
-export function latestFingerprints(events: LedgerSource): Pick<ReadonlyMap<string, ConfirmedPrints>, "get"> {
+/** Per entry id, the latest independent or manual confirmation event that carries fingerprints; `digest`: a hash of them (what cached anchor results depend on). */
+export function latestFingerprints(events: LedgerSource): Pick<ReadonlyMap<string, ConfirmedPrints>, "get"> & { digest(id: string): string | undefined } {
   const state = ledgerState(events);
-  // A lookup: the resolver asks about the entries whose anchors it resolves (the rest stay encoded in the snapshot).
-  return { get: (id) => state.entry(id)?.prints };
+  // A lookup: the resolver asks about the entries whose anchors it resolves (the rest stay encoded in the snapshot);
+  // the digest of every entry's prints is kept in the snapshot, so asking it of all of them decodes none.
+  return { get: (id) => state.entry(id)?.prints, digest: (id) => state.printsDigest(id) };
 }
 
 /**

@@ -8,7 +8,6 @@
  * - References are checked on the records.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
@@ -18,7 +17,7 @@ import type { Entry } from "../entry/types.js";
 import type { KnowledgeView } from "../indexing/catalogue-view.js";
 import { problemsOf, type CatalogueRecord } from "../indexing/catalogue.js";
 import type { LedgerSource } from "../ledger/index.js";
-import { latestFingerprints, type ConfirmedPrints } from "../anchors/fingerprint.js";
+import { latestFingerprints } from "../anchors/fingerprint.js";
 import type { Access } from "../anchors/resolve.js";
 import { gitStateToken } from "../store/git-dirs.js";
 import type { Layout } from "../store/layout.js";
@@ -81,11 +80,13 @@ export async function recordLinter(input: RecordLintInput, base?: LintCache): Pr
     const diagnostics: Diagnostic[] = [];
     const directives = new Map<string, Directive[]>();
     // Anchor resolutions wait on file reads: they run (one at a time) while the content rules use the CPU.
-    const anchored: Array<Promise<Diagnostic[]>> = [];
+    // Cached results that still hold come back at once (most of them: no promise per entry).
+    const anchored: Array<Diagnostic[] | Promise<Diagnostic[]>> = [];
     for (const record of records) {
       diagnostics.push(...problemsOf(record, today));
       if (record.unparsed) continue;
-      let content = next.content.get(record.fileHash) ?? cache.content.get(record.fileHash);
+      // A hash's result is the same wherever it was found: the loaded cache first (it has nearly all of them).
+      let content = cache.content.get(record.fileHash) ?? next.content.get(record.fileHash);
       if (!content) {
         const text = readText(layout, record);
         if (text === undefined) continue; // gone since the catalogue was refreshed: the next run sees where it went
@@ -95,11 +96,12 @@ export async function recordLinter(input: RecordLintInput, base?: LintCache): Pr
         computed.content++;
       }
       next.content.set(record.fileHash, content);
-      directives.set(record.path, content.directives);
+      // Only files with directives are listed: the policy reads a missing file as one without any.
+      if (content.directives.length) directives.set(record.path, content.directives);
       diagnostics.push(...content.diagnostics.map((d) => (d.file === record.path ? d : { ...d, file: record.path })));
       if (anchorsOn) anchored.push(anchors(record));
     }
-    for (const found of await Promise.all(anchored)) diagnostics.push(...found);
+    for (const found of await settled(anchored)) diagnostics.push(...found);
     return { diagnostics, directives };
   };
   return {
@@ -123,7 +125,9 @@ export async function recordLinter(input: RecordLintInput, base?: LintCache): Pr
       }
       // Anchors not resolved in this run (`check --no-anchors`) keep their cached results.
       if (!anchorsOn) for (const [k, v] of cache.anchors) next.anchors.set(k, v);
-      if (fresh || changed(cache, next)) await writeLintCache(layout.cache, next).catch(() => undefined);
+      // Nothing computed: every result kept was taken from the cache as it was, so only pruning can change it.
+      const pruned = next.content.size !== cache.content.size || next.anchors.size !== cache.anchors.size;
+      if (fresh || pruned) await writeLintCache(layout.cache, next).catch(() => undefined);
       return next;
     },
   };
@@ -134,11 +138,12 @@ export async function lintCatalogue(input: RecordLintInput & { view: KnowledgeVi
   const { view } = input;
   const linter = await recordLinter(input, base);
   const { diagnostics, directives } = await linter.raw(view.entries);
-  const parsed = new Set(view.entries.map((e) => e.path));
-  // Files that do not parse and duplicate ids: the view's problems beyond the entries' own.
+  // Files that do not parse and duplicate ids: the view's problems beyond the entries' own (most views have none).
+  const parsed = new Set(view.diagnostics.length ? view.entries.map((e) => e.path) : []);
   const others = view.diagnostics.filter((d) => !parsed.has(d.file) || d.rule === "id-duplicate");
+  const broken = [...new Set(view.diagnostics.map((d) => d.file))].filter((f) => !parsed.has(f));
   const raw = [...others, ...diagnostics, ...checkReferences(view.entries, view.byId)];
-  const final = linter.policy.finalize(raw, [...view.entries.map((e) => e.path), ...brokenPaths(view)], directives);
+  const final = linter.policy.finalize(raw, [...view.entries.map((e) => e.path), ...broken], directives);
   const cache = await linter.save("prune");
   return { diagnostics: sortDiagnostics(final), computed: linter.computed, cache };
 }
@@ -150,10 +155,20 @@ function anchorRulesOn(enabled: (id: string) => boolean): boolean {
   return RULE_MODULES.find((m) => m.name === "anchors")!.rules.some((r) => enabled(r.id));
 }
 
-/** Anchor diagnostics of one record at a time, reusing a cached result while nothing it read has changed. */
-function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache, computed: CatalogueLint["computed"]): (record: CatalogueRecord) => Promise<Diagnostic[]> {
+/** Every value of `list`, its promises awaited (together: one rejection rejects, and none goes unhandled). */
+async function settled<T>(list: Array<T | Promise<T>>): Promise<T[]> {
+  const out = [...list];
+  await Promise.all(list.flatMap((v, i) => (v instanceof Promise ? [v.then((found) => void (out[i] = found))] : [])));
+  return out as T[];
+}
+
+/**
+ * Anchor diagnostics of a record: a cached result while nothing it read has changed (at once, unless it rests on
+ * git's state), else resolved again (a few records at a time).
+ */
+function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache, computed: CatalogueLint["computed"]): (record: CatalogueRecord) => Diagnostic[] | Promise<Diagnostic[]> {
   const { layout, config, events } = input;
-  let prints: Pick<ReadonlyMap<string, ConfirmedPrints>, "get"> | undefined;
+  let prints: ReturnType<typeof latestFingerprints> | undefined;
   const printsOf = () => (prints ??= latestFingerprints(events));
   const signatures = new Map<string, string>();
   const sig = (rel: string): string => {
@@ -195,13 +210,19 @@ function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache,
     (resolver ??= import("./anchors.js").then(({ anchorResolverFor }) => anchorResolverFor(layout, { repos: config.repos, onAccess, fingerprints: async () => printsOf() })));
   const slot = limiter(ANCHOR_RESOLUTIONS);
 
-  return (record) => slot(async () => {
-    const key = anchorKey(record, printsOf().get(record.id));
-    const hit = next.anchors.get(record.path) ?? cache.anchors.get(record.path);
-    if (hit && !(input.strictAnchors && hit.git !== undefined) && (await fresh(hit, key, unchanged, git))) {
-      next.anchors.set(record.path, hit);
-      return hit.diagnostics;
-    }
+  const reuse = (record: CatalogueRecord, hit: AnchorLint): Diagnostic[] => {
+    next.anchors.set(record.path, hit);
+    return hit.diagnostics;
+  };
+  return (record) => {
+    const key = anchorKey(record, printsOf().digest(record.id));
+    const hit = cache.anchors.get(record.path) ?? next.anchors.get(record.path);
+    const held = hit !== undefined && !(input.strictAnchors && hit.git !== undefined) && !hit.volatile && hit.key === key && hit.deps.every(unchanged);
+    if (held && hit.git === undefined) return reuse(record, hit);
+    return slot(async () => (held && hit.git === (await git()) ? reuse(record, hit) : resolveAnchors(record, key)));
+  };
+
+  async function resolveAnchors(record: CatalogueRecord, key: string): Promise<Diagnostic[]> {
     const entry = await fullEntry(layout, record);
     if (!entry) return [];
     const resolve = await resolverOnce();
@@ -222,19 +243,13 @@ function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache,
     computed.anchors++;
     next.anchors.set(record.path, result);
     return found;
-  });
+  }
 }
 
-async function fresh(hit: AnchorLint, key: string, unchanged: (dep: string) => boolean, git: () => Promise<string | undefined>): Promise<boolean> {
-  if (hit.volatile || hit.key !== key) return false;
-  for (const dep of hit.deps) if (!unchanged(dep)) return false;
-  return hit.git === undefined || hit.git === (await git());
-}
-
-/** What an entry's anchor results depend on besides the files they read: its text, its `lastConfirmed` and its latest fingerprints. */
-function anchorKey(record: CatalogueRecord, prints: ConfirmedPrints | undefined): string {
+/** What an entry's anchor results depend on besides the files they read: its text, its `lastConfirmed` and its latest fingerprints (their digest). */
+function anchorKey(record: CatalogueRecord, printsDigest: string | undefined): string {
   const lastConfirmed = typeof record.frontmatter.lastConfirmed === "string" ? record.frontmatter.lastConfirmed : "";
-  return `${record.fileHash}|${lastConfirmed}|${prints ? createHash("sha256").update(JSON.stringify(prints)).digest("hex").slice(0, 16) : ""}`;
+  return `${record.fileHash}|${lastConfirmed}|${printsDigest ?? ""}`;
 }
 
 function readText(layout: Layout, record: CatalogueRecord): string | undefined {
@@ -252,14 +267,3 @@ async function fullEntry(layout: Layout, record: CatalogueRecord): Promise<Entry
   return entry && entry.id === record.id ? entry : undefined;
 }
 
-function brokenPaths(view: KnowledgeView): string[] {
-  const parsed = new Set(view.entries.map((e) => e.path));
-  return [...new Set(view.diagnostics.map((d) => d.file))].filter((f) => !parsed.has(f));
-}
-
-function changed(before: LintCache, after: LintCache): boolean {
-  if (before.content.size !== after.content.size || before.anchors.size !== after.anchors.size) return true;
-  for (const [k, v] of after.content) if (before.content.get(k) !== v) return true;
-  for (const [k, v] of after.anchors) if (before.anchors.get(k) !== v) return true;
-  return false;
-}

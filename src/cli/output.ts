@@ -92,9 +92,19 @@ function escapeProperty(s: string): string {
 
 /** A plain text table with left-aligned columns. */
 export function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd();
-  return [line(headers), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
+  // Plain loops: `status` prints a row per entry (10k rows: no array per row or column on the way).
+  const widths = headers.map((h) => h.length);
+  for (const row of rows) {
+    for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i]!, (row[i] ?? "").length);
+  }
+  const line = (cells: string[]): string => {
+    let out = "";
+    for (let i = 0; i < cells.length; i++) out += i === cells.length - 1 ? cells[i] : `${cells[i]!.padEnd(widths[i]!)}  `;
+    return out.trimEnd();
+  };
+  let out = `${line(headers)}\n${line(widths.map((w) => "-".repeat(w)))}`;
+  for (const row of rows) out += `\n${line(row)}`;
+  return out;
 }
 
 /** Split `a,b` and repeated flags into a clean list. */

@@ -23,12 +23,17 @@ export function confirmationInstant(lastConfirmed: unknown): string | undefined 
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 }
 
+/** End-of-day instants by date: a knowledge base has a few hundred distinct dates over thousands of entries. */
+const endsOfDay = new Map<string, string | undefined>();
+
 function endOfDay(date: string): string | undefined {
+  if (endsOfDay.has(date)) return endsOfDay.get(date);
   const ms = Date.parse(`${date}T23:59:59.999Z`);
-  if (Number.isNaN(ms)) return undefined;
-  const iso = new Date(ms).toISOString();
+  const iso = Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
   // Date.parse rolls 2026-02-30 over to March; such a date is invalid, not a different day.
-  return iso.startsWith(date) ? iso : undefined;
+  const end = iso?.startsWith(date) ? iso : undefined;
+  endsOfDay.set(date, end);
+  return end;
 }
 
 /**

@@ -1,4 +1,5 @@
 /** What the fold keeps per entry (state.ts), and which events feed which part of it. */
+import { createHash } from "node:crypto";
 import type { AnchorFingerprint, LedgerEvent, VerifiedEvent } from "./events.js";
 
 /** The fingerprints of an entry's last fingerprinted confirmation, with the day it happened. */
@@ -27,7 +28,7 @@ export type EntryFold = {
   heldOnlyRuns: number;
   /** Those runs with their latest times (for a hand-edited date later than `lastReset`); see `LedgerState.runsAfterReset`. */
   after: AfterRuns | undefined;
-  /** Where `after` is in the snapshot the entry was decoded from, until it is needed. */
+  /** Where `after` is in the snapshot the entry was decoded from (its entry number there), until it is needed. */
   afterAt: unknown;
   lastInjected?: string;
   lastInjectedRun?: string;
@@ -39,6 +40,8 @@ export type EntryFold = {
   lastAffirmed?: LedgerEvent;
   verification?: VerificationState;
   prints?: ConfirmedPrints;
+  /** `printsDigest` of `prints`, once computed (or as a snapshot stored it); reset whenever `prints` changes. */
+  printsKey: string | undefined;
 };
 
 /** Run number → latest time it injected (or withheld) the entry, for runs after the entry's last reset. */
@@ -66,7 +69,26 @@ export function newEntryFold(n: number): EntryFold {
     lastAffirmed: undefined,
     verification: undefined,
     prints: undefined,
+    printsKey: undefined,
   };
+}
+
+/**
+ * sha256 (first 16 hex) of the JSON of an entry's latest fingerprints; undefined when it has none. What an
+ * anchor result cached for the entry was computed from (check/catalogue-lint.ts): a snapshot stores it, so
+ * asking it of every entry decodes no fingerprint.
+ */
+export function printsDigest(e: EntryFold): string | undefined {
+  if (e.printsKey !== undefined) return e.printsKey;
+  const prints = e.prints;
+  if (prints === undefined) return undefined;
+  e.printsKey = digestOf(JSON.stringify(prints));
+  return e.printsKey;
+}
+
+/** The digest of fingerprints as their JSON text. */
+export function digestOf(printsJson: string): string {
+  return createHash("sha256").update(printsJson).digest("hex").slice(0, 16);
 }
 
 /** Events whose confirmation a merge conflict is about: an independent, manual or hand confirmation, or a restore. */

@@ -1,21 +1,21 @@
 /**
  * The folded state as a snapshot body (snapshot.ts), read lazily: a cold command asks about a few
  * entries and one run, so parsing the whole state (5 MB at 100k events) would cost what reading
- * the ledger costs. The body is a run of JSON texts — one record per entry and per run, then the
- * indexes that locate them and the string tables — and a small header says where each section is,
- * with the body's sha256. Loading checks the hash (a few ms) and parses the run index; entries,
- * runs and tables are parsed on first use. A record never decoded is written back byte for byte.
+ * the ledger costs. The body is a run of JSON texts — the entries' folds (entry-codec.ts), per run
+ * its log, then the indexes that locate them and the string tables — and a small header says where
+ * each section is, with the body's sha256. Loading checks the hash (a few ms) and parses the run
+ * index; entries, runs and tables are parsed on first use. A record never decoded is written back
+ * byte for byte.
  */
 import { createHash } from "node:crypto";
 import type { LedgerEvent } from "./events.js";
-import { addTo, type AfterRuns, callOf, type EntryFold, LedgerState, newEntryFold, newRunLog, type RunLog, type RunSlot, type Stored, Table } from "./state.js";
+import { Body, parseAt, type Section } from "./body.js";
+import { encodeEntries, type EntrySections, StoredEntries } from "./entry-codec.js";
+import { addTo, callOf, LedgerState, newRunLog, type RunLog, type RunSlot, type Stored, Table } from "./state.js";
 import { checkEvent } from "./validate.js";
 
 /** Bump when the fold (state.ts `apply`) or this encoding changes: older snapshots are then rebuilt. */
-export const STATE_FORMAT = 4;
-
-/** [offset, length] of a JSON text in the body. */
-type Section = [offset: number, length: number];
+export const STATE_FORMAT = 6;
 
 /** What locates the state in its body; the rest of the header is snapshot.ts's. */
 export type StateHeader = {
@@ -26,8 +26,10 @@ export type StateHeader = {
   /** Body length and sha256 (hex). */
   bytes: number;
   sha256: string;
-  /** `[[id, offset, length, after offset, after length], …]` by entry number: its record, and its after-reset runs. */
-  entries: Section;
+  /** Entry ids by number (a JSON list of strings). */
+  ids: Section;
+  /** Where each entry's fold is (entry-codec.ts). */
+  entries: EntrySections;
   runKeys: Section;
   /** `[[run, lastInjectedSeq, offset, length], …]`. */
   runs: Section;
@@ -35,77 +37,26 @@ export type StateHeader = {
 
 export type EncodedState = { header: StateHeader; body: Buffer };
 
-type EntryRecord = [
-  independent: number,
-  primed: number,
-  withheld: number,
-  found: number,
-  injectedRuns: number,
-  named: 0 | 1,
-  lastReset: string | null,
-  lastInjected: string | null,
-  lastInjectedRun: string | null,
-  afterRuns: number,
-  heldOnlyRuns: number,
-  extras: Extras | null,
-];
-/** [run, time, run, time, …] of the injections, then of the withholdings. */
-type AfterRecord = [injected: Array<number | string>, held: Array<number | string>];
-type IndexRow = [id: string, offset: number, length: number, afterOffset: number, afterLength: number];
-type Extras = Partial<Pick<EntryFold, "lastArchived" | "lastAffirmed" | "verification" | "prints">>;
 /** The maps' [hash, call or origin, entry, sequence number, …] are flat lists with the hash strings in place. */
 type RunRecord = [calls: number[], recorded: number[], injected: number[], held: number[], findings: Array<string | number>, independent: number[], compounded: Array<string | number>];
 
 /** The raw bytes of the records a state was loaded from, so that undecoded ones are copied, not re-encoded. */
-const sources = new WeakMap<Stored, { body: Buffer; entries: () => IndexRow[]; runKeys: Section }>();
-
-/** A body being written: JSON texts appended one after another. */
-class Body {
-  readonly chunks: Buffer[] = [];
-  length = 0;
-
-  add(bytes: Buffer): Section {
-    this.chunks.push(bytes);
-    this.length += bytes.length;
-    return [this.length - bytes.length, bytes.length];
-  }
-
-  json(value: unknown): Section {
-    return this.text(JSON.stringify(value));
-  }
-
-  text(json: string): Section {
-    return this.add(Buffer.from(json));
-  }
-}
+const sources = new WeakMap<Stored, { body: Buffer; entries: StoredEntries; ids: Section; runKeys: Section }>();
 
 export function encodeState(state: LedgerState): EncodedState {
   const p = state.parts();
   const source = p.stored ? sources.get(p.stored) : undefined;
-  const storedAt = source?.entries();
   const body = new Body();
   const raw = (at: Section) => body.add((source as { body: Buffer }).body.subarray(at[0], at[0] + at[1]));
-  const index: IndexRow[] = [];
-  p.entryIds.list.forEach((id, n) => {
-    const e = p.entries.get(id);
-    const stored = storedAt?.[n];
-    // Records of entries not decoded since the snapshot was read are copied as they were.
-    if (e === undefined && stored !== undefined) {
-      index.push([id, ...raw([stored[1], stored[2]]), ...raw([stored[3], stored[4]])]);
-      return;
-    }
-    const fold = e ?? newEntryFold(n);
-    const after = fold.after === undefined ? raw(fold.afterAt as Section) : body.text(afterRecord(fold.after));
-    index.push([id, ...body.json(entryRecord(fold)), ...after]);
-  });
-  const entries = body.json(index);
+  // A table never needed since it was loaded is copied as it was.
+  const table = (t: Table, at: Section | undefined) => (!t.loaded && at ? raw(at) : body.json(t.list));
+  const ids = table(p.entryIds, source?.ids);
+  const entries = encodeEntries(body, p.folds, p.entryIds.loaded ? p.entryIds.list.length : (source as { entries: StoredEntries }).entries.count, source?.entries, raw);
   const runIndex: Array<[string, number, number, number]> = [];
   for (const [run, slot] of p.runs) {
     const at = slot.log === undefined ? raw(slot.encoded as Section) : body.text(runRecord(slot.log));
     runIndex.push([run, slot.lastInjectedSeq, ...at]);
   }
-  // A table never needed since it was loaded is copied as it was.
-  const table = (t: Table, at: Section | undefined) => (!t.loaded && at ? raw(at) : body.json(t.list));
   const runKeys = table(p.runKeys, source?.runKeys);
   const runs = body.json(runIndex);
   const bytes = Buffer.concat(body.chunks, body.length);
@@ -117,44 +68,13 @@ export function encodeState(state: LedgerState): EncodedState {
       agents: [...p.agents.list],
       bytes: bytes.length,
       sha256: createHash("sha256").update(bytes).digest("hex"),
+      ids,
       entries,
       runKeys,
       runs,
     },
     body: bytes,
   };
-}
-
-function entryRecord(e: EntryFold): EntryRecord {
-  const extras: Extras = {};
-  if (e.lastArchived) extras.lastArchived = e.lastArchived;
-  if (e.lastAffirmed) extras.lastAffirmed = e.lastAffirmed;
-  if (e.verification) extras.verification = e.verification;
-  if (e.prints) extras.prints = e.prints;
-  return [
-    e.independent,
-    e.primed,
-    e.withheld,
-    e.found,
-    e.injectedRuns,
-    e.named ? 1 : 0,
-    e.lastReset ?? null,
-    e.lastInjected ?? null,
-    e.lastInjectedRun ?? null,
-    e.afterRuns,
-    e.heldOnlyRuns,
-    Object.keys(extras).length ? extras : null,
-  ];
-}
-
-/** An AfterRecord's JSON text, written directly (a snapshot holds one per entry: tens of thousands of pairs). */
-function afterRecord(after: AfterRuns): string {
-  const flat = (map: ReadonlyMap<number, string>): string => {
-    let out = "";
-    for (const [run, time] of map) out += `${out ? "," : ""}${run},"${time}"`;
-    return `[${out}]`;
-  };
-  return `[${flat(after.injected)},${flat(after.held)}]`;
 }
 
 /** A RunRecord's JSON text: the maps' `a,b,…` keys are already JSON number lists, so they are written as they are. */
@@ -192,19 +112,17 @@ export function decodeState(header: unknown, body: Buffer): { state: LedgerState
   if (!isCount(h.size) || !(h.last === null || checkEvent(structuredClone(h.last)) === undefined)) return { problem: "size or last event" };
   if (!Array.isArray(h.origins) || !h.origins.every(isString) || h.origins[0] !== "" || !Array.isArray(h.agents) || !h.agents.every(isString)) return { problem: "origins or agents" };
   if (h.bytes !== body.length || !isString(h.sha256) || createHash("sha256").update(body).digest("hex") !== h.sha256) return { problem: "the body does not match its hash" };
-  if (![h.entries, h.runKeys, h.runs].every((s) => isSection(s, body.length))) return { problem: "sections" };
-  const parse = <T>([offset, length]: Section): T => JSON.parse(body.toString("utf8", offset, offset + length)) as T;
-  let entryIndex: IndexRow[] | undefined;
-  const entriesAt = () => (entryIndex ??= parse<IndexRow[]>(h.entries));
+  const e = h.entries as Partial<EntrySections> | undefined;
+  if (typeof e !== "object" || e === null || ![h.ids, e.blocks, e.at, e.digests, h.runKeys, h.runs].every((s) => isSection(s, body.length))) return { problem: "sections" };
+  const parse = <T>(at: Section): T => parseAt<T>(body, at);
+  const entries = new StoredEntries(body, h.entries);
   const stored: Stored = {
-    entry: (n) => {
-      const [, offset, length, afterOffset, afterLength] = entriesAt()[n] as IndexRow;
-      return decodeEntry(n, parse<EntryRecord>([offset, length]), [afterOffset, afterLength]);
-    },
+    entry: (n) => entries.entry(n),
+    digest: (n) => entries.digest(n),
     run: (encoded) => decodeRun(parse<RunRecord>(encoded as Section)),
-    after: (encoded) => decodeAfter(parse<AfterRecord>(encoded as Section)),
+    after: (encoded) => entries.afterRuns(encoded as number),
   };
-  sources.set(stored, { body, entries: entriesAt, runKeys: h.runKeys });
+  sources.set(stored, { body, entries, ids: h.ids, runKeys: h.runKeys });
   const runs = new Map<string, RunSlot>();
   for (const [run, lastInjectedSeq, offset, length] of parse<Array<[string, number, number, number]>>(h.runs)) {
     runs.set(run, { lastInjectedSeq, log: undefined, encoded: [offset, length], runNos: undefined });
@@ -214,37 +132,13 @@ export function decodeState(header: unknown, body: Buffer): { state: LedgerState
     last: h.last ?? undefined,
     origins: new Table(h.origins),
     agents: new Table(h.agents),
-    entryIds: new Table(() => entriesAt().map(([id]) => id)),
+    entryIds: new Table(() => parse<string[]>(h.ids)),
     runKeys: new Table(() => parse<string[]>(h.runKeys)),
-    entries: new Map(),
+    folds: [],
     runs,
     stored,
   });
   return { state };
-}
-
-function decodeEntry(n: number, r: EntryRecord, afterAt: Section): EntryFold {
-  const e = newEntryFold(n);
-  [e.independent, e.primed, e.withheld, e.found, e.injectedRuns] = r;
-  e.named = r[5] === 1;
-  e.lastReset = r[6] ?? undefined;
-  e.lastInjected = r[7] ?? undefined;
-  e.lastInjectedRun = r[8] ?? undefined;
-  e.afterRuns = r[9];
-  e.heldOnlyRuns = r[10];
-  // The runs after the last reset stay encoded until a hand-edited date or a new event needs them.
-  e.after = undefined;
-  e.afterAt = afterAt;
-  if (r[11] !== null) Object.assign(e, r[11]);
-  return e;
-}
-
-function decodeAfter([injected, held]: AfterRecord): AfterRuns {
-  const after: AfterRuns = { injected: new Map(), held: new Map() };
-  for (const [list, map] of [[injected, after.injected], [held, after.held]] as const) {
-    for (let i = 0; i < list.length; i += 2) map.set(list[i] as number, list[i + 1] as string);
-  }
-  return after;
 }
 
 function decodeRun(raw: RunRecord): RunLog {

@@ -10,7 +10,7 @@
  */
 import { agentKey } from "../entry/agent-name.js";
 import { resetsCounter } from "./clock.js";
-import { affirms, type AfterRuns, type ConfirmedPrints, type EntryFold, newEntryFold, printsOf, refreshesVerification, type VerificationState } from "./entry-fold.js";
+import { affirms, type AfterRuns, type ConfirmedPrints, type EntryFold, newEntryFold, printsDigest, printsOf, refreshesVerification, type VerificationState } from "./entry-fold.js";
 import type { LedgerEvent } from "./events.js";
 import { runKey, type RunRecord, type RunRef } from "./run-ref.js";
 import { addCompounded, addFinding, addTo, callOf, entriesOf, latestCompounded, latestFindings, newRunLog, recordedAgents, type RunLog, type RunSlot } from "./run-log.js";
@@ -23,8 +23,10 @@ export { Table } from "./table.js";
 
 /** What a snapshot keeps encoded until first use (state-codec.ts): a command reads a few entries and one run of thousands. */
 export type Stored = {
-  /** Decode the fold of the snapshot's entry number `n`. */
-  entry(n: number): EntryFold;
+  /** Decode the fold of the snapshot's entry number `n` (once: the same object after); undefined beyond the snapshot's entries. */
+  entry(n: number): EntryFold | undefined;
+  /** The digest of the snapshot's entry `n`'s fingerprints (entry-fold.ts printsDigest), without decoding it. */
+  digest(n: number): string | undefined;
   /** Decode a run log from what its slot holds. */
   run(encoded: unknown): RunLog;
   /** Decode an entry's after-reset runs from what its `afterAt` holds. */
@@ -37,11 +39,11 @@ export type StateParts = {
   last: LedgerEvent | undefined;
   origins: Table;
   agents: Table;
-  /** Entry ids by number; the first `storedEntries` are in `stored`, until decoded into `entries`. */
+  /** Entry ids by number; the snapshot's are in `stored` until decoded into `folds`. */
   entryIds: Table;
   runKeys: Table;
-  /** The decoded entry folds by id. */
-  entries: Map<string, EntryFold>;
+  /** The decoded entry folds by entry number. */
+  folds: Array<EntryFold | undefined>;
   runs: Map<string, RunSlot>;
   stored: Stored | undefined;
 };
@@ -57,7 +59,7 @@ export class LedgerState {
   readonly #agents: Table;
   readonly #entryIds: Table;
   readonly #runKeys: Table;
-  readonly #entries: Map<string, EntryFold>;
+  readonly #folds: Array<EntryFold | undefined>;
   readonly #runs: Map<string, RunSlot>;
   readonly #stored: Stored | undefined;
   /** agent name → agentKey number, so the regular expression runs once per spelling. */
@@ -71,7 +73,7 @@ export class LedgerState {
     this.#agents = parts?.agents ?? new Table();
     this.#entryIds = parts?.entryIds ?? new Table();
     this.#runKeys = parts?.runKeys ?? new Table();
-    this.#entries = parts?.entries ?? new Map();
+    this.#folds = parts?.folds ?? [];
     this.#runs = parts?.runs ?? new Map();
     this.#stored = parts?.stored;
   }
@@ -110,7 +112,10 @@ export class LedgerState {
     if (affirms(event) && (e.lastAffirmed === undefined || event.time > e.lastAffirmed.time)) e.lastAffirmed = event;
     if (e.verification !== undefined && refreshesVerification(event)) e.verification.confirmedAfter = true;
     const prints = printsOf(event);
-    if (prints !== undefined) e.prints = { date: event.time.slice(0, 10), prints };
+    if (prints !== undefined) {
+      e.prints = { date: event.time.slice(0, 10), prints };
+      e.printsKey = undefined;
+    }
     // A repeated (run, agent, finding) neither counts nor resets: it is the same confirmation again.
     if (counts && resetsCounter(event) && (e.lastReset === undefined || event.time > e.lastReset)) {
       e.lastReset = event.time;
@@ -204,7 +209,17 @@ export class LedgerState {
 
   /** The fold of entry `id`; undefined when no event mentions it. */
   entry(id: string): Readonly<EntryFold> | undefined {
-    return this.#entries.get(id) ?? this.#decoded(id);
+    const n = this.#entryIds.find(id);
+    return n === undefined ? undefined : (this.#folds[n] ?? this.#decoded(n));
+  }
+
+  /** The digest of entry `id`'s latest fingerprints (entry-fold.ts `printsDigest`); undefined when it has none. Decodes no entry a snapshot holds. */
+  printsDigest(id: string): string | undefined {
+    const n = this.#entryIds.find(id);
+    if (n === undefined) return undefined;
+    const e = this.#folds[n];
+    // Every entry numbered since the snapshot was loaded has its fold: the others are the snapshot's.
+    return e === undefined ? this.#stored?.digest(n) : printsDigest(e);
   }
 
   /** The runs that injected or withheld `e` after its last reset, with their latest times (decoded from the snapshot on first need). */
@@ -304,7 +319,7 @@ export class LedgerState {
       agents: this.#agents,
       entryIds: this.#entryIds,
       runKeys: this.#runKeys,
-      entries: this.#entries,
+      folds: this.#folds,
       runs: this.#runs,
       stored: this.#stored,
     };
@@ -339,22 +354,19 @@ export class LedgerState {
   }
 
   #entry(id: string): EntryFold {
-    let e = this.#entries.get(id) ?? this.#decoded(id);
+    const n = this.#entryIds.no(id);
+    let e = this.#folds[n] ?? this.#decoded(n);
     if (e === undefined) {
-      e = newEntryFold(this.#entryIds.no(id));
-      this.#entries.set(id, e);
+      e = newEntryFold(n);
+      this.#folds[n] = e;
     }
     return e;
   }
 
-  /** Entry `id` decoded from the snapshot (and kept decoded); undefined when the snapshot does not have it. */
-  #decoded(id: string): EntryFold | undefined {
-    if (this.#stored === undefined) return undefined;
-    const n = this.#entryIds.find(id);
-    // Every entry numbered since the snapshot was loaded is in #entries already.
-    if (n === undefined) return undefined;
-    const e = this.#stored.entry(n);
-    this.#entries.set(id, e);
+  /** Entry number `n` decoded from the snapshot (and kept decoded); undefined when the snapshot does not have it. */
+  #decoded(n: number): EntryFold | undefined {
+    const e = this.#stored?.entry(n);
+    if (e !== undefined) this.#folds[n] = e;
     return e;
   }
 

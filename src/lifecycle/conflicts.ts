@@ -39,8 +39,11 @@ export function findConflicts(entries: readonly ConflictEntry[], events: LedgerS
   const ledger = ledgerState(events);
   const out: Conflict[] = [];
   for (const entry of entries) {
-    const archived = ledger.entry(entry.id)?.lastArchived;
-    const confirmed = lastConfirmation(ledger.entry(entry.id)?.lastAffirmed);
+    const fold = ledger.entry(entry.id);
+    const archived = fold?.lastArchived;
+    // Every conflict but a frontmatter date's involves an archive event: the last confirmation (an event a snapshot
+    // keeps encoded until read) is only looked at then.
+    const confirmed = archived ? lastConfirmation(fold?.lastAffirmed) : undefined;
     const archivedWhere = archived && "origin" in archived && archived.origin ? ` on ${archived.origin}` : "";
     if (entry.state === "archived") {
       const date = typeof entry.frontmatter.lastConfirmed === "string" ? entry.frontmatter.lastConfirmed : undefined;

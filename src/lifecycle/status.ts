@@ -4,6 +4,7 @@ import { holdoutRuns, type CairnConfig } from "../config.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import type { EntryState, EntrySummary } from "../entry/types.js";
 import type { EntryLedgerView, LedgerSource } from "../ledger/index.js";
+import { byPathOrder } from "../store/files.js";
 import { findConflicts, type Conflict } from "./conflicts.js";
 import { limitOf, nearDecayAt, type Limit } from "./decay.js";
 import type { EntryStatusRow, Evidence, StatusReport } from "../types/status.js";
@@ -45,11 +46,13 @@ export function buildStatus(input: StatusInput, options: { all?: boolean } = {})
     const limit = active ? limitOf({ unconfirmedRuns, heldOutRuns }, config) : { kind: "window" as const };
     const evidence = evidenceOf(view);
     const warnings: string[] = [];
-    const problems = byFile.get(entry.path) ?? [];
-    const { blocking } = gateVerdict(problems, true);
-    if (blocking.length) warnings.push(`withheld from inject: ${describeBlocking(blocking, 2)} (run cairn check)`);
-    const errors = problems.filter((d) => d.severity === "error" && !blocking.includes(d));
-    if (errors.length) warnings.push(`${errors.length} check error(s): ${errors[0]!.rule} at line ${errors[0]!.line}${errors.length > 1 ? ", …" : ""} (run cairn check)`);
+    const problems = byFile.get(entry.path);
+    if (problems !== undefined) {
+      const { blocking } = gateVerdict(problems, true);
+      if (blocking.length) warnings.push(`withheld from inject: ${describeBlocking(blocking, 2)} (run cairn check)`);
+      const errors = problems.filter((d) => d.severity === "error" && !blocking.includes(d));
+      if (errors.length) warnings.push(`${errors.length} check error(s): ${errors[0]!.rule} at line ${errors[0]!.line}${errors.length > 1 ? ", …" : ""} (run cairn check)`);
+    }
     const status = typeof fm.status === "string" ? fm.status : "observed";
     if (status === "disputed") warnings.push("disputed");
     if (status === "superseded") warnings.push(`superseded${fm.supersededBy ? ` by ${String(fm.supersededBy)}` : ""}`);
@@ -87,6 +90,7 @@ export function buildStatus(input: StatusInput, options: { all?: boolean } = {})
       warnings,
     });
   }
-  const entries = rows.sort((a, b) => (a.state === b.state ? a.id.localeCompare(b.id) : a.state === "active" ? -1 : 1));
+  // byPathOrder: localeCompare's order through one shared collator.
+  const entries = rows.sort((a, b) => (a.state === b.state ? byPathOrder(a.id, b.id) : a.state === "active" ? -1 : 1));
   return { entries, conflicts, warnings: input.ledgerWarnings ?? [] };
 }

@@ -79,6 +79,7 @@ export function describeState(state: LedgerState, dates: ReadonlyArray<string | 
     names: ENTRIES.map((id) => state.names(id)),
     verifications: [...state.verifications()].sort(),
     fingerprints: [...state.fingerprints()].sort(),
+    printsDigests: ENTRIES.map((id) => state.printsDigest(id)),
     conflicts,
   };
 }

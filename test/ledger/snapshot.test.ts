@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { appendFile, mkdir, mkdtemp, open, readFile, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -6,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { forgetFoldedLedgers, openLedger, readLedger, type LedgerOptions } from "../../src/ledger/index.js";
 import { foldEvents } from "../../src/ledger/source.js";
+import { StoredFold } from "../../src/ledger/stored-fold.js";
 import { describeState } from "./arbitrary.js";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -119,6 +121,24 @@ describe("the ledger snapshot in .cairn/", () => {
     await writeFile(path.join(other, FILE), lines(0, 3));
     forgetFoldedLedgers();
     expect((await openLedger(other, options).state()).state.size).toBe(3);
+  });
+
+  it("keeps an entry's events (confirmation, fingerprints) encoded until they are read: counters and the fingerprints' digest do not need them", async () => {
+    const prints = [{ path: "src/a.ts", start: 1, end: 2, hash: "0123456789abcdef" }];
+    const confirmed = { v: 1, eventId: "E1", time: "2026-02-01T00:00:00.000Z", type: "confirmed", run: "r1", agent: "security", entry: "a", provenance: "independent", fingerprints: prints };
+    await writeFile(path.join(ledgerDir, FILE), `${JSON.stringify(confirmed)}\n${lines(1, 3)}`);
+    await cold();
+    const { state } = await cold();
+    const fold = state.entry("a") as StoredFold;
+    expect(fold).toBeInstanceOf(StoredFold);
+    expect(fold).toMatchObject({ independent: 1, encoded: true });
+    const digest = createHash("sha256").update(JSON.stringify({ date: "2026-02-01", prints })).digest("hex").slice(0, 16);
+    expect(state.printsDigest("a")).toBe(digest);
+    expect(fold.lastArchived).toBeUndefined();
+    expect(fold.encoded).toBe(true);
+    expect(fold.prints).toEqual({ date: "2026-02-01", prints });
+    expect(fold.encoded).toBe(false);
+    expect(fold.lastAffirmed).toEqual(confirmed);
   });
 
   it("never reads or writes the snapshot through a link leaving the repository", async () => {
