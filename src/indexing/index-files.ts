@@ -3,7 +3,7 @@
  * so a process saving meanwhile cannot pull it away), telling when another process replaced the generation,
  * and removing the generations a new manifest no longer refers to.
  */
-import { fstatSync, openSync, readFileSync, readSync } from "node:fs";
+import { openSync, readFileSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { readManifest, type Manifest } from "./manifest.js";
@@ -35,17 +35,4 @@ export async function collectGenerations(cache: string, manifest: Manifest): Pro
   for (const name of await readdir(path.join(cache, "segments")).catch(() => [] as string[])) {
     if (!keep.has(`segments/${name}`)) await rm(path.join(cache, "segments", name), { force: true });
   }
-}
-
-/** The whole content of an open file (the segment), read by position. */
-export function readWhole(fd: number): Uint8Array {
-  const size = fstatSync(fd).size;
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  while (at < size) {
-    const n = readSync(fd, bytes, at, size - at, at);
-    if (n === 0) break;
-    at += n;
-  }
-  return at === size ? bytes : bytes.subarray(0, at);
 }

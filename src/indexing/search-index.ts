@@ -33,7 +33,7 @@ import { EmbeddingCache } from "./embedding-cache.js";
 import { LayeredLexical, type LexicalDelta } from "./lexical/layered.js";
 import { LEXICAL_FIELDS, resolveParams, type LexicalParams } from "./lexical/params.js";
 import { Segment } from "./lexical/segment.js";
-import { collectGenerations, openLexicalFiles, readWhole, replaced } from "./index-files.js";
+import { collectGenerations, openLexicalFiles, replaced } from "./index-files.js";
 import { INDEX_FORMAT, readManifest, writeManifest, type Manifest } from "./manifest.js";
 import type { VectorHit, VectorStore } from "./vectors.js";
 import type { IndexProgress as Progress, SyncReport } from "../types/indexing.js";
@@ -255,30 +255,41 @@ export class SearchIndex {
   loadLexical(): Promise<LayeredLexical> {
     if (this.#lexical && !this.#debt.stale.size && !this.#debt.gone.size) return Promise.resolve(this.#lexical);
     return this.#serial(async () => {
-      if (!this.#lexical) this.#lexical = this.#openLexical();
+      if (!this.#lexical) this.#setLexical(this.#openLexical());
       await this.#pay(new Map());
-      return this.#lexical;
+      return this.#loaded();
     });
   }
 
-  /** The base segment and delta this index was opened with; an empty index (everything owed) when they are unreadable. */
+  /**
+   * The base segment and delta this index was opened with; an empty index (everything owed) when they are unreadable.
+   * The segment keeps its file open and reads what a query needs when it needs it (it closes the file when replaced).
+   */
   #openLexical(): LayeredLexical {
-    let lexical: LayeredLexical;
+    let base: Segment | null = null;
     try {
       if (this.#lexicalProblem) throw new Error(this.#lexicalProblem);
-      const base = this.#segmentFd === null ? null : Segment.open(readWhole(this.#segmentFd));
+      const fd = this.#segmentFd;
+      this.#segmentFd = null;
+      base = fd === null ? null : Segment.openFile(fd, closeSync);
       if (base && !sameAnalysis(base.params, this.#params)) throw new Error("it was built with other fields or tokenizer settings");
-      lexical = LayeredLexical.restore(this.#params, base, this.#deltaText === null ? null : (JSON.parse(this.#deltaText) as LexicalDelta));
+      return LayeredLexical.restore(this.#params, base, this.#deltaText === null ? null : (JSON.parse(this.#deltaText) as LexicalDelta));
     } catch (error) {
+      base?.close();
       const message = (error as Error).message;
       this.#openWarnings.push(message.includes("rebuilding") || message.includes("rebuilt") ? message : `the lexical index was unreadable (${message}); rebuilding it`);
-      lexical = new LayeredLexical(this.#params);
       this.#debt = { stale: new Set(this.#indexed.keys()), gone: new Set() };
+      return new LayeredLexical(this.#params);
     } finally {
       this.#closeSegment();
       this.#deltaText = null;
     }
-    return lexical;
+  }
+
+  /** Replace the lexical index, releasing the file the one it replaces reads. */
+  #setLexical(next: LayeredLexical): void {
+    if (this.#lexical && this.#lexical !== next) this.#lexical.close();
+    this.#lexical = next;
   }
 
   /** The loaded lexical index (searches call `loadLexical()` first). */
@@ -373,7 +384,7 @@ export class SearchIndex {
       this.#lexicalProblem = null;
       this.#data = emptyCatalogue();
       this.#reindex();
-      this.#lexical = new LayeredLexical(this.#params);
+      this.#setLexical(new LayeredLexical(this.#params));
       this.#folded = null;
       this.#debt = { stale: new Set(), gone: new Set() };
       this.#owed.clear();
@@ -608,7 +619,7 @@ export class SearchIndex {
     const { overlay, base } = lexical.pending;
     if (overlay < FOLD_AT || (overlay < base / 4 && overlay < FOLD_MAX)) return;
     const bytes = lexical.compact();
-    this.#lexical = new LayeredLexical(this.#params, Segment.open(bytes));
+    this.#setLexical(new LayeredLexical(this.#params, Segment.open(bytes)));
     this.#folded = bytes;
     // The folded overlay (thousands of analysed entries) is garbage now: collect it before it is promoted and piles up.
     collectGarbage();
@@ -643,7 +654,7 @@ export class SearchIndex {
         await mkdir(path.join(this.layout.cache, "segments"), { recursive: true });
         await writeFileAtomic(path.join(this.layout.cache, files.segment), bytes);
         files.delta = null;
-        this.#lexical = new LayeredLexical(this.#params, Segment.open(bytes));
+        this.#setLexical(new LayeredLexical(this.#params, Segment.open(bytes)));
         // A compaction's working set (the merged dictionary, every document's lengths) is garbage now: collect it
         // before the catalogue is encoded, or a first index of 100k entries holds both at once.
         if (pending.base + pending.overlay >= FOLD_AT) collectGarbage();
