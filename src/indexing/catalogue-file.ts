@@ -1,23 +1,23 @@
 /**
  * The catalogue as saved in a generation directory: one line per record (catalogue-codec.ts), then one
- * line of trailer — the checksum of the records' lines, the table of every file's id, path, state, size
- * and mtime, the anchored sources and their signatures, the agents' scopes, the files that do not parse
- * and the lexical work still owed. Opening reads the trailer and checks the checksum; records are
+ * line of trailer — the checksum of the records' lines, the table of every file's id, path, state, size,
+ * mtime and retrieval facets (status, agents, anchor paths, the signatures of its anchored code), the
+ * files that do not parse and the lexical work still owed. Opening reads the trailer and checks the checksum; records are
  * decoded when asked for (catalogue-store.ts).
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { crc32 } from "node:zlib";
 import { writeFileAtomic } from "../store/atomic.js";
-import type { BrokenFile, CatalogueData } from "./catalogue.js";
+import type { BrokenFile, CatalogueData, CatalogueRecord } from "./catalogue.js";
 import { derivedPath, encodeRecord, type CatalogueDirs } from "./catalogue-codec.js";
-import { HAS_CODE, RACY, ROW, StoredCatalogue, UNPARSED, type LexicalDebt } from "./catalogue-store.js";
+import { COL, HAS_CODE, RACY, ROW, StoredCatalogue, statusOf, stringsOf, UNPARSED, type LexicalDebt, type Storage } from "./catalogue-store.js";
 
 export type { CatalogueDirs } from "./catalogue-codec.js";
 export type { LexicalDebt } from "./catalogue-store.js";
 
 const FORMAT = "cairn-catalogue";
 /** Bump when the record tuple or the trailer changes. */
-const VERSION = 5;
+const VERSION = 6;
 
 export type SavedCatalogue = CatalogueData & { lexical: LexicalDebt };
 
@@ -27,10 +27,12 @@ type Trailer = {
   count: number;
   /** crc32 of every byte before the trailer. */
   crc: number;
+  /** ROW values per record (catalogue-store.ts). */
   rows: Array<string | number>;
+  labels: string[];
+  sets: number[][];
   sources: string[];
   signatures: Array<string | number>;
-  scopes: string[];
   broken: BrokenFile[];
   lexical: LexicalDebt;
 };
@@ -39,76 +41,116 @@ type Trailer = {
 const WRITE_CHUNK = 1_024;
 
 /**
- * Written in pieces of WRITE_CHUNK records: a save at 100k entries never holds the whole text at once. A
- * catalogue opened from a file and not wholly decoded copies the lines of the records it never decoded.
+ * Written in pieces of WRITE_CHUNK records: a save at 100k entries never holds the whole text at once. The saved
+ * lines of a catalogue opened from a file are copied as they are, unless the record's anchored code changed since.
  */
 export async function writeCatalogue(file: string, data: CatalogueData, lexical: LexicalDebt, dirs: CatalogueDirs): Promise<void> {
-  await writeFileAtomic(file, catalogueBytes(data, lexical, dirs));
+  await writeFileAtomic(file, catalogueBytes(data instanceof StoredCatalogue ? data : StoredCatalogue.of(dirs, data), lexical));
 }
 
-function* catalogueBytes(data: CatalogueData, lexical: LexicalDebt, dirs: CatalogueDirs): Generator<Buffer> {
-  const stored = data instanceof StoredCatalogue && !data.materialized ? data : undefined;
-  const count = stored ? stored.size : data.records.length;
-  // A stored catalogue's undecoded lines number their sources as it did: its list is kept, in order, and extended.
-  const sources = new Map<string, number>((stored?.sources ?? []).map((s, n) => [s, n]));
-  const signatures = new Map<string, Array<string | number>>();
+function* catalogueBytes(cat: StoredCatalogue, lexical: LexicalDebt): Generator<Buffer> {
+  const store = cat.storage;
+  // Saved lines number their sources as their file did: its list is kept, in order, and extended.
+  const sources = new Map<string, number>((store?.sources ?? []).map((s, n) => [s, n]));
+  const table = new TableWriter(sources);
   const rows: Array<string | number> = [];
-  const scopes = new Set<string>(stored?.scopes ?? []);
-  const ids = new Set<string>();
-  if (stored) for (let k = 0; k < stored.signatures.length; k += 4) addSignature(signatures, stored.signatures.slice(k, k + 4));
   let crc = 0;
-  for (let at = 0; at < count; at += WRITE_CHUNK) {
-    const piece: Array<string | Buffer> = [];
-    for (let i = at; i < Math.min(count, at + WRITE_CHUNK); i++) {
-      const record = stored ? stored.decodedAt(i) : data.records[i]!;
-      if (!record) {
-        piece.push(stored!.rawLine(i));
-        rows.push(...stored!.row(i));
-        ids.add(stored!.idAt(i));
+  for (let at = 0; at < cat.size; at += WRITE_CHUNK) {
+    const piece: Buffer[] = [];
+    for (let k = at; k < Math.min(cat.size, at + WRITE_CHUNK); k++) {
+      const saved = cat.savedAt(k);
+      if (saved) {
+        piece.push(saved.line);
+        table.copyRow(rows, store!, saved.row);
         continue;
       }
-      piece.push(JSON.stringify(encodeRecord(record, dirs, sources)) + "\n");
-      const flags = (record.racy ? RACY : 0) | (record.unparsed ? UNPARSED : 0) | (record.code ? HAS_CODE : 0);
-      rows.push(record.id, record.path === derivedPath(dirs, record.id, record.state) ? "" : record.path, record.state === "active" ? 0 : 1, record.mtimeMs, record.size, flags);
-      for (const s of record.code?.sources ?? []) addSignature(signatures, [sources.get(s.path)!, s.size, s.mtimeMs, s.hash ?? 0]);
-      if (!ids.has(record.id)) {
-        ids.add(record.id);
-        if (record.state === "active") for (const scope of strings(record.frontmatter.agents)) scopes.add(scope);
-      }
+      const record = cat.at(k);
+      piece.push(Buffer.from(JSON.stringify(encodeRecord(record, cat.dirs, sources)) + "\n", "utf8"));
+      table.recordRow(rows, record, cat.dirs);
     }
-    const bytes = Buffer.concat(piece.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : p)));
+    const bytes = Buffer.concat(piece);
     crc = crc32(bytes, crc);
     yield bytes;
   }
-  const trailer: Trailer = {
-    format: FORMAT,
-    version: VERSION,
-    count,
-    crc,
-    rows,
-    sources: [...sources.keys()],
-    signatures: [...signatures.values()].flat(),
-    scopes: [...scopes].sort(),
-    broken: data.broken,
-    lexical,
-  };
+  const trailer: Trailer = { format: FORMAT, version: VERSION, count: cat.size, crc, rows, labels: table.labels, sets: table.sets, sources: [...sources.keys()], signatures: table.signatures, broken: cat.broken, lexical };
   yield Buffer.from(JSON.stringify(trailer) + "\n", "utf8");
 }
 
-function addSignature(signatures: Map<string, Array<string | number>>, sig: Array<string | number>): void {
-  signatures.set(sig.join("\0"), sig);
+/** The rows of a catalogue being written, with their labels, sets and signatures numbered afresh (nothing unused is carried on). */
+class TableWriter {
+  readonly labels: string[] = [];
+  readonly sets: number[][] = [];
+  readonly signatures: Array<string | number> = [];
+  readonly #labels = new Map<string, number>();
+  readonly #sets = new Map<string, number>();
+  readonly #signatures = new Map<string, number>();
+  readonly #sources: Map<string, number>;
+  /** A saved file's label, set and signature numbers → this file's. */
+  readonly #from = { labels: new Map<number, number>(), agents: new Map<number, number>(), anchors: new Map<number, number>(), code: new Map<number, number>(), signatures: new Map<number, number>() };
+
+  constructor(sources: Map<string, number>) {
+    this.#sources = sources;
+  }
+
+  #label(text: string): number {
+    let n = this.#labels.get(text);
+    if (n === undefined) this.#labels.set(text, (n = this.labels.push(text) - 1));
+    return n;
+  }
+
+  #set(list: number[]): number {
+    const key = list.join(",");
+    let n = this.#sets.get(key);
+    if (n === undefined) this.#sets.set(key, (n = this.sets.push(list) - 1));
+    return n;
+  }
+
+  #signature(source: number, size: number, mtimeMs: number, hash: string | 0): number {
+    const key = `${source}\0${size}\0${mtimeMs}\0${hash}`;
+    let n = this.#signatures.get(key);
+    if (n === undefined) {
+      n = this.signatures.length / 4;
+      this.#signatures.set(key, n);
+      this.signatures.push(source, size, mtimeMs, hash);
+    }
+    return n;
+  }
+
+  /** The row of a record in memory. */
+  recordRow(rows: Array<string | number>, record: CatalogueRecord, dirs: CatalogueDirs): void {
+    const flags = (record.racy ? RACY : 0) | (record.unparsed ? UNPARSED : 0) | (record.code ? HAS_CODE : 0);
+    const agents = this.#set(stringsOf(record.frontmatter.agents).map((a) => this.#label(a)));
+    const anchors = this.#set(record.anchors.map((a) => (a.glob ? -1 - this.#label(a.path) : this.#label(a.path))));
+    const code = record.code ? this.#set(record.code.sources.map((s) => this.#signature(this.#sources.get(s.path)!, s.size, s.mtimeMs, s.hash ?? 0))) : -1;
+    const path = record.path === derivedPath(dirs, record.id, record.state) ? "" : record.path;
+    rows.push(record.id, path, record.state === "active" ? 0 : 1, record.mtimeMs, record.size, flags, this.#label(statusOf(record.frontmatter)), agents, anchors, code);
+  }
+
+  /** The row of a saved line copied as it is, its numbers translated into this file's. */
+  copyRow(rows: Array<string | number>, store: Storage, at: number): void {
+    const r = store.rows;
+    const from = this.#from;
+    const label = (n: number) => remember(from.labels, n, () => this.#label(store.labels[n]!));
+    const agents = remember(from.agents, r[at + COL.agents] as number, (n) => this.#set(store.sets[n]!.map(label)));
+    const anchors = remember(from.anchors, r[at + COL.anchors] as number, (n) => this.#set(store.sets[n]!.map((a) => (a < 0 ? -1 - label(-1 - a) : label(a)))));
+    const signature = (n: number) => remember(from.signatures, n, () => this.#signature(store.signatures[n * 4] as number, store.signatures[n * 4 + 1] as number, store.signatures[n * 4 + 2] as number, store.signatures[n * 4 + 3] as string | 0));
+    const code = (r[at + COL.code] as number) < 0 ? -1 : remember(from.code, r[at + COL.code] as number, (n) => this.#set(store.sets[n]!.map(signature)));
+    rows.push(r[at]!, r[at + 1]!, r[at + 2]!, r[at + 3]!, r[at + 4]!, r[at + 5]!, label(r[at + COL.status] as number), agents, anchors, code);
+  }
 }
 
-function strings(value: unknown): string[] {
-  if (typeof value === "string") return [value];
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+function remember(map: Map<number, number>, key: number, make: (key: number) => number): number {
+  let value = map.get(key);
+  if (value === undefined) map.set(key, (value = make(key)));
+  return value;
 }
 
 /** Open a saved catalogue (records decoded later, when asked for); a damaged one is `corrupt` with the reason (the caller rebuilds). */
 export async function readCatalogue(file: string, dirs: CatalogueDirs): Promise<{ kind: "ok"; saved: StoredCatalogue } | { kind: "corrupt"; reason: string }> {
   let text: Buffer;
   try {
-    text = await readFile(file);
+    // One read (the promise API reads 512 KB per thread-pool round trip: 15 of them for 7 MB at 10k entries).
+    text = readFileSync(file);
   } catch (error) {
     return { kind: "corrupt", reason: `the catalogue is unreadable (${(error as Error).message})` };
   }
@@ -122,11 +164,10 @@ export async function readCatalogue(file: string, dirs: CatalogueDirs): Promise<
     return corrupt(`has an unreadable trailer (${(error as Error).message})`);
   }
   if (typeof trailer !== "object" || trailer === null || trailer.format !== FORMAT || trailer.version !== VERSION) return corrupt("does not have the expected format or version");
-  const { count, rows, sources, signatures, scopes, broken, lexical } = trailer;
+  const { count, rows, labels, sets, sources, signatures, broken, lexical } = trailer;
   if (typeof count !== "number" || !Number.isInteger(count) || count < 0 || !Array.isArray(rows) || rows.length !== count * ROW) return corrupt("has a damaged table of records");
-  if (!Array.isArray(sources) || !sources.every((s) => typeof s === "string") || !Array.isArray(signatures) || signatures.length % 4 || !Array.isArray(scopes) || !Array.isArray(broken)) {
-    return corrupt("has a damaged trailer");
-  }
+  if (!Array.isArray(sources) || !sources.every((s) => typeof s === "string") || !Array.isArray(signatures) || signatures.length % 4 || !Array.isArray(broken)) return corrupt("has a damaged trailer");
+  if (!Array.isArray(labels) || !labels.every((l) => typeof l === "string") || !Array.isArray(sets) || !sets.every((s) => Array.isArray(s) && s.every(Number.isInteger))) return corrupt("has a damaged trailer");
   if (crc32(text.subarray(0, start)) !== trailer.crc) return corrupt("does not match its checksum (damaged or edited)");
   const starts = new Uint32Array(count + 1);
   let at = 0;
@@ -138,15 +179,37 @@ export async function readCatalogue(file: string, dirs: CatalogueDirs): Promise<
   }
   starts[count] = at;
   if (at !== start) return corrupt(`has more record lines than ${count}`);
+  const valid = tableChecks(labels.length, sets, signatures.length / 4);
   for (let i = 0; i < count; i++) {
     const k = i * ROW;
-    if (typeof rows[k] !== "string" || !rows[k] || typeof rows[k + 1] !== "string" || (rows[k + 2] !== 0 && rows[k + 2] !== 1) || typeof rows[k + 3] !== "number" || typeof rows[k + 4] !== "number" || typeof rows[k + 5] !== "number") {
-      return corrupt(`has a damaged table row for record #${i + 1}`);
-    }
+    const ok =
+      typeof rows[k] === "string" && rows[k] !== "" && typeof rows[k + 1] === "string" && (rows[k + 2] === 0 || rows[k + 2] === 1) && typeof rows[k + 3] === "number" && typeof rows[k + 4] === "number" && typeof rows[k + 5] === "number" &&
+      valid.label(rows[k + COL.status]) && valid.agents(rows[k + COL.agents]) && valid.anchors(rows[k + COL.anchors]) && (rows[k + COL.code] === -1 || valid.code(rows[k + COL.code]));
+    if (!ok) return corrupt(`has a damaged table row for record #${i + 1}`);
   }
   if (!broken.every(isBroken)) return corrupt("lists a damaged unreadable-file record");
   const debt = lexical && Array.isArray(lexical.stale) && Array.isArray(lexical.gone) ? lexical : { stale: [], gone: [] };
-  return { kind: "ok", saved: new StoredCatalogue({ file, dirs, text, starts, rows, sources, signatures, scopes: scopes.filter((s): s is string => typeof s === "string"), broken, lexical: debt }) };
+  return { kind: "ok", saved: StoredCatalogue.open(dirs, { file, text, starts, rows, labels, sets, sources, signatures }, broken, debt) };
+}
+
+/** Checks of the numbers a row refers to, each set checked once per role. */
+function tableChecks(labels: number, sets: number[][], signatures: number) {
+  const inRange = (n: unknown, max: number): n is number => Number.isInteger(n) && (n as number) >= 0 && (n as number) < max;
+  const setCheck = (each: (n: number) => boolean) => {
+    const checked = new Map<number, boolean>();
+    return (n: unknown): boolean => {
+      if (!inRange(n, sets.length)) return false;
+      let ok = checked.get(n);
+      if (ok === undefined) checked.set(n, (ok = sets[n]!.every(each)));
+      return ok;
+    };
+  };
+  return {
+    label: (n: unknown) => inRange(n, labels),
+    agents: setCheck((n) => inRange(n, labels)),
+    anchors: setCheck((n) => inRange(n < 0 ? -1 - n : n, labels)),
+    code: setCheck((n) => inRange(n, signatures)),
+  };
 }
 
 function isBroken(value: unknown): value is BrokenFile {

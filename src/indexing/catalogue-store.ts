@@ -1,20 +1,55 @@
 /**
- * A saved catalogue as opened: its records stay encoded (one line each of the file's bytes) and are
- * decoded one at a time when asked for; a table of every file's id, path, state, size and mtime
- * tells a refresh that nothing changed without decoding a single record. `search`, `show`,
- * `confirm` and `inject` touch a few records of 10k; `status` and `check` ask for all of them
+ * The catalogue as the index holds it: records in path order, each either still encoded (a line of the
+ * saved file, decoded when asked for) or a record in memory (decoded, or parsed by this process). A table
+ * row per saved line — id, path, state, size, mtime, flags, and what retrieval filters and ranks on
+ * (status, agents, anchor paths) and what the anchored code was read from — tells a refresh that nothing
+ * changed, a search which entries an agent may see and which cite a changed file, without decoding a
+ * record. A refresh that re-parsed a few files makes a new catalogue sharing the saved lines of the rest
+ * (`patched`), and a save copies those lines as they are. `status` and `check` ask for every record
  * (`records`), decoded once.
  */
-import { signatureOf } from "../anchors/signature.js";
 import { CairnError } from "../errors.js";
 import { COLLECT_FROM_ENTRIES, collectGarbage } from "../store/gc.js";
-import type { BrokenFile, CatalogueData, CatalogueRecord } from "./catalogue.js";
+import type { BrokenFile, CatalogueData, CatalogueRecord, CodeRecord } from "./catalogue.js";
 import { decodeRecord, derivedPath, type CatalogueDirs } from "./catalogue-codec.js";
+import type { AnchorRef } from "./document.js";
 
 /** Ids whose lexical document must be re-analyzed from their file (`stale`) or dropped (`gone`) when the lexical index is next loaded. */
 export type LexicalDebt = { stale: string[]; gone: string[] };
 
-/** Records by id, first by path when ids collide: a Map, or a view that decodes a record when it is asked for. */
+/** Columns of a saved record's table row. */
+export const COL = { id: 0, path: 1, state: 2, mtimeMs: 3, size: 4, flags: 5, status: 6, agents: 7, anchors: 8, code: 9 } as const;
+/** Values per row: id, path ("" when derived), state (0 active, 1 archived), mtimeMs, size, flags, status (a label), agents (a set of labels), anchor paths (a set: label, or -1 - label for a glob), the anchored code's signatures (a set, -1 without code). */
+export const ROW = 10;
+export const RACY = 1;
+export const UNPARSED = 2;
+export const HAS_CODE = 4;
+
+/** A saved catalogue file's contents, shared by every catalogue patched from it. */
+export type Storage = {
+  file: string;
+  /** The records' lines (each ends with "\n"), `starts[i]` the offset of line i, `starts[count]` the end. */
+  text: Buffer;
+  starts: Uint32Array;
+  rows: ReadonlyArray<string | number>;
+  /** Strings the rows refer to: statuses, agent names, anchor paths. */
+  labels: readonly string[];
+  /** Lists of numbers the rows refer to: agents (labels), anchors (labels, -1 - label for a glob), signatures. */
+  sets: ReadonlyArray<readonly number[]>;
+  sources: readonly string[];
+  /** Distinct [source number, size, mtimeMs, hash|0] of the records' anchored code. */
+  signatures: ReadonlyArray<string | number>;
+};
+
+/** A record's retrieval facets: what a search filters on without decoding the record. */
+export const statusOf = (frontmatter: CatalogueRecord["frontmatter"]): string => (typeof frontmatter.status === "string" ? frontmatter.status : "observed");
+
+export function stringsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}
+
+/** Records by id, first by path when ids collide; `get` decodes a record when it is asked for. */
 export interface RecordsById {
   get(id: string): CatalogueRecord | undefined;
   has(id: string): boolean;
@@ -24,69 +59,83 @@ export interface RecordsById {
   [Symbol.iterator](): Iterator<[string, CatalogueRecord]>;
 }
 
-/** Per record in the file's table: id, path ("" when derived), state (0 active, 1 archived), mtimeMs, size, flags. */
-export const ROW = 6;
-export const RACY = 1;
-export const UNPARSED = 2;
-export const HAS_CODE = 4;
+/** Positions by path: paths stored in full, and ids of the records stored as `<dir>/<id>.md` per state. */
+type PathIndex = { paths: Map<string, number>; active: Map<string, number>; archived: Map<string, number> };
 
-export type StoredParts = {
-  file: string;
-  dirs: CatalogueDirs;
-  /** The records' lines (each ends with "\n"), `starts[i]` the offset of line i, `starts[count]` the end. */
-  text: Buffer;
-  starts: Uint32Array;
-  rows: ReadonlyArray<string | number>;
-  sources: readonly string[];
-  /** Distinct [source number, size, mtimeMs, hash|0] of every record's anchored code. */
-  signatures: ReadonlyArray<string | number>;
-  /** Every `agents:` scope of the active entries (first by path per id). */
-  scopes: readonly string[];
-  broken: BrokenFile[];
-  lexical: LexicalDebt;
-};
+type Parts = { dirs: CatalogueDirs; store: Storage | null; line: Int32Array; decoded: Array<CatalogueRecord | undefined>; codeAt: Array<CodeRecord | undefined | null>; broken: BrokenFile[]; lexical: LexicalDebt };
 
 export class StoredCatalogue implements CatalogueData {
   readonly broken: BrokenFile[];
   readonly lexical: LexicalDebt;
   readonly size: number;
-  readonly sources: readonly string[];
-  readonly signatures: ReadonlyArray<string | number>;
-  readonly scopes: readonly string[];
-  readonly #file: string;
-  readonly #dirs: CatalogueDirs;
-  readonly #rows: ReadonlyArray<string | number>;
+  readonly dirs: CatalogueDirs;
+  readonly #store: Storage | null;
   #text: Buffer | null;
-  readonly #starts: Uint32Array;
+  /** Per position: the saved line it is, or -1 for a record only in memory. */
+  readonly #line: Int32Array;
   readonly #decoded: Array<CatalogueRecord | undefined>;
+  /** The anchored code a saved record had when decoded (null: not decoded from a line): a save re-encodes a record whose code changed since. */
+  readonly #codeAt: Array<CodeRecord | undefined | null>;
   #all: CatalogueRecord[] | undefined;
-  #byPath: Map<string, number> | undefined;
+  #byPath: PathIndex | undefined;
   #byId: Map<string, number> | undefined;
-  readonly #racy: boolean;
+  #racy: boolean | undefined;
+  /** Sets of the table as each role reads them (agents, anchors, signatures), built once per set. */
+  readonly #sets = { agents: new Map<number, readonly string[]>(), anchors: new Map<number, readonly AnchorRef[]>() };
 
-  constructor(parts: StoredParts) {
-    this.#file = parts.file;
-    this.#dirs = parts.dirs;
-    this.#text = parts.text;
-    this.#starts = parts.starts;
-    this.#rows = parts.rows;
-    this.size = parts.starts.length - 1;
-    this.#decoded = new Array<CatalogueRecord | undefined>(this.size);
-    this.sources = parts.sources;
-    this.signatures = parts.signatures;
-    this.scopes = parts.scopes;
+  private constructor(parts: Parts) {
+    this.dirs = parts.dirs;
+    this.#store = parts.store;
+    this.#text = parts.store?.text ?? null;
+    this.#line = parts.line;
+    this.#decoded = parts.decoded;
+    this.#codeAt = parts.codeAt;
+    this.size = parts.line.length;
     this.broken = parts.broken;
     this.lexical = parts.lexical;
-    let racy = parts.broken.some((b) => b.racy);
-    for (let i = 0; i < this.size && !racy; i++) racy = ((this.#rows[i * ROW + 5] as number) & RACY) !== 0;
-    this.#racy = racy;
   }
 
-  /** Every record, sorted by path (decoded once; the encoded text is dropped then). */
+  /** A saved file's catalogue: every record a line of it. */
+  static open(dirs: CatalogueDirs, store: Storage, broken: BrokenFile[], lexical: LexicalDebt): StoredCatalogue {
+    const count = store.starts.length - 1;
+    return new StoredCatalogue({ dirs, store, line: Int32Array.from({ length: count }, (_, i) => i), decoded: new Array(count), codeAt: new Array(count).fill(null), broken, lexical });
+  }
+
+  /** A catalogue of records in memory (sorted by path), e.g. a first index. */
+  static of(dirs: CatalogueDirs, data: CatalogueData, lexical: LexicalDebt = { stale: [], gone: [] }): StoredCatalogue {
+    const count = data.records.length;
+    return new StoredCatalogue({ dirs, store: null, line: new Int32Array(count).fill(-1), decoded: [...data.records], codeAt: new Array(count).fill(null), broken: data.broken, lexical });
+  }
+
+  /**
+   * A new catalogue of `entries` (in path order): a number keeps that position of this catalogue as it is (its saved
+   * line, and its record if decoded), a record is new.
+   */
+  patched(entries: ReadonlyArray<number | CatalogueRecord>, broken: BrokenFile[]): StoredCatalogue {
+    const line = new Int32Array(entries.length);
+    const decoded = new Array<CatalogueRecord | undefined>(entries.length);
+    const codeAt = new Array<CodeRecord | undefined | null>(entries.length);
+    // The saved lines stay readable through the new catalogue unless this one dropped them (every record is decoded then).
+    const store = this.#text === null ? null : this.#store;
+    entries.forEach((e, k) => {
+      if (typeof e === "number") {
+        line[k] = store ? this.#line[e]! : -1;
+        decoded[k] = this.#decoded[e];
+        codeAt[k] = this.#codeAt[e]!;
+      } else {
+        line[k] = -1;
+        decoded[k] = e;
+        codeAt[k] = null;
+      }
+    });
+    return new StoredCatalogue({ dirs: this.dirs, store, line, decoded, codeAt, broken, lexical: this.lexical });
+  }
+
+  /** Every record, sorted by path (decoded once; the saved lines are dropped then). */
   get records(): CatalogueRecord[] {
     if (!this.#all) {
       const all: CatalogueRecord[] = [];
-      for (let i = 0; i < this.size; i++) all.push(this.at(i));
+      for (let k = 0; k < this.size; k++) all.push(this.at(k));
       this.#all = all;
       this.#text = null;
       // Decoding leaves every line's text and tuple behind: collect them before the command's own work piles on top
@@ -96,135 +145,254 @@ export class StoredCatalogue implements CatalogueData {
     return this.#all;
   }
 
-  /** True once every record was decoded (`records`): the encoded lines are gone. */
+  /** True once every record was decoded (`records`). */
   get materialized(): boolean {
     return this.#all !== undefined;
   }
 
-  /** Record i (sorted by path), decoded on first use. */
-  at(i: number): CatalogueRecord {
-    const known = this.#decoded[i];
+  /** The record at position k (sorted by path), decoded on first use. */
+  at(k: number): CatalogueRecord {
+    const known = this.#decoded[k];
     if (known) return known;
-    const text = this.#text!;
+    const i = this.#line[k]!;
+    const store = this.#store!;
     let record: CatalogueRecord | undefined;
     try {
-      record = decodeRecord(JSON.parse(text.toString("utf8", this.#starts[i]!, this.#starts[i + 1]! - 1)), this.#dirs, this.sources);
+      record = decodeRecord(JSON.parse(this.#text!.toString("utf8", store.starts[i]!, store.starts[i + 1]! - 1)), this.dirs, store.sources);
     } catch {
       record = undefined;
     }
     // The file's checksum matched when it was opened: only a forged file gets here.
-    if (!record) throw new CairnError("IO", `the index in .cairn/ is damaged (record ${i + 1} of ${this.#file} does not decode); run \`cairn index --rebuild\``);
-    this.#decoded[i] = record;
+    if (!record) throw new CairnError("IO", `the index in .cairn/ is damaged (record ${i + 1} of ${store.file} does not decode); run \`cairn index --rebuild\``);
+    this.#decoded[k] = record;
+    this.#codeAt[k] = record.code;
     return record;
   }
 
-  /** Record i if it was decoded (the writer re-encodes those: their anchored code may have changed). */
-  decodedAt(i: number): CatalogueRecord | undefined {
-    return this.#decoded[i];
+  /** Record k if it is in memory (decoded or new). */
+  decodedAt(k: number): CatalogueRecord | undefined {
+    return this.#decoded[k];
   }
 
-  /** Line i as stored, with its "\n" (before `records` dropped the text). */
-  rawLine(i: number): Buffer {
-    return this.#text!.subarray(this.#starts[i]!, this.#starts[i + 1]!);
+  /** The saved file this catalogue reads its lines from (null: none, or no longer read), for the writer. */
+  get storage(): Storage | null {
+    return this.#text === null ? null : this.#store;
   }
 
-  /** The table row of record i: id, path ("" when derived), state, mtimeMs, size, flags. */
-  row(i: number): ReadonlyArray<string | number> {
-    return this.#rows.slice(i * ROW, i * ROW + ROW);
+  /** The saved line of position k and its row (for the writer), when the record there is still what that line says. */
+  savedAt(k: number): { line: Buffer; row: number } | undefined {
+    const i = this.#line[k]!;
+    const store = this.storage;
+    if (i < 0 || !store) return undefined;
+    const decoded = this.#decoded[k];
+    // A decoded record is what its line says unless its anchored code was rebuilt, dropped or settled (the only fields changed in place).
+    if (decoded && (decoded.code !== this.#codeAt[k] || decoded.code?.sources.some((s) => s.hash !== undefined))) return undefined;
+    return { line: store.text.subarray(store.starts[i]!, store.starts[i + 1]!), row: i * ROW };
   }
 
-  idAt(i: number): string {
-    return this.#rows[i * ROW] as string;
+  /** True when positions a (of this catalogue) and b (of `other`) hold the same record: the same saved line, or the same record in memory. */
+  sameAs(a: number, other: StoredCatalogue, b: number): boolean {
+    const line = this.#line[a]!;
+    if (line >= 0) return line === other.#line[b] && this.#store === other.#store;
+    return this.#decoded[a] !== undefined && this.#decoded[a] === other.#decoded[b];
   }
 
-  pathAt(i: number): string {
-    const stored = this.#rows[i * ROW + 1] as string;
-    return stored || derivedPath(this.#dirs, this.idAt(i), this.stateAt(i));
+  #row(k: number, col: number): string | number | undefined {
+    const i = this.#line[k]!;
+    return i < 0 ? undefined : this.#store!.rows[i * ROW + col];
   }
 
-  stateAt(i: number): CatalogueRecord["state"] {
-    return this.#rows[i * ROW + 2] === 0 ? "active" : "archived";
+  idAt(k: number): string {
+    return this.#decoded[k]?.id ?? (this.#row(k, COL.id) as string);
   }
 
-  flagsAt(i: number): number {
-    return this.#rows[i * ROW + 5] as number;
+  pathAt(k: number): string {
+    const record = this.#decoded[k];
+    if (record) return record.path;
+    return (this.#row(k, COL.path) as string) || derivedPath(this.dirs, this.idAt(k), this.stateAt(k));
+  }
+
+  stateAt(k: number): CatalogueRecord["state"] {
+    const record = this.#decoded[k];
+    if (record) return record.state;
+    return this.#row(k, COL.state) === 0 ? "active" : "archived";
+  }
+
+  mtimeAt(k: number): number {
+    return this.#decoded[k]?.mtimeMs ?? (this.#row(k, COL.mtimeMs) as number);
+  }
+
+  sizeAt(k: number): number {
+    return this.#decoded[k]?.size ?? (this.#row(k, COL.size) as number);
+  }
+
+  /** True when the recorded stat was taken within the racy window of a write. */
+  racyAt(k: number): boolean {
+    const record = this.#decoded[k];
+    return record ? record.racy === true : ((this.#row(k, COL.flags) as number) & RACY) !== 0;
+  }
+
+  hasCodeAt(k: number): boolean {
+    const record = this.#decoded[k];
+    return record ? record.code !== undefined : ((this.#row(k, COL.flags) as number) & HAS_CODE) !== 0;
+  }
+
+  statusAt(k: number): string {
+    const record = this.#decoded[k];
+    return record ? statusOf(record.frontmatter) : this.#store!.labels[this.#row(k, COL.status) as number]!;
+  }
+
+  agentsAt(k: number): readonly string[] {
+    const record = this.#decoded[k];
+    if (record) return stringsOf(record.frontmatter.agents);
+    return this.#set(this.#sets.agents, this.#row(k, COL.agents) as number, (list) => list.map((n) => this.#store!.labels[n]!));
+  }
+
+  /** Where record k's anchors point: paths and globs (lines and symbols only once decoded). */
+  anchorPathsAt(k: number): readonly AnchorRef[] {
+    const record = this.#decoded[k];
+    if (record) return record.anchors;
+    const labels = this.#store!.labels;
+    return this.#set(this.#sets.anchors, this.#row(k, COL.anchors) as number, (list) => list.map((n): AnchorRef => (n < 0 ? { path: labels[-1 - n]!, glob: true } : { path: labels[n]! })));
+  }
+
+  /**
+   * The saved signatures whose file changed since (`changed`, given the file's size and mtime now) or that are
+   * compared by content (`hashed`, stat-ed within the racy window): one look at each distinct signature.
+   */
+  savedSignatureChanges(statOf: (file: string) => { size: number; mtimeMs: number }): { changed: Set<number>; hashed: Set<number> } {
+    const changed = new Set<number>();
+    const hashed = new Set<number>();
+    const store = this.storage;
+    if (!store) return { changed, hashed };
+    const sigs = store.signatures;
+    for (let n = 0; n < sigs.length / 4; n++) {
+      const now = statOf(store.sources[sigs[n * 4] as number]!);
+      if (now.size !== sigs[n * 4 + 1] || now.mtimeMs !== sigs[n * 4 + 2]) changed.add(n);
+      else if (sigs[n * 4 + 3] !== 0) hashed.add(n);
+    }
+    return { changed, hashed };
+  }
+
+  /** The signatures (numbers, see `savedSignatureChanges`) record k's anchored code was read from, from its row; undefined when the record is in memory (its `code` says) or has no code. */
+  savedSignaturesAt(k: number): readonly number[] | undefined {
+    if (this.#decoded[k]) return undefined;
+    const set = this.#row(k, COL.code) as number;
+    return set < 0 ? undefined : this.#store!.sets[set];
+  }
+
+  /** The source paths of saved signatures. */
+  signaturePaths(list: readonly number[]): string[] {
+    const { signatures, sources } = this.#store!;
+    return list.map((n) => sources[signatures[n * 4] as number]!);
+  }
+
+  /** A set of the table as `build` makes it for one role, once per set (entries share them). */
+  #set<T>(cache: Map<number, T>, n: number, build: (list: readonly number[]) => T): T {
+    let value = cache.get(n);
+    if (value === undefined) cache.set(n, (value = build(this.#store!.sets[n]!)));
+    return value;
+  }
+
+  /** True when some recorded stat was taken within the racy window of a write (those are compared by content). */
+  get racy(): boolean {
+    if (this.#racy === undefined) {
+      let racy = this.broken.some((b) => b.racy);
+      for (let k = 0; k < this.size && !racy; k++) racy = this.racyAt(k);
+      this.#racy = racy;
+    }
+    return this.#racy;
+  }
+
+  /** The position of an entry file by its path. */
+  positionAt(file: string): number | undefined {
+    const index = (this.#byPath ??= this.#pathIndex());
+    const explicit = index.paths.get(file);
+    if (explicit !== undefined) return explicit;
+    // `<dir>/<id>.md`, stored as "" (most records): found by id, without building every path.
+    for (const [dir, ids] of [[this.dirs.active, index.active], [this.dirs.archived, index.archived]] as const) {
+      if (file.length > dir.length + 4 && file.charCodeAt(dir.length) === 0x2f && file.startsWith(dir) && file.endsWith(".md")) {
+        const id = file.slice(dir.length + 1, -3);
+        if (!id.includes("/")) return ids.get(id);
+      }
+    }
+    return undefined;
+  }
+
+  #pathIndex(): PathIndex {
+    const index: PathIndex = { paths: new Map(), active: new Map(), archived: new Map() };
+    for (let k = 0; k < this.size; k++) {
+      const stored = this.#decoded[k] ? undefined : (this.#row(k, COL.path) as string);
+      if (stored === "") (this.#row(k, COL.state) === 0 ? index.active : index.archived).set(this.#row(k, COL.id) as string, k);
+      else index.paths.set(stored ?? this.#decoded[k]!.path, k);
+    }
+    return index;
   }
 
   /** The record of an entry file by its path. */
   recordAt(file: string): CatalogueRecord | undefined {
-    this.#byPath ??= new Map(Array.from({ length: this.size }, (_, i) => [this.pathAt(i), i]));
-    const i = this.#byPath.get(file);
-    return i === undefined ? undefined : this.at(i);
+    const k = this.positionAt(file);
+    return k === undefined ? undefined : this.at(k);
+  }
+
+  /** Ids → their position, first by path. */
+  positions(): ReadonlyMap<string, number> {
+    if (!this.#byId) {
+      const ids = new Map<string, number>();
+      for (let k = 0; k < this.size; k++) {
+        const id = this.idAt(k);
+        if (!ids.has(id)) ids.set(id, k);
+      }
+      this.#byId = ids;
+    }
+    return this.#byId;
   }
 
   /** Records by id (first by path), decoded when asked for. */
   byId(): RecordsById {
-    if (!this.#byId) {
-      const ids = new Map<string, number>();
-      for (let i = 0; i < this.size; i++) if (!ids.has(this.idAt(i))) ids.set(this.idAt(i), i);
-      this.#byId = ids;
-    }
-    const ids = this.#byId;
-    const at = (i: number) => this.at(i);
+    const ids = this.positions();
+    const at = (k: number) => this.at(k);
     return {
       get: (id) => {
-        const i = ids.get(id);
-        return i === undefined ? undefined : at(i);
+        const k = ids.get(id);
+        return k === undefined ? undefined : at(k);
       },
       has: (id) => ids.has(id),
       size: ids.size,
       keys: () => ids.keys(),
       *values() {
-        for (const i of ids.values()) yield at(i);
+        for (const k of ids.values()) yield at(k);
       },
       *[Symbol.iterator]() {
-        for (const [id, i] of ids) yield [id, at(i)] as [string, CatalogueRecord];
+        for (const [id, k] of ids) yield [id, at(k)] as [string, CatalogueRecord];
       },
     };
   }
 
-  /** Ids (first by path) whose anchored code was never built or was dropped: owed to the lexical index. */
-  idsWithoutCode(): string[] {
-    const out: string[] = [];
-    this.byId();
-    for (const [id, i] of this.#byId!) {
-      const decoded = this.#decoded[i];
-      if (decoded ? !decoded.code : !(this.flagsAt(i) & HAS_CODE)) out.push(id);
-    }
-    return out;
+  /** Every distinct `agents:` scope of the active entries (first by path per id), sorted. */
+  scopes(): string[] {
+    const scopes = new Set<string>();
+    for (const k of this.positions().values()) if (this.stateAt(k) === "active") for (const scope of this.agentsAt(k)) scopes.add(scope);
+    return [...scopes].sort();
   }
 
   /**
-   * True when these files are exactly the ones recorded, each with the same state, size and mtime, and no
-   * record was stat-ed within the racy window of a write (those are compared by content, by a full refresh).
+   * True when these files (with their stats: `mtimes[i]`, `sizes[i]`; NaN when the file is gone) are exactly the ones
+   * recorded, each with the same state, size and mtime, and no record was stat-ed within the racy window of a write
+   * (those are compared by content, by a full refresh).
    */
-  sameFiles(files: ReadonlyArray<{ rel: string; state: CatalogueRecord["state"]; mtimeMs: number; size: number }>): boolean {
-    if (this.#racy || files.length !== this.size + this.broken.length) return false;
-    this.#byPath ??= new Map(Array.from({ length: this.size }, (_, i) => [this.pathAt(i), i]));
+  sameFiles(files: ReadonlyArray<{ rel: string; state: CatalogueRecord["state"] }>, mtimes: Float64Array, sizes: Float64Array): boolean {
+    if (this.racy || files.length !== this.size + this.broken.length) return false;
     const broken = new Map(this.broken.map((b) => [b.path, b]));
-    for (const f of files) {
-      const i = this.#byPath.get(f.rel);
-      if (i === undefined) {
+    for (let i = 0; i < files.length; i++) {
+      const f = files[i]!;
+      const k = this.positionAt(f.rel);
+      if (k === undefined) {
         const b = broken.get(f.rel);
-        if (!b || b.state !== f.state || b.mtimeMs !== f.mtimeMs || b.size !== f.size) return false;
+        if (!b || b.state !== f.state || b.mtimeMs !== mtimes[i] || b.size !== sizes[i]) return false;
         continue;
       }
-      const at = i * ROW;
-      if (this.stateAt(i) !== f.state || this.#rows[at + 3] !== f.mtimeMs || this.#rows[at + 4] !== f.size) return false;
-    }
-    return true;
-  }
-
-  /** True when every file some record's anchored code was read from has the size and mtime it had then (none compared by content). */
-  sameSources(root: string): boolean {
-    const seen = new Map<number, { size: number; mtimeMs: number }>();
-    const sigs = this.signatures;
-    for (let k = 0; k < sigs.length; k += 4) {
-      if (sigs[k + 3] !== 0) return false;
-      const n = sigs[k] as number;
-      let now = seen.get(n);
-      if (!now) seen.set(n, (now = signatureOf(root, this.sources[n]!)));
-      if (now.size !== sigs[k + 1] || now.mtimeMs !== sigs[k + 2]) return false;
+      if (this.stateAt(k) !== f.state || this.mtimeAt(k) !== mtimes[i] || this.sizeAt(k) !== sizes[i]) return false;
     }
     return true;
   }

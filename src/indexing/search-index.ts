@@ -23,7 +23,7 @@ import { writeFileAtomic } from "../store/atomic.js";
 import { cacheSeal } from "../store/cache-seal.js";
 import { collectGarbage } from "../store/gc.js";
 import { assertTreeContained } from "../store/contain.js";
-import { emptyCatalogue, refreshCatalogue, type CatalogueData, type CatalogueRecord, type ParsedEntry } from "./catalogue.js";
+import { emptyCatalogue, refreshCatalogue, type CatalogueRecord, type ParsedEntry } from "./catalogue.js";
 import { readCatalogue, writeCatalogue, type CatalogueDirs, type LexicalDebt } from "./catalogue-file.js";
 import { StoredCatalogue, type RecordsById } from "./catalogue-store.js";
 import { entryDocument, type AnchorRef, type IndexDoc } from "./document.js";
@@ -51,8 +51,8 @@ export type RefreshOptions = {
   verifyContent?: boolean;
 };
 
-/** What retrieval reads of an indexed entry; `anchors` point where they point now when the entry's anchored code was resolved (a symbol at its definition). */
-export type IndexMeta = { path: string; state: "active" | "archived"; status: string; agents: string[]; tags: string[]; anchors: AnchorRef[]; contentHash: string };
+/** What retrieval filters and shows of an indexed entry, read from the catalogue's table (no record decoded). */
+export type IndexMeta = { path: string; state: "active" | "archived"; status: string; agents: readonly string[] };
 
 export type OpenIndexOptions = {
   /** Start empty (`cairn index --rebuild`). Default false. */
@@ -86,10 +86,9 @@ export class SearchIndex {
   #openWarnings: string[] = [];
   /** The manifest this index was opened from or last saved as (null: nothing saved yet). */
   #manifest: Manifest | null;
-  #data: CatalogueData;
+  #data: StoredCatalogue;
   /** First record by path per id, unparsed ones included (their last good version stays searchable). */
-  #indexed: RecordsById = new Map<string, CatalogueRecord>();
-  #metaCache = new Map<string, IndexMeta>();
+  #indexed: RecordsById;
   readonly #params: LexicalParams = resolveParams();
   #lexical: LayeredLexical | null = null;
   /** The base segment's file descriptor, opened with the manifest so a later save elsewhere cannot pull it away. */
@@ -106,13 +105,13 @@ export class SearchIndex {
   #dirty = false;
   #embedderFailed = false;
 
-  private constructor(layout: Layout, embedder: Embedder | null, manifest: Manifest | null, data: CatalogueData, repos: Record<string, string>) {
+  private constructor(layout: Layout, embedder: Embedder | null, manifest: Manifest | null, data: StoredCatalogue | null, repos: Record<string, string>) {
     this.layout = layout;
     this.embedder = embedder;
     this.#repos = repos;
     this.#manifest = manifest;
-    this.#data = data;
-    this.#reindex();
+    this.#data = data ?? StoredCatalogue.of(catalogueDirs(layout), emptyCatalogue());
+    this.#indexed = this.#data.byId();
   }
 
   /** Load the saved index, or start empty (with a warning when it was corrupt or built differently). */
@@ -121,7 +120,7 @@ export class SearchIndex {
     const fresh = (warning?: string) => {
       // The lexical index starts empty when something asks for it (search, index, watch); a catalogue-only
       // command on a fresh clone (check, status) leaves it to them as debt, analysing nothing it does not need.
-      const index = new SearchIndex(layout, embedder, null, emptyCatalogue(), repos);
+      const index = new SearchIndex(layout, embedder, null, null, repos);
       if (warning) index.#openWarnings.push(warning);
       index.#dirty = true;
       return index;
@@ -191,18 +190,14 @@ export class SearchIndex {
   }
 
   /** The catalogue as of the last refresh. */
-  get catalogue(): CatalogueData {
+  get catalogue(): StoredCatalogue {
     return this.#data;
   }
 
-  /** The catalogue record of an entry file by its path, from a map kept until the next refresh (the inject gate asks on every call). */
+  /** The catalogue record of an entry file by its path (decoded when asked for; the inject gate asks on every call). */
   recordAt(file: string): CatalogueRecord | undefined {
-    if (this.#data instanceof StoredCatalogue && !this.#data.materialized) return this.#data.recordAt(file);
-    if (this.#byPath?.data !== this.#data) this.#byPath = { data: this.#data, map: new Map(this.#data.records.map((r) => [r.path, r])) };
-    return this.#byPath.map.get(file);
+    return this.#data.recordAt(file);
   }
-
-  #byPath: { data: CatalogueData; map: Map<string, CatalogueRecord> } | undefined;
 
   get size(): number {
     return this.#indexed.size;
@@ -214,14 +209,20 @@ export class SearchIndex {
   }
 
   meta(id: string): IndexMeta | undefined {
-    let meta = this.#metaCache.get(id);
-    if (meta) return meta;
-    const r = this.#indexed.get(id);
-    if (!r) return undefined;
-    const fm = r.frontmatter;
-    meta = { path: r.path, state: r.state, status: typeof fm.status === "string" ? fm.status : "observed", agents: strings(fm.agents), tags: strings(fm.tags), anchors: placedAnchors(r), contentHash: r.contentHash };
-    this.#metaCache.set(id, meta);
-    return meta;
+    const k = this.#data.positions().get(id);
+    if (k === undefined) return undefined;
+    const data = this.#data;
+    return { path: data.pathAt(k), state: data.stateAt(k), status: data.statusAt(k), agents: data.agentsAt(k) };
+  }
+
+  /**
+   * An entry's anchors as the changed-code signal reads them: where they point (paths and globs, from the table),
+   * and — asked only for a file whose hunks are known — where they point now (lines and symbols, the record decoded).
+   */
+  anchorsOf(id: string): { paths: readonly AnchorRef[]; placed: () => AnchorRef[] } | undefined {
+    const k = this.#data.positions().get(id);
+    if (k === undefined) return undefined;
+    return { paths: this.#data.anchorPathsAt(k), placed: () => placedAnchors(this.#data.at(k)) };
   }
 
   /** Indexed ids, sorted (kept until the next refresh: the changed-code signal asks on every query). */
@@ -231,14 +232,7 @@ export class SearchIndex {
 
   /** Every distinct `agents:` scope of the active entries (kept until the next refresh). */
   agentScopes(): string[] {
-    // As saved (records stay encoded): what a refresh leaves unchanged keeps its agents.
-    if (!this.#scopes && this.#data instanceof StoredCatalogue) this.#scopes = [...this.#data.scopes];
-    if (!this.#scopes) {
-      const scopes = new Set<string>();
-      for (const record of this.#indexed.values()) if (record.state === "active") for (const scope of strings(record.frontmatter.agents)) scopes.add(scope);
-      this.#scopes = [...scopes].sort();
-    }
-    return this.#scopes;
+    return (this.#scopes ??= this.#data.scopes());
   }
 
   #ids: string[] | undefined;
@@ -354,7 +348,6 @@ export class SearchIndex {
           continue;
         }
         record.code = code;
-        this.#metaCache.delete(record.id);
         const hash = docHash(record);
         if (this.#lexical!.hashOf(record.id) === hash) continue;
         this.#lexical!.add(doc.lexical, hash);
@@ -382,7 +375,7 @@ export class SearchIndex {
       this.#closeSegment();
       this.#deltaText = null;
       this.#lexicalProblem = null;
-      this.#data = emptyCatalogue();
+      this.#data = StoredCatalogue.of(catalogueDirs(this.layout), emptyCatalogue());
       this.#reindex();
       this.#setLexical(new LayeredLexical(this.#params));
       this.#folded = null;
@@ -397,7 +390,7 @@ export class SearchIndex {
 
   /** Every repository file an entry's anchored code depends on (the watcher watches them). */
   anchoredSources(): string[] {
-    return sourcePaths(this.#indexed.values());
+    return sourcePaths(this.#data);
   }
 
   /** BM25F search (after `loadLexical()`). */
@@ -459,20 +452,15 @@ export class SearchIndex {
   }
 
   #reindex(): void {
-    if (this.#data instanceof StoredCatalogue) this.#indexed = this.#data.byId();
-    else {
-      const indexed = new Map<string, CatalogueRecord>();
-      for (const record of this.#data.records) if (!indexed.has(record.id)) indexed.set(record.id, record);
-      this.#indexed = indexed;
-    }
-    this.#metaCache = new Map();
+    this.#indexed = this.#data.byId();
     this.#ids = undefined;
     this.#scopes = undefined;
   }
 
   async #refresh(options: RefreshOptions): Promise<SyncReport> {
     const report: SyncReport = { added: [], updated: [], removed: [], moved: [], codeChanged: [], embedded: 0, reused: 0, unchanged: 0, errors: [], warnings: [] };
-    const before = this.#indexed;
+    const before = this.#data;
+    const beforeById = this.#indexed;
     // Parsed entries are built into the lexical index (when it is loaded) a chunk at a time as they are parsed, and
     // their texts to embed noted, so a first index of 100k entries never holds every parsed entry at once.
     const embedTexts = new Map<string, string>();
@@ -482,7 +470,7 @@ export class SearchIndex {
         const { record, entry, doc } = item;
         // A re-parsed entry whose anchors are written as before keeps its anchored code (a confirm edits frontmatter
         // only); its source files are checked below like everyone's.
-        const code = before.get(record.id)?.code;
+        const code = beforeById.get(record.id)?.code;
         if (code && code.anchors === anchorsKey(entry.evidence.anchors)) record.code = code;
         if (this.embedder) embedTexts.set(record.contentHash, doc.embedText);
         parsed.set(record, item);
@@ -492,13 +480,15 @@ export class SearchIndex {
       const work = chunk.map((c) => c.record).filter((r) => !r.code || lexical.hashOf(r.id) !== docHash(r));
       await this.#build(work, (r) => parsed.get(r)?.entry, (r) => parsed.get(r)?.doc);
     };
-    const { data, changes } = await refreshCatalogue(this.layout, this.#data, { ...(options.files ? { files: options.files } : {}), ...(options.verifyContent ? { verifyContent: true } : {}), onParsed });
-    if (data === this.#data && data instanceof StoredCatalogue && !this.embedder && data.sameSources(this.layout.root)) {
-      // Nothing changed since the catalogue was saved (no entry file, no anchored file): its records stay encoded.
-      const { stale, gone } = this.#debt;
-      for (const id of this.#owed) stale.add(id);
-      this.#owed.clear();
-      for (const id of data.idsWithoutCode()) stale.add(id), gone.delete(id);
+    const { data, changes } = await refreshCatalogue(this.layout, before, { ...(options.files ? { files: options.files } : {}), ...(options.verifyContent ? { verifyContent: true } : {}), onParsed });
+    // Entries whose anchored source files changed: their anchored code is read again (one stat per anchored file).
+    const sources = changedSources(this.layout.root, data);
+    const { stale, gone } = this.#debt;
+    for (const id of this.#owed) stale.add(id);
+    this.#owed.clear();
+    if (data === before && !this.embedder && !sources.stale.size && !sources.settled) {
+      // Nothing changed (no entry file, no anchored file): the records stay as they were (encoded, mostly).
+      for (const [id, k] of data.positions()) if (!data.hasCodeAt(k)) stale.add(id), gone.delete(id);
       report.unchanged = this.#indexed.size;
       if (this.#lexical) await this.#pay(changes.parsed);
       return report;
@@ -506,36 +496,41 @@ export class SearchIndex {
     this.#data = data;
     this.#reindex();
     report.errors.push(...changes.errors);
-    const seenIds = new Map<string, string>();
-    for (const record of data.records) {
-      const first = seenIds.get(record.id);
-      if (first === undefined) seenIds.set(record.id, record.path);
-      else if (changes.parsed.has(record.path)) report.warnings.push(`duplicate id "${record.id}" in ${record.path}; indexing ${first} only`);
+    const now = data.positions();
+    const duplicates: Array<[string, string]> = [];
+    for (const [file, { record }] of changes.parsed) {
+      const first = now.get(record.id);
+      if (first !== undefined && data.pathAt(first) !== file) duplicates.push([file, `duplicate id "${record.id}" in ${file}; indexing ${data.pathAt(first)} only`]);
     }
-    const contentChanged: CatalogueRecord[] = [];
-    const { stale, gone } = this.#debt;
-    for (const id of this.#owed) stale.add(id);
-    this.#owed.clear();
-    for (const [id, record] of this.#indexed) {
-      const previous = before.get(id);
+    report.warnings.push(...duplicates.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, w]) => w));
+    // Compared position by position: a record kept as it was (the same saved line, or the same record) is not decoded.
+    const previousAt = before.positions();
+    const contentChanged: string[] = [];
+    for (const [id, k] of now) {
+      const p = previousAt.get(id);
+      if (p !== undefined && data.sameAs(k, before, p)) {
+        report.unchanged++;
+        // Owed unless the lexical index is known to hold this record's document (checked by hash when paid).
+        if (!data.hasCodeAt(k)) stale.add(id), gone.delete(id);
+        continue;
+      }
+      stale.add(id), gone.delete(id);
+      const record = data.at(k);
+      const previous = p === undefined ? undefined : before.at(p);
       if (!previous) report.added.push(id);
       else if (previous.contentHash !== record.contentHash || previous.lexicalHash !== record.lexicalHash) report.updated.push(id);
       else if (previous.path !== record.path || previous.state !== record.state) report.moved.push(id);
       else report.unchanged++;
-      // Owed unless the lexical index is known to hold this record's document (checked by hash when paid).
-      if (!previous || previous !== record || !record.code) stale.add(id), gone.delete(id);
-      if (!previous || previous.contentHash !== record.contentHash) contentChanged.push(record);
+      if (!previous || previous.contentHash !== record.contentHash) contentChanged.push(id);
     }
-    for (const id of before.keys()) {
-      if (this.#indexed.has(id)) continue;
+    for (const id of previousAt.keys()) {
+      if (now.has(id)) continue;
       report.removed.push(id);
       gone.add(id);
       stale.delete(id);
       this.#vectors?.remove(id);
     }
-    // Entries whose anchored source files changed: their anchored code is read again (one stat per anchored file).
-    const sources = changedSources(this.layout.root, this.#indexed.values());
-    report.codeChanged = [...sources.stale].filter((id) => before.get(id) === this.#indexed.get(id)).sort();
+    report.codeChanged = [...sources.stale].filter((id) => previousAt.has(id) && data.sameAs(now.get(id)!, before, previousAt.get(id)!)).sort();
     for (const id of sources.stale) {
       // Its code is read again when paid (now, or by the next search): until then it has none to trust.
       this.#indexed.get(id)!.code = undefined;
@@ -543,12 +538,15 @@ export class SearchIndex {
     }
     if (sources.settled || sources.stale.size) this.#dirty = true;
     // A parsed file that lost its id to another file (a duplicate id) was built as it was parsed: the indexed one's is owed.
-    for (const { record } of changes.parsed.values()) if (this.#indexed.get(record.id) !== record) stale.add(record.id);
+    for (const { record } of changes.parsed.values()) {
+      const k = now.get(record.id);
+      if (k === undefined || data.decodedAt(k) !== record) stale.add(record.id);
+    }
     if (this.#lexical) await this.#pay(changes.parsed);
     if (this.embedder) {
       const need = new Map<string, CatalogueRecord>();
-      for (const record of contentChanged) need.set(record.id, record);
-      for (const [id, record] of this.#indexed) if (!this.#vectors?.has(id)) need.set(id, record);
+      for (const id of contentChanged) need.set(id, this.#indexed.get(id)!);
+      for (const id of this.#indexed.keys()) if (!this.#vectors?.has(id)) need.set(id, this.#indexed.get(id)!);
       const all = [...need.values()];
       const textOf = async (record: CatalogueRecord): Promise<string | undefined> => {
         const text = embedTexts.get(record.contentHash);

@@ -115,13 +115,25 @@ export function anchorTouch(anchors: readonly AnchorRef[], change: ChangeSet): T
   return touchOfAll(anchors, indexChange(change));
 }
 
+/**
+ * An entry as the changed-code signal reads it: its anchors' paths and globs, and (asked only when one of them is a
+ * file whose hunks are known) its anchors with the lines and symbols they point at now.
+ */
+export type AnchoredCandidate = { id: string; anchors: readonly AnchorRef[]; placed?: () => readonly AnchorRef[] };
+
+/** The anchors to compare with the change: lines and symbols matter only against a changed file's hunks. */
+function anchorsFor(candidate: AnchoredCandidate, change: ChangeIndex): readonly AnchorRef[] {
+  if (!candidate.placed || !change.byPath.size) return candidate.anchors;
+  return candidate.anchors.some((a) => !a.glob && change.byPath.has(norm(a.path))) ? candidate.placed() : candidate.anchors;
+}
+
 /** Entries whose anchors touch the change: score = the level's strength; relevant only for precise levels; equal levels share a rank. */
-export function anchorSignals(candidates: ReadonlyArray<{ id: string; anchors: readonly AnchorRef[] }>, change: ChangeSet): RankedSignal[] {
+export function anchorSignals(candidates: readonly AnchoredCandidate[], change: ChangeSet): RankedSignal[] {
   if (!change.paths.length) return [];
   const index = indexChange(change);
   const touched = candidates
     .flatMap((c) => {
-      const level = touchOfAll(c.anchors, index);
+      const level = touchOfAll(anchorsFor(c, index), index);
       return level ? [{ id: c.id, level, strength: TOUCH_STRENGTH[level] }] : [];
     })
     .sort((a, b) => b.strength - a.strength || (a.id < b.id ? -1 : 1));

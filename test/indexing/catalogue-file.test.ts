@@ -5,9 +5,13 @@ import { crc32 } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { CatalogueRecord } from "../../src/indexing/catalogue.js";
 import { readCatalogue, writeCatalogue, type SavedCatalogue } from "../../src/indexing/catalogue-file.js";
+import type { StoredCatalogue } from "../../src/indexing/catalogue-store.js";
 import { testdir } from "../helpers/fixture.js";
 
 const DIRS = { active: "knowledge", archived: "knowledge/archive" };
+
+type Stat = { rel: string; state: CatalogueRecord["state"]; mtimeMs: number; size: number };
+const sameFiles = (store: StoredCatalogue, files: Stat[]) => store.sameFiles(files, Float64Array.from(files, (f) => f.mtimeMs), Float64Array.from(files, (f) => f.size));
 
 function record(k: number): CatalogueRecord {
   const state = k % 7 === 0 ? "archived" : "active";
@@ -70,17 +74,17 @@ describe("catalogue file", () => {
     expect(store.materialized).toBe(false);
     const files = records.map((r) => ({ rel: r.path, state: r.state, mtimeMs: r.mtimeMs, size: r.size }));
     // Racy records are compared by content by a full refresh: the table alone never says "unchanged" while one is.
-    expect(store.sameFiles(files)).toBe(false);
+    expect(sameFiles(store, files)).toBe(false);
     const settled = records.map((r) => ({ ...r, racy: undefined }));
     for (const r of settled) delete r.racy;
     await writeCatalogue(file, { records: settled, broken: [] }, { stale: [], gone: [] }, DIRS);
     const again = await readCatalogue(file, DIRS);
     if (again.kind !== "ok") throw new Error(again.reason);
-    expect(again.saved.sameFiles(files)).toBe(true);
-    expect(again.saved.sameFiles(files.slice(1))).toBe(false);
-    expect(again.saved.sameFiles(files.map((f, i) => (i === 7 ? { ...f, size: f.size + 1 } : f)))).toBe(false);
-    expect(again.saved.sameFiles(files.map((f, i) => (i === 9 ? { ...f, mtimeMs: f.mtimeMs + 1 } : f)))).toBe(false);
-    expect(again.saved.sameFiles(files.map((f, i) => (i === 3 ? { ...f, state: f.state === "active" ? ("archived" as const) : ("active" as const) } : f)))).toBe(false);
+    expect(sameFiles(again.saved, files)).toBe(true);
+    expect(sameFiles(again.saved, files.slice(1))).toBe(false);
+    expect(sameFiles(again.saved, files.map((f, i) => (i === 7 ? { ...f, size: f.size + 1 } : f)))).toBe(false);
+    expect(sameFiles(again.saved, files.map((f, i) => (i === 9 ? { ...f, mtimeMs: f.mtimeMs + 1 } : f)))).toBe(false);
+    expect(sameFiles(again.saved, files.map((f, i) => (i === 3 ? { ...f, state: f.state === "active" ? ("archived" as const) : ("active" as const) } : f)))).toBe(false);
     expect(again.saved.materialized).toBe(false);
   });
 
@@ -96,9 +100,77 @@ describe("catalogue file", () => {
     await writeCatalogue(next, read.saved, { stale: ["entry-1"], gone: [] }, DIRS);
     const reread = await readCatalogue(next, DIRS);
     if (reread.kind !== "ok") throw new Error(reread.reason);
+    expect(reread.saved.storage?.sources).toContain("src/brand-new.ts");
     expect(reread.saved.records).toEqual(records.map((r, i) => (i === 4 ? { ...r, code: changed.code } : r)));
     expect(reread.saved.lexical).toEqual({ stale: ["entry-1"], gone: [] });
-    expect(reread.saved.sources).toContain("src/brand-new.ts");
+  });
+
+  it("answers what retrieval filters on (status, agents, anchor paths, anchored files) from its table, decoding nothing", async () => {
+    const file = path.join(await testdir({}), "catalogue.json");
+    // `agents:` written as one string is read as a list of one, as retrieval reads it from a parsed entry.
+    const agentsOf = (k: number) => (k % 3 === 0 ? { agents: ["security", `agent-${k % 2}`] } : k % 5 === 0 ? { agents: "perf" as unknown as string[] } : {});
+    const records: CatalogueRecord[] = Array.from({ length: 40 }, (_, k) => record(k))
+      .map((r, k) => ({ ...r, frontmatter: { ...r.frontmatter, ...(k % 4 === 0 ? { status: "disputed" as const } : {}), ...agentsOf(k) } }))
+      .sort((a, b) => (a.path < b.path ? -1 : 1));
+    await writeCatalogue(file, { records, broken: [] }, { stale: [], gone: [] }, DIRS);
+    const read = await readCatalogue(file, DIRS);
+    if (read.kind !== "ok") throw new Error(read.reason);
+    const store = read.saved;
+    for (const [k, r] of records.entries()) {
+      expect(store.statusAt(k)).toBe(r.frontmatter.status ?? "observed");
+      expect(store.agentsAt(k)).toEqual(typeof r.frontmatter.agents === "string" ? [r.frontmatter.agents] : (r.frontmatter.agents ?? []));
+      expect(store.anchorPathsAt(k)).toEqual(r.anchors.map((a) => (a.glob ? { path: a.path, glob: true } : { path: a.path })));
+      expect(store.hasCodeAt(k)).toBe(r.code !== undefined);
+      expect(store.savedSignaturesAt(k) && store.signaturePaths(store.savedSignaturesAt(k)!)).toEqual(r.code?.sources.map((s) => s.path));
+      expect(store.positionAt(r.path)).toBe(k);
+    }
+    expect(store.scopes()).toEqual(["agent-0", "agent-1", "perf", "security"].filter((a) => records.some((r) => r.state === "active" && [r.frontmatter.agents].flat().includes(a))));
+    expect(Array.from({ length: store.size }, (_, k) => store.decodedAt(k)).filter(Boolean)).toEqual([]);
+  });
+
+  it("a patched catalogue keeps the saved lines of the records it kept and saves them as they were", async () => {
+    const file = path.join(await testdir({}), "catalogue.json");
+    const records = Array.from({ length: 30 }, (_, k) => record(k)).sort((a, b) => (a.path < b.path ? -1 : 1));
+    await writeCatalogue(file, { records, broken: [] }, { stale: [], gone: [] }, DIRS);
+    const read = await readCatalogue(file, DIRS);
+    if (read.kind !== "ok") throw new Error(read.reason);
+    const added: CatalogueRecord = { ...record(99), path: "knowledge/aaa-new.md", frontmatter: { title: "New", agents: ["newcomer"] } };
+    const replaced: CatalogueRecord = { ...records[7]!, frontmatter: { ...records[7]!.frontmatter, status: "disputed" }, fileHash: "changed".padEnd(32, "0") };
+    // Drop position 3, replace 7, add one in front; the rest stay encoded.
+    const entries = [added, ...records.map((_, k) => (k === 7 ? replaced : k)).filter((_, k) => k !== 3)];
+    const patched = read.saved.patched(entries, []);
+    expect(patched.size).toBe(30);
+    expect(Array.from({ length: patched.size }, (_, k) => patched.decodedAt(k)).filter(Boolean)).toEqual([added, replaced]);
+    expect(patched.statusAt(7)).toBe("disputed");
+    expect(patched.sameAs(1, read.saved, 0)).toBe(true);
+    expect(patched.sameAs(7, read.saved, 7)).toBe(false);
+    const next = path.join(path.dirname(file), "next.json");
+    await writeCatalogue(next, patched, { stale: [], gone: [] }, DIRS);
+    const lines = (text: string) => text.split("\n").slice(0, -2);
+    const before = lines(await readFile(file, "utf8"));
+    const after = lines(await readFile(next, "utf8"));
+    // Kept records: their saved lines, byte for byte.
+    expect(after.filter((l) => before.includes(l))).toHaveLength(28);
+    const reread = await readCatalogue(next, DIRS);
+    if (reread.kind !== "ok") throw new Error(reread.reason);
+    expect(reread.saved.agentsAt(0)).toEqual(["newcomer"]);
+    expect(reread.saved.records).toEqual(entries.map((e) => (typeof e === "number" ? records[e] : e)));
+  });
+
+  it("a table row that refers to nothing makes the file corrupt (the index is rebuilt)", async () => {
+    const file = path.join(await testdir({}), "catalogue.json");
+    await writeCatalogue(file, { records: [record(1), record(2)], broken: [] }, { stale: [], gone: [] }, DIRS);
+    const lines = (await readFile(file, "utf8")).split("\n");
+    const trailer = JSON.parse(lines[2]!) as { rows: number[]; sets: number[][] };
+    trailer.rows[7] = 99; // the agents of record 1: no such set
+    lines[2] = JSON.stringify(trailer);
+    await writeFile(file, lines.join("\n"));
+    expect(await readCatalogue(file, DIRS)).toMatchObject({ kind: "corrupt", reason: expect.stringMatching(/damaged table row for record #1/) });
+    trailer.rows[7] = 0;
+    trailer.sets[0] = [1_000];
+    lines[2] = JSON.stringify(trailer);
+    await writeFile(file, lines.join("\n"));
+    expect(await readCatalogue(file, DIRS)).toMatchObject({ kind: "corrupt" });
   });
 
   it("an edited or cut record line makes the file corrupt (the index is rebuilt), never a wrong record", async () => {

@@ -73,6 +73,38 @@ describe("search index: a catalogue opened from .cairn/", () => {
     expect((await kb.knowledge()).entries.map((e) => e.id)).toEqual(["ctx-cancel", "retry-storm", "sql-injection"]);
   });
 
+  it("re-parses only an edited file: the other records stay encoded, and what is saved is what a rebuild saves", async () => {
+    const root = await settledProject();
+    const file = path.join(root, "knowledge/retry-storm.md");
+    await writeFile(file, (await readFile(file, "utf8")).replace("thundering herds", "thundering herds of clients"));
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    const found = await kb.search("thundering herds of clients");
+    expect(found.results[0]?.id).toBe("retry-storm");
+    const { index } = await kb.searchIndex();
+    const catalogue = index.catalogue;
+    expect(catalogue.materialized).toBe(false);
+    const inMemory = Array.from({ length: catalogue.size }, (_, k) => catalogue.decodedAt(k)?.id).filter(Boolean);
+    // The edited entry alone: the search showed its results from the table.
+    expect(inMemory).toEqual(["retry-storm"]);
+    const patchedSave = (await savedIndex(root)).catalogue;
+    await (await openKnowledgeBase({ root, embedder: null })).index({ rebuild: true });
+    const rebuilt = (await savedIndex(root)).catalogue;
+    expect(patchedSave.records.map(({ racy: _racy, ...r }) => r)).toEqual(rebuilt.records.map(({ racy: _racy, ...r }) => r));
+  });
+
+  it("an index saved by an earlier version (another catalogue format) is rebuilt, with a warning", async () => {
+    const root = await settledProject();
+    const { manifest } = await savedIndex(root);
+    const file = path.join(root, ".cairn", manifest.files.catalogue);
+    const lines = (await readFile(file, "utf8")).split("\n");
+    lines[lines.length - 2] = JSON.stringify({ ...JSON.parse(lines.at(-2)!), version: 5 });
+    await writeFile(file, lines.join("\n"));
+    const found = await (await openKnowledgeBase({ root, embedder: null })).search("context cancellation");
+    expect(found.warnings.join("\n")).toMatch(/does not have the expected format or version\); rebuilding it from the entry files/);
+    expect(found.results[0]?.id).toBe("ctx-cancel");
+    expect((await (await openKnowledgeBase({ root, embedder: null })).search("context cancellation")).warnings).toEqual([]);
+  });
+
   it("sees an in-place edit of the same size, and a changed anchored source file, without a full re-check being asked for", async () => {
     const root = await settledProject();
     const file = path.join(root, "knowledge/retry-storm.md");
