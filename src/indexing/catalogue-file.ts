@@ -52,23 +52,34 @@ function* catalogueBytes(cat: StoredCatalogue, lexical: LexicalDebt): Generator<
   const store = cat.storage;
   // Saved lines number their sources as their file did: its list is kept, in order, and extended.
   const sources = new Map<string, number>((store?.sources ?? []).map((s, n) => [s, n]));
-  const table = new TableWriter(sources);
-  const rows: Array<string | number> = [];
+  const table = new TableWriter(sources, store);
+  // Filled by index (a push of ten values per row is several times slower at 10k rows).
+  const rows = new Array<string | number>(cat.size * ROW);
   let crc = 0;
   for (let at = 0; at < cat.size; at += WRITE_CHUNK) {
+    // Consecutive saved lines are one run of the saved bytes (most records, in order): copied as one piece.
     const piece: Buffer[] = [];
+    let run: { from: number; to: number } | undefined;
+    const endRun = () => {
+      if (run) piece.push(store!.text.subarray(run.from, run.to));
+      run = undefined;
+    };
     for (let k = at; k < Math.min(cat.size, at + WRITE_CHUNK); k++) {
       const saved = cat.savedAt(k);
       if (saved) {
-        piece.push(saved.line);
-        table.copyRow(rows, store!, saved.row);
+        if (run?.to !== saved.from) endRun();
+        run ??= { from: saved.from, to: saved.from };
+        run.to = saved.to;
+        table.copyRow(rows, k * ROW, saved.row);
         continue;
       }
+      endRun();
       const record = cat.at(k);
       piece.push(Buffer.from(JSON.stringify(encodeRecord(record, cat.dirs, sources)) + "\n", "utf8"));
-      table.recordRow(rows, record, cat.dirs);
+      table.recordRow(rows, k * ROW, record, cat.dirs);
     }
-    const bytes = Buffer.concat(piece);
+    endRun();
+    const bytes = piece.length === 1 ? piece[0]! : Buffer.concat(piece);
     crc = crc32(bytes, crc);
     yield bytes;
   }
@@ -85,11 +96,16 @@ class TableWriter {
   readonly #sets = new Map<string, number>();
   readonly #signatures = new Map<string, number>();
   readonly #sources: Map<string, number>;
-  /** A saved file's label, set and signature numbers → this file's. */
-  readonly #from = { labels: new Map<number, number>(), agents: new Map<number, number>(), anchors: new Map<number, number>(), code: new Map<number, number>(), signatures: new Map<number, number>() };
+  readonly #store: Storage | null;
+  /** The saved file's label, set (per role) and signature numbers → this file's; -1 until first used. */
+  readonly #from: { labels: Int32Array; agents: Int32Array; anchors: Int32Array; code: Int32Array; signatures: Int32Array };
 
-  constructor(sources: Map<string, number>) {
+  constructor(sources: Map<string, number>, store: Storage | null) {
     this.#sources = sources;
+    this.#store = store;
+    const none = (n: number) => new Int32Array(n).fill(-1);
+    const sets = store?.sets.length ?? 0;
+    this.#from = { labels: none(store?.labels.length ?? 0), agents: none(sets), anchors: none(sets), code: none(sets), signatures: none((store?.signatures.length ?? 0) / 4) };
   }
 
   #label(text: string): number {
@@ -116,33 +132,51 @@ class TableWriter {
     return n;
   }
 
-  /** The row of a record in memory. */
-  recordRow(rows: Array<string | number>, record: CatalogueRecord, dirs: CatalogueDirs): void {
+  /** The row of a record in memory, written at `to`. */
+  recordRow(rows: Array<string | number>, to: number, record: CatalogueRecord, dirs: CatalogueDirs): void {
     const flags = (record.racy ? RACY : 0) | (record.unparsed ? UNPARSED : 0) | (record.code ? HAS_CODE : 0);
     const agents = this.#set(stringsOf(record.frontmatter.agents).map((a) => this.#label(a)));
     const anchors = this.#set(record.anchors.map((a) => (a.glob ? -1 - this.#label(a.path) : this.#label(a.path))));
     const code = record.code ? this.#set(record.code.sources.map((s) => this.#signature(this.#sources.get(s.path)!, s.size, s.mtimeMs, s.hash ?? 0))) : -1;
     const path = record.path === derivedPath(dirs, record.id, record.state) ? "" : record.path;
-    rows.push(record.id, path, record.state === "active" ? 0 : 1, record.mtimeMs, record.size, flags, this.#label(statusOf(record.frontmatter)), agents, anchors, code);
+    const row = [record.id, path, record.state === "active" ? 0 : 1, record.mtimeMs, record.size, flags, this.#label(statusOf(record.frontmatter)), agents, anchors, code];
+    for (let c = 0; c < ROW; c++) rows[to + c] = row[c]!;
   }
 
-  /** The row of a saved line copied as it is, its numbers translated into this file's. */
-  copyRow(rows: Array<string | number>, store: Storage, at: number): void {
-    const r = store.rows;
-    const from = this.#from;
-    const label = (n: number) => remember(from.labels, n, () => this.#label(store.labels[n]!));
-    const agents = remember(from.agents, r[at + COL.agents] as number, (n) => this.#set(store.sets[n]!.map(label)));
-    const anchors = remember(from.anchors, r[at + COL.anchors] as number, (n) => this.#set(store.sets[n]!.map((a) => (a < 0 ? -1 - label(-1 - a) : label(a)))));
-    const signature = (n: number) => remember(from.signatures, n, () => this.#signature(store.signatures[n * 4] as number, store.signatures[n * 4 + 1] as number, store.signatures[n * 4 + 2] as number, store.signatures[n * 4 + 3] as string | 0));
-    const code = (r[at + COL.code] as number) < 0 ? -1 : remember(from.code, r[at + COL.code] as number, (n) => this.#set(store.sets[n]!.map(signature)));
-    rows.push(r[at]!, r[at + 1]!, r[at + 2]!, r[at + 3]!, r[at + 4]!, r[at + 5]!, label(r[at + COL.status] as number), agents, anchors, code);
+  /** The row of a saved line copied as it is (`at`: its first value in the saved rows) to `to`, its numbers translated into this file's. */
+  copyRow(rows: Array<string | number>, to: number, at: number): void {
+    const r = this.#store!.rows;
+    for (let c = 0; c < COL.status; c++) rows[to + c] = r[at + c]!;
+    rows[to + COL.status] = this.#fromLabel(r[at + COL.status] as number);
+    rows[to + COL.agents] = this.#fromSet("agents", r[at + COL.agents] as number);
+    rows[to + COL.anchors] = this.#fromSet("anchors", r[at + COL.anchors] as number);
+    const code = r[at + COL.code] as number;
+    rows[to + COL.code] = code < 0 ? -1 : this.#fromSet("code", code);
   }
-}
 
-function remember(map: Map<number, number>, key: number, make: (key: number) => number): number {
-  let value = map.get(key);
-  if (value === undefined) map.set(key, (value = make(key)));
-  return value;
+  #fromLabel(n: number): number {
+    const from = this.#from.labels;
+    if (from[n] === -1) from[n] = this.#label(this.#store!.labels[n]!);
+    return from[n]!;
+  }
+
+  #fromSet(role: "agents" | "anchors" | "code", n: number): number {
+    const from = this.#from[role];
+    if (from[n] === -1) {
+      const list = this.#store!.sets[n]!;
+      from[n] = this.#set(role === "agents" ? list.map((a) => this.#fromLabel(a)) : role === "anchors" ? list.map((a) => (a < 0 ? -1 - this.#fromLabel(-1 - a) : this.#fromLabel(a))) : list.map((sig) => this.#fromSignature(sig)));
+    }
+    return from[n]!;
+  }
+
+  #fromSignature(n: number): number {
+    const from = this.#from.signatures;
+    if (from[n] === -1) {
+      const sigs = this.#store!.signatures;
+      from[n] = this.#signature(sigs[n * 4] as number, sigs[n * 4 + 1] as number, sigs[n * 4 + 2] as number, sigs[n * 4 + 3] as string | 0);
+    }
+    return from[n]!;
+  }
 }
 
 /** Open a saved catalogue (records decoded later, when asked for); a damaged one is `corrupt` with the reason (the caller rebuilds). */

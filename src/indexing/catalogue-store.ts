@@ -81,6 +81,8 @@ export class StoredCatalogue implements CatalogueData {
   #byId: Map<string, number> | undefined;
   #racy: boolean | undefined;
   /** Sets of the table as each role reads them (agents, anchors, signatures), built once per set. */
+  /** Anchor paths by label (a glob under -1 - label). */
+  readonly #anchorRefs: Record<number, AnchorRef> = {};
   readonly #sets = { agents: new Map<number, readonly string[]>(), anchors: new Map<number, readonly AnchorRef[]>() };
 
   private constructor(parts: Parts) {
@@ -179,15 +181,15 @@ export class StoredCatalogue implements CatalogueData {
     return this.#text === null ? null : this.#store;
   }
 
-  /** The saved line of position k and its row (for the writer), when the record there is still what that line says. */
-  savedAt(k: number): { line: Buffer; row: number } | undefined {
+  /** Where the saved line of position k lies in the saved text (`to` past its "\n") and where its row starts, when the record there is still what that line says (for the writer). */
+  savedAt(k: number): { from: number; to: number; row: number } | undefined {
     const i = this.#line[k]!;
     const store = this.storage;
     if (i < 0 || !store) return undefined;
     const decoded = this.#decoded[k];
     // A decoded record is what its line says unless its anchored code was rebuilt, dropped or settled (the only fields changed in place).
     if (decoded && (decoded.code !== this.#codeAt[k] || decoded.code?.sources.some((s) => s.hash !== undefined))) return undefined;
-    return { line: store.text.subarray(store.starts[i]!, store.starts[i + 1]!), row: i * ROW };
+    return { from: store.starts[i]!, to: store.starts[i + 1]!, row: i * ROW };
   }
 
   /** True when positions a (of this catalogue) and b (of `other`) hold the same record: the same saved line, or the same record in memory. */
@@ -252,8 +254,11 @@ export class StoredCatalogue implements CatalogueData {
   anchorPathsAt(k: number): readonly AnchorRef[] {
     const record = this.#decoded[k];
     if (record) return record.anchors;
+    // One object per distinct path (entries share them): the changed-code signal compares each path once.
     const labels = this.#store!.labels;
-    return this.#set(this.#sets.anchors, this.#row(k, COL.anchors) as number, (list) => list.map((n): AnchorRef => (n < 0 ? { path: labels[-1 - n]!, glob: true } : { path: labels[n]! })));
+    const refs = this.#anchorRefs;
+    const ref = (n: number): AnchorRef => (refs[n] ??= n < 0 ? { path: labels[-1 - n]!, glob: true } : { path: labels[n]! });
+    return this.#set(this.#sets.anchors, this.#row(k, COL.anchors) as number, (list) => list.map(ref));
   }
 
   /**

@@ -210,9 +210,17 @@ export class SearchIndex {
 
   meta(id: string): IndexMeta | undefined {
     const k = this.#data.positions().get(id);
-    if (k === undefined) return undefined;
-    const data = this.#data;
-    return { path: data.pathAt(k), state: data.stateAt(k), status: data.statusAt(k), agents: data.agentsAt(k) };
+    return k === undefined ? undefined : { path: this.#data.pathAt(k), ...this.#facetsAt(k) };
+  }
+
+  /** What a search filters on (meta without the path: a filter over every id builds no path). */
+  facets(id: string): Omit<IndexMeta, "path"> | undefined {
+    const k = this.#data.positions().get(id);
+    return k === undefined ? undefined : this.#facetsAt(k);
+  }
+
+  #facetsAt(k: number): Omit<IndexMeta, "path"> {
+    return { state: this.#data.stateAt(k), status: this.#data.statusAt(k), agents: this.#data.agentsAt(k) };
   }
 
   /**

@@ -100,10 +100,15 @@ function touchOf(anchor: AnchorRef, change: ChangeIndex): TouchLevel | undefined
   return dir !== "" && change.dirs.has(dir) ? "directory" : undefined;
 }
 
-function touchOfAll(anchors: readonly AnchorRef[], change: ChangeIndex): TouchLevel | undefined {
+/** `memo`: levels of anchors seen before in this comparison (entries read from the catalogue's table share their anchor objects). */
+function touchOfAll(anchors: readonly AnchorRef[], change: ChangeIndex, memo?: Map<AnchorRef, TouchLevel | undefined>): TouchLevel | undefined {
   let best: TouchLevel | undefined;
   for (const anchor of anchors) {
-    const level = touchOf(anchor, change);
+    let level = memo?.get(anchor);
+    if (level === undefined && !memo?.has(anchor)) {
+      level = touchOf(anchor, change);
+      memo?.set(anchor, level);
+    }
     if (level && (!best || ORDER.indexOf(level) < ORDER.indexOf(best))) best = level;
     if (best === "hunk") break;
   }
@@ -131,9 +136,10 @@ function anchorsFor(candidate: AnchoredCandidate, change: ChangeIndex): readonly
 export function anchorSignals(candidates: readonly AnchoredCandidate[], change: ChangeSet): RankedSignal[] {
   if (!change.paths.length) return [];
   const index = indexChange(change);
+  const memo = new Map<AnchorRef, TouchLevel | undefined>();
   const touched = candidates
     .flatMap((c) => {
-      const level = touchOfAll(anchorsFor(c, index), index);
+      const level = touchOfAll(anchorsFor(c, index), index, memo);
       return level ? [{ id: c.id, level, strength: TOUCH_STRENGTH[level] }] : [];
     })
     .sort((a, b) => b.strength - a.strength || (a.id < b.id ? -1 : 1));

@@ -21,7 +21,7 @@ export async function hybridSearch(index: SearchIndex, query: string, options: S
   const meantFor = options.agent ? agentFilter(options.agent, declared) : undefined;
   const excludedIds = new Set(options.excludeIds ?? []);
   const filter = (id: string): boolean => {
-    const meta = index.meta(id);
+    const meta = index.facets(id);
     if (!meta || excludedIds.has(id)) return false;
     if (options.ids && !options.ids.has(id)) return false;
     if (meta.state === "archived" && !options.includeArchived) return false;

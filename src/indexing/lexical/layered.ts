@@ -177,7 +177,8 @@ export class LayeredLexical {
   #nums(): Map<string, number> {
     if (!this.#baseNums) {
       this.#baseNums = new Map();
-      for (let num = 0; num < (this.#base?.size ?? 0); num++) this.#baseNums.set(this.#base!.id(num), num);
+      const ids = this.#base?.allIds() ?? [];
+      for (let num = 0; num < ids.length; num++) this.#baseNums.set(ids[num]!, num);
     }
     return this.#baseNums;
   }

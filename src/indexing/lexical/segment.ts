@@ -217,6 +217,16 @@ export class Segment {
     return id;
   }
 
+  /** Every document's id, in order (one decode of the section when it is ASCII, as ids usually are). */
+  allIds(): string[] {
+    const bytes = this.#bytes("docIds");
+    const offsets = this.#u32("docIdOffsets");
+    const text = decoder.decode(bytes.subarray(0, offsets[this.size]!));
+    const ascii = text.length === offsets[this.size];
+    for (let num = 0; num < this.size; num++) this.#ids[num] ??= ascii ? text.slice(offsets[num]!, offsets[num + 1]!) : this.id(num);
+    return this.#ids as string[];
+  }
+
   /** Hash of the fields document `num` was analyzed from. */
   hash(num: number): string {
     return this.#string("docHashes", "docHashOffsets", num);
