@@ -449,16 +449,31 @@ export class KnowledgeBase {
     }
   }
 
-  /** The inject gate's rule results from the catalogue and the lint cache (computed and kept for entries not in it). */
+  /**
+   * The inject gate's rule results from the catalogue and the lint cache (computed and kept for entries not in it). A
+   * process that has not read the whole lint cache reads only the candidates' results (a few of 10k).
+   */
   async #cachedGate(): Promise<import("./retrieval/inject.js").CachedGate> {
     const { index } = await this.searchIndex();
     const { recordLinter } = await import("./check/catalogue-lint.js");
-    const linter = await recordLinter({ layout: this.layout, config: this.config, events: (await this.ledger.state()).state, today: this.today() }, this.#lintCache);
+    const { lintKey, readLintLookup } = await import("./check/lint-cache.js");
+    const input = { layout: this.layout, config: this.config, events: (await this.ledger.state()).state, today: this.today() };
+    const linters: Array<Awaited<ReturnType<typeof recordLinter>>> = [];
+    let lookup: ReturnType<typeof readLintLookup> | undefined;
     return {
       record: (p) => index.recordAt(p),
-      final: (records) => linter.final(records),
+      final: async (records) => {
+        const want = { hashes: new Set(records.map((r) => r.fileHash)), paths: new Set(records.map((r) => r.path)) };
+        const base = this.#lintCache ?? (await (lookup ??= readLintLookup(this.layout.cache, lintKey(this.config, this.layout.cache)))).subset(want);
+        const linter = await recordLinter(input, base);
+        linters.push(linter);
+        return linter.final(records);
+      },
       save: async () => {
-        this.#lintCache = await linter.save("merge");
+        for (const linter of linters) {
+          const cache = await linter.save("merge");
+          if (!cache.partial) this.#lintCache = cache;
+        }
       },
     };
   }

@@ -6,7 +6,7 @@
  * A cache: a damaged file is ignored, concurrent writers each write a valid whole (last rename wins).
  */
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
@@ -34,7 +34,8 @@ export type AnchorLint = {
   diagnostics: Diagnostic[];
 };
 
-export type LintCache = { key: string; content: Map<string, ContentLint>; anchors: Map<string, AnchorLint> };
+/** `partial`: holds only some entries' results (readLintLookup). */
+export type LintCache = { key: string; content: Map<string, ContentLint>; anchors: Map<string, AnchorLint>; partial?: true };
 
 /** The results of a clean entry (most of them): one shared value. */
 export const CLEAN: ContentLint = Object.freeze({ diagnostics: [], directives: [] }) as ContentLint;
@@ -65,26 +66,65 @@ export function lintKey(config: Pick<CairnConfig, "allowHosts" | "denyPatterns" 
 }
 
 export async function readLintCache(cacheDir: string, key: string): Promise<LintCache> {
-  const cache: LintCache = { key, content: new Map(), anchors: new Map() };
+  return entriesOf(key, await readStored(cacheDir, key));
+}
+
+/**
+ * The cache file read once, for lookups of a few entries (the inject gate's candidates): `subset` turns only the
+ * wanted results into a cache (not 10k of them). Such a cache is `partial`: writing it merges it into the file.
+ */
+export async function readLintLookup(cacheDir: string, key: string): Promise<{ subset(want: { hashes: ReadonlySet<string>; paths: ReadonlySet<string> }): LintCache }> {
+  const stored = await readStored(cacheDir, key);
+  return { subset: (want) => ({ ...entriesOf(key, stored, want), partial: true }) };
+}
+
+async function readStored(cacheDir: string, key: string): Promise<Stored | undefined> {
   try {
-    const v = JSON.parse(await readFile(path.join(cacheDir, FILE), "utf8")) as Partial<Stored>;
-    if (v.format !== FORMAT || v.key !== key || !Array.isArray(v.clean) || !Array.isArray(v.deps) || typeof v.content !== "object" || typeof v.anchors !== "object" || !v.content || !v.anchors) return cache;
-    for (const hash of v.clean) if (typeof hash === "string") cache.content.set(hash, CLEAN);
-    for (const [hash, c] of Object.entries(v.content)) if (Array.isArray(c) && Array.isArray(c[0]) && Array.isArray(c[1])) cache.content.set(hash, { diagnostics: c[0], directives: c[1] });
-    const deps = v.deps;
-    for (const [file, a] of Object.entries(v.anchors)) {
-      if (!Array.isArray(a) || typeof a[0] !== "string" || !Array.isArray(a[1])) continue;
-      const list = a[1].map((i) => deps[i]);
-      if (list.some((d) => typeof d !== "string")) continue;
-      cache.anchors.set(file, { key: a[0], deps: list as string[], ...(a[2] ? { git: a[2] } : {}), ...(a[3] === 1 ? { volatile: true as const } : {}), diagnostics: Array.isArray(a[4]) ? a[4] : [] });
-    }
+    // One read and one decode (the promise API decodes 512 KB at a time through a string decoder).
+    const v = JSON.parse(readFileSync(path.join(cacheDir, FILE), "utf8")) as Partial<Stored>;
+    if (v.format !== FORMAT || v.key !== key || !Array.isArray(v.clean) || !Array.isArray(v.deps) || typeof v.content !== "object" || typeof v.anchors !== "object" || !v.content || !v.anchors) return undefined;
+    return v as Stored;
   } catch {
     // a cache: missing or damaged means empty
+    return undefined;
   }
+}
+
+function entriesOf(key: string, v: Stored | undefined, want?: { hashes: ReadonlySet<string>; paths: ReadonlySet<string> }): LintCache {
+  const cache: LintCache = { key, content: new Map(), anchors: new Map() };
+  if (!v) return cache;
+  const content = (hash: string, c: unknown) => {
+    if (Array.isArray(c) && Array.isArray(c[0]) && Array.isArray(c[1])) cache.content.set(hash, { diagnostics: c[0], directives: c[1] });
+  };
+  const anchor = (file: string, a: unknown) => {
+    if (!Array.isArray(a) || typeof a[0] !== "string" || !Array.isArray(a[1])) return;
+    const list = (a[1] as unknown[]).map((i) => v.deps[i as number]);
+    if (list.some((d) => typeof d !== "string")) return;
+    cache.anchors.set(file, { key: a[0], deps: list as string[], ...(a[2] ? { git: a[2] as string } : {}), ...(a[3] === 1 ? { volatile: true as const } : {}), diagnostics: Array.isArray(a[4]) ? a[4] : [] });
+  };
+  if (want) {
+    // A scan of the clean list per wanted hash: a few of them, against a Set of 10k built for each.
+    for (const hash of want.hashes) {
+      if (v.clean.includes(hash)) cache.content.set(hash, CLEAN);
+      else if (Object.hasOwn(v.content, hash)) content(hash, v.content[hash]);
+    }
+    for (const file of want.paths) if (Object.hasOwn(v.anchors, file)) anchor(file, v.anchors[file]);
+    return cache;
+  }
+  for (const hash of v.clean) if (typeof hash === "string") cache.content.set(hash, CLEAN);
+  for (const [hash, c] of Object.entries(v.content)) content(hash, c);
+  for (const [file, a] of Object.entries(v.anchors)) anchor(file, a);
   return cache;
 }
 
+/** Write the cache; a `partial` one (readLintLookup) is merged into what the file holds. */
 export async function writeLintCache(cacheDir: string, cache: LintCache): Promise<void> {
+  if (cache.partial) {
+    const whole = await readLintCache(cacheDir, cache.key);
+    for (const [k, v] of cache.content) whole.content.set(k, v);
+    for (const [k, v] of cache.anchors) whole.anchors.set(k, v);
+    cache = whole;
+  }
   const stored: Stored = { format: FORMAT, key: cache.key, clean: [], content: {}, deps: [], anchors: {} };
   for (const [hash, c] of cache.content) {
     if (!c.diagnostics.length && !c.directives.length) stored.clean.push(hash);
