@@ -321,7 +321,7 @@ export class KnowledgeBase {
     // Lifecycle decisions must see every file as it is now (a human may have just edited one): the catalogue is
     // re-checked (one stat per file, no parsing of unchanged ones) unless a watcher keeps it current.
     this.#refreshBeforeMatching();
-    const { index } = await this.searchIndex(options);
+    const { index } = await this.searchIndex({ ...options, records: true });
     const { knowledgeView } = await import("./indexing/catalogue-view.js");
     return knowledgeView(index.catalogue, this.today());
   }
@@ -356,7 +356,7 @@ export class KnowledgeBase {
   }
 
   /** @internal The open search index, refreshed from the files at most every refreshIntervalMs (a running watcher refreshes it on change instead); `search`: load the lexical index first (the caller will search). */
-  searchIndex(options: { search?: boolean } = {}): Promise<{ index: SearchIndex; warnings: string[] }> {
+  searchIndex(options: { search?: boolean; records?: boolean } = {}): Promise<{ index: SearchIndex; warnings: string[] }> {
     return this.#session.fresh(options);
   }
 
@@ -454,7 +454,8 @@ export class KnowledgeBase {
    * process that has not read the whole lint cache reads only the candidates' results (a few of 10k).
    */
   async #cachedGate(): Promise<import("./retrieval/inject.js").CachedGate> {
-    const { index } = await this.searchIndex();
+    // The candidates' records are read one at a time (the whole records file is not needed).
+    const { index } = await this.searchIndex({ records: false });
     const { recordLinter } = await import("./check/catalogue-lint.js");
     const { lintKey, readLintLookup } = await import("./check/lint-cache.js");
     const input = { layout: this.layout, config: this.config, events: (await this.ledger.state()).state, today: this.today() };
@@ -480,7 +481,7 @@ export class KnowledgeBase {
 
   /** @internal Every distinct `agents:` scope among active entries (read from the search index). */
   async agentScopes(): Promise<string[]> {
-    const { index } = await this.searchIndex();
+    const { index } = await this.searchIndex({ records: false });
     return index.agentScopes();
   }
 

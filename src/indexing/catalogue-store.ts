@@ -1,45 +1,25 @@
 /**
  * The catalogue as the index holds it: records in path order, each either still encoded (a line of the
- * saved file, decoded when asked for) or a record in memory (decoded, or parsed by this process). A table
- * row per saved line — id, path, state, size, mtime, flags, and what retrieval filters and ranks on
- * (status, agents, anchor paths) and what the anchored code was read from — tells a refresh that nothing
- * changed, a search which entries an agent may see and which cite a changed file, without decoding a
- * record. A refresh that re-parsed a few files makes a new catalogue sharing the saved lines of the rest
- * (`patched`), and a save copies those lines as they are. `status` and `check` ask for every record
- * (`records`), decoded once.
+ * saved records file, read and decoded when asked for) or a record in memory (decoded, or parsed by this
+ * process). The saved table (catalogue-table.ts) — per record id, path, state, size, mtime, flags, and what
+ * retrieval filters and ranks on (status, agents, anchor paths) and what the anchored code was read from —
+ * tells a refresh that nothing changed, a search which entries an agent may see and which cite a changed
+ * file, without reading a record. A refresh that re-parsed a few files makes a new catalogue sharing the
+ * saved lines of the rest (`patched`), and a save copies those lines as they are. `status` and `check` ask
+ * for every record (`records`): the records file is read whole, once, and every record decoded.
  */
 import { CairnError } from "../errors.js";
 import { COLLECT_FROM_ENTRIES, collectGarbage } from "../store/gc.js";
 import type { BrokenFile, CatalogueData, CatalogueRecord, CodeRecord } from "./catalogue.js";
 import { decodeRecord, derivedPath, type CatalogueDirs } from "./catalogue-codec.js";
+import { DamagedRecords, type RecordLines } from "./catalogue-lines.js";
+import { ARCHIVED, HAS_CODE, RACY, type LexicalDebt, type Table } from "./catalogue-table.js";
 import type { AnchorRef } from "./document.js";
 
-/** Ids whose lexical document must be re-analyzed from their file (`stale`) or dropped (`gone`) when the lexical index is next loaded. */
-export type LexicalDebt = { stale: string[]; gone: string[] };
+export type { LexicalDebt } from "./catalogue-table.js";
 
-/** Columns of a saved record's table row. */
-export const COL = { id: 0, path: 1, state: 2, mtimeMs: 3, size: 4, flags: 5, status: 6, agents: 7, anchors: 8, code: 9 } as const;
-/** Values per row: id, path ("" when derived), state (0 active, 1 archived), mtimeMs, size, flags, status (a label), agents (a set of labels), anchor paths (a set: label, or -1 - label for a glob), the anchored code's signatures (a set, -1 without code). */
-export const ROW = 10;
-export const RACY = 1;
-export const UNPARSED = 2;
-export const HAS_CODE = 4;
-
-/** A saved catalogue file's contents, shared by every catalogue patched from it. */
-export type Storage = {
-  file: string;
-  /** The records' lines (each ends with "\n"), `starts[i]` the offset of line i, `starts[count]` the end. */
-  text: Buffer;
-  starts: Uint32Array;
-  rows: ReadonlyArray<string | number>;
-  /** Strings the rows refer to: statuses, agent names, anchor paths. */
-  labels: readonly string[];
-  /** Lists of numbers the rows refer to: agents (labels), anchors (labels, -1 - label for a glob), signatures. */
-  sets: ReadonlyArray<readonly number[]>;
-  sources: readonly string[];
-  /** Distinct [source number, size, mtimeMs, hash|0] of the records' anchored code. */
-  signatures: ReadonlyArray<string | number>;
-};
+/** A saved catalogue, shared by every catalogue patched from it: its table, and its records file (read by position). */
+export type Storage = { table: Table; lines: RecordLines };
 
 /** A record's retrieval facets: what a search filters on without decoding the record. */
 export const statusOf = (frontmatter: CatalogueRecord["frontmatter"]): string => (typeof frontmatter.status === "string" ? frontmatter.status : "observed");
@@ -59,6 +39,9 @@ export interface RecordsById {
   [Symbol.iterator](): Iterator<[string, CatalogueRecord]>;
 }
 
+/** Decoding more records than this reads the records file whole rather than a line at a time. */
+const READ_WHOLE_FROM = 256;
+
 /** Positions by path: paths stored in full, and ids of the records stored as `<dir>/<id>.md` per state. */
 type PathIndex = { paths: Map<string, number>; active: Map<string, number>; archived: Map<string, number> };
 
@@ -70,8 +53,7 @@ export class StoredCatalogue implements CatalogueData {
   readonly size: number;
   readonly dirs: CatalogueDirs;
   readonly #store: Storage | null;
-  #text: Buffer | null;
-  /** Per position: the saved line it is, or -1 for a record only in memory. */
+  /** Per position: the saved line (its table row) it is, or -1 for a record only in memory. */
   readonly #line: Int32Array;
   readonly #decoded: Array<CatalogueRecord | undefined>;
   /** The anchored code a saved record had when decoded (null: not decoded from a line): a save re-encodes a record whose code changed since. */
@@ -80,15 +62,14 @@ export class StoredCatalogue implements CatalogueData {
   #byPath: PathIndex | undefined;
   #byId: Map<string, number> | undefined;
   #racy: boolean | undefined;
-  /** Sets of the table as each role reads them (agents, anchors, signatures), built once per set. */
   /** Anchor paths by label (a glob under -1 - label). */
   readonly #anchorRefs: Record<number, AnchorRef> = {};
+  /** Sets of the table as each role reads them, built once per set. */
   readonly #sets = { agents: new Map<number, readonly string[]>(), anchors: new Map<number, readonly AnchorRef[]>() };
 
   private constructor(parts: Parts) {
     this.dirs = parts.dirs;
     this.#store = parts.store;
-    this.#text = parts.store?.text ?? null;
     this.#line = parts.line;
     this.#decoded = parts.decoded;
     this.#codeAt = parts.codeAt;
@@ -97,9 +78,9 @@ export class StoredCatalogue implements CatalogueData {
     this.lexical = parts.lexical;
   }
 
-  /** A saved file's catalogue: every record a line of it. */
+  /** A saved catalogue: every record a line of its records file. */
   static open(dirs: CatalogueDirs, store: Storage, broken: BrokenFile[], lexical: LexicalDebt): StoredCatalogue {
-    const count = store.starts.length - 1;
+    const count = store.table.ids.length;
     return new StoredCatalogue({ dirs, store, line: Int32Array.from({ length: count }, (_, i) => i), decoded: new Array(count), codeAt: new Array(count).fill(null), broken, lexical });
   }
 
@@ -117,11 +98,9 @@ export class StoredCatalogue implements CatalogueData {
     const line = new Int32Array(entries.length);
     const decoded = new Array<CatalogueRecord | undefined>(entries.length);
     const codeAt = new Array<CodeRecord | undefined | null>(entries.length);
-    // The saved lines stay readable through the new catalogue unless this one dropped them (every record is decoded then).
-    const store = this.#text === null ? null : this.#store;
     entries.forEach((e, k) => {
       if (typeof e === "number") {
-        line[k] = store ? this.#line[e]! : -1;
+        line[k] = this.#line[e]!;
         decoded[k] = this.#decoded[e];
         codeAt[k] = this.#codeAt[e]!;
       } else {
@@ -130,16 +109,29 @@ export class StoredCatalogue implements CatalogueData {
         codeAt[k] = null;
       }
     });
-    return new StoredCatalogue({ dirs: this.dirs, store, line, decoded, codeAt, broken, lexical: this.lexical });
+    return new StoredCatalogue({ dirs: this.dirs, store: this.#store, line, decoded, codeAt, broken, lexical: this.lexical });
   }
 
-  /** Every record, sorted by path (decoded once; the saved lines are dropped then). */
+  /**
+   * Read the records file whole (one read) and check every line, before decoding many records (else each is read by
+   * position). Throws DamagedRecords when the file was damaged since it was written (the search index rebuilds).
+   */
+  loadLines(): void {
+    if (this.#store && !this.#all) this.#store.lines.load();
+  }
+
+  /** About to decode `count` saved records: many are read whole (one read), a few by position. */
+  willRead(count: number): void {
+    if (count > READ_WHOLE_FROM) this.loadLines();
+  }
+
+  /** Every record, sorted by path (decoded once; the lines read for it are dropped then). */
   get records(): CatalogueRecord[] {
     if (!this.#all) {
       const all: CatalogueRecord[] = [];
       for (let k = 0; k < this.size; k++) all.push(this.at(k));
       this.#all = all;
-      this.#text = null;
+      this.#store?.lines.unload();
       // Decoding leaves every line's text and tuple behind: collect them before the command's own work piles on top
       // (at 100k entries `status` otherwise peaks at about 1 GB).
       if (this.size >= COLLECT_FROM_ENTRIES) collectGarbage();
@@ -158,14 +150,17 @@ export class StoredCatalogue implements CatalogueData {
     if (known) return known;
     const i = this.#line[k]!;
     const store = this.#store!;
+    const line = store.lines.line(i);
+    // A line that no longer matches its crc: the search index catches this and rebuilds the catalogue from the entry files.
+    if (!line) throw new DamagedRecords(store.lines.file, i + 1);
     let record: CatalogueRecord | undefined;
     try {
-      record = decodeRecord(JSON.parse(this.#text!.toString("utf8", store.starts[i]!, store.starts[i + 1]! - 1)), this.dirs, store.sources);
+      record = decodeRecord(JSON.parse(line.toString("utf8")), this.dirs, store.table.sources);
     } catch {
       record = undefined;
     }
-    // The file's checksum matched when it was opened: only a forged file gets here.
-    if (!record) throw new CairnError("IO", `the index in .cairn/ is damaged (record ${i + 1} of ${store.file} does not decode); run \`cairn index --rebuild\``);
+    // The line's checksum matched: only a forged file gets here.
+    if (!record) throw new CairnError("IO", `the index in .cairn/ is damaged (record ${i + 1} of ${store.lines.file} does not decode); run \`cairn index --rebuild\``);
     this.#decoded[k] = record;
     this.#codeAt[k] = record.code;
     return record;
@@ -176,20 +171,19 @@ export class StoredCatalogue implements CatalogueData {
     return this.#decoded[k];
   }
 
-  /** The saved file this catalogue reads its lines from (null: none, or no longer read), for the writer. */
+  /** The saved catalogue this one reads its lines from (null: none), for the writer. */
   get storage(): Storage | null {
-    return this.#text === null ? null : this.#store;
+    return this.#store;
   }
 
-  /** Where the saved line of position k lies in the saved text (`to` past its "\n") and where its row starts, when the record there is still what that line says (for the writer). */
-  savedAt(k: number): { from: number; to: number; row: number } | undefined {
+  /** The saved line (its table row) of position k, when the record there is still what that line says (for the writer); else -1. */
+  savedAt(k: number): number {
     const i = this.#line[k]!;
-    const store = this.storage;
-    if (i < 0 || !store) return undefined;
+    if (i < 0) return -1;
     const decoded = this.#decoded[k];
     // A decoded record is what its line says unless its anchored code was rebuilt, dropped or settled (the only fields changed in place).
-    if (decoded && (decoded.code !== this.#codeAt[k] || decoded.code?.sources.some((s) => s.hash !== undefined))) return undefined;
-    return { from: store.starts[i]!, to: store.starts[i + 1]!, row: i * ROW };
+    if (decoded && (decoded.code !== this.#codeAt[k] || decoded.code?.sources.some((s) => s.hash !== undefined))) return -1;
+    return i;
   }
 
   /** True when positions a (of this catalogue) and b (of `other`) hold the same record: the same saved line, or the same record in memory. */
@@ -199,55 +193,53 @@ export class StoredCatalogue implements CatalogueData {
     return this.#decoded[a] !== undefined && this.#decoded[a] === other.#decoded[b];
   }
 
-  #row(k: number, col: number): string | number | undefined {
-    const i = this.#line[k]!;
-    return i < 0 ? undefined : this.#store!.rows[i * ROW + col];
-  }
-
   idAt(k: number): string {
-    return this.#decoded[k]?.id ?? (this.#row(k, COL.id) as string);
+    return this.#decoded[k]?.id ?? this.#store!.table.ids[this.#line[k]!]!;
   }
 
   pathAt(k: number): string {
     const record = this.#decoded[k];
     if (record) return record.path;
-    return (this.#row(k, COL.path) as string) || derivedPath(this.dirs, this.idAt(k), this.stateAt(k));
+    return this.#store!.table.paths[this.#line[k]!] || derivedPath(this.dirs, this.idAt(k), this.stateAt(k));
   }
 
   stateAt(k: number): CatalogueRecord["state"] {
     const record = this.#decoded[k];
     if (record) return record.state;
-    return this.#row(k, COL.state) === 0 ? "active" : "archived";
+    return this.#store!.table.flags[this.#line[k]!]! & ARCHIVED ? "archived" : "active";
   }
 
   mtimeAt(k: number): number {
-    return this.#decoded[k]?.mtimeMs ?? (this.#row(k, COL.mtimeMs) as number);
+    return this.#decoded[k]?.mtimeMs ?? this.#store!.table.mtime[this.#line[k]!]!;
   }
 
   sizeAt(k: number): number {
-    return this.#decoded[k]?.size ?? (this.#row(k, COL.size) as number);
+    return this.#decoded[k]?.size ?? this.#store!.table.size[this.#line[k]!]!;
   }
 
   /** True when the recorded stat was taken within the racy window of a write. */
   racyAt(k: number): boolean {
     const record = this.#decoded[k];
-    return record ? record.racy === true : ((this.#row(k, COL.flags) as number) & RACY) !== 0;
+    return record ? record.racy === true : (this.#store!.table.flags[this.#line[k]!]! & RACY) !== 0;
   }
 
   hasCodeAt(k: number): boolean {
     const record = this.#decoded[k];
-    return record ? record.code !== undefined : ((this.#row(k, COL.flags) as number) & HAS_CODE) !== 0;
+    return record ? record.code !== undefined : (this.#store!.table.flags[this.#line[k]!]! & HAS_CODE) !== 0;
   }
 
   statusAt(k: number): string {
     const record = this.#decoded[k];
-    return record ? statusOf(record.frontmatter) : this.#store!.labels[this.#row(k, COL.status) as number]!;
+    if (record) return statusOf(record.frontmatter);
+    const table = this.#store!.table;
+    return table.labels[table.status[this.#line[k]!]!]!;
   }
 
   agentsAt(k: number): readonly string[] {
     const record = this.#decoded[k];
     if (record) return stringsOf(record.frontmatter.agents);
-    return this.#set(this.#sets.agents, this.#row(k, COL.agents) as number, (list) => list.map((n) => this.#store!.labels[n]!));
+    const table = this.#store!.table;
+    return this.#set(this.#sets.agents, table.agents[this.#line[k]!]!, (list) => list.map((n) => table.labels[n]!));
   }
 
   /** Where record k's anchors point: paths and globs (lines and symbols only once decoded). */
@@ -255,47 +247,21 @@ export class StoredCatalogue implements CatalogueData {
     const record = this.#decoded[k];
     if (record) return record.anchors;
     // One object per distinct path (entries share them): the changed-code signal compares each path once.
-    const labels = this.#store!.labels;
+    const table = this.#store!.table;
     const refs = this.#anchorRefs;
-    const ref = (n: number): AnchorRef => (refs[n] ??= n < 0 ? { path: labels[-1 - n]!, glob: true } : { path: labels[n]! });
-    return this.#set(this.#sets.anchors, this.#row(k, COL.anchors) as number, (list) => list.map(ref));
+    const ref = (n: number): AnchorRef => (refs[n] ??= n < 0 ? { path: table.labels[-1 - n]!, glob: true } : { path: table.labels[n]! });
+    return this.#set(this.#sets.anchors, table.anchors[this.#line[k]!]!, (list) => list.map(ref));
   }
 
-  /**
-   * The saved signatures whose file changed since (`changed`, given the file's size and mtime now) or that are
-   * compared by content (`hashed`, stat-ed within the racy window): one look at each distinct signature.
-   */
-  savedSignatureChanges(statOf: (file: string) => { size: number; mtimeMs: number }): { changed: Set<number>; hashed: Set<number> } {
-    const changed = new Set<number>();
-    const hashed = new Set<number>();
-    const store = this.storage;
-    if (!store) return { changed, hashed };
-    const sigs = store.signatures;
-    for (let n = 0; n < sigs.length / 4; n++) {
-      const now = statOf(store.sources[sigs[n * 4] as number]!);
-      if (now.size !== sigs[n * 4 + 1] || now.mtimeMs !== sigs[n * 4 + 2]) changed.add(n);
-      else if (sigs[n * 4 + 3] !== 0) hashed.add(n);
-    }
-    return { changed, hashed };
-  }
-
-  /** The signatures (numbers, see `savedSignatureChanges`) record k's anchored code was read from, from its row; undefined when the record is in memory (its `code` says) or has no code. */
-  savedSignaturesAt(k: number): readonly number[] | undefined {
-    if (this.#decoded[k]) return undefined;
-    const set = this.#row(k, COL.code) as number;
-    return set < 0 ? undefined : this.#store!.sets[set];
-  }
-
-  /** The source paths of saved signatures. */
-  signaturePaths(list: readonly number[]): string[] {
-    const { signatures, sources } = this.#store!;
-    return list.map((n) => sources[signatures[n * 4] as number]!);
+  /** The saved line (table row) of position k, or -1 when its record is in memory (decoded or new: ask the record). */
+  savedLineAt(k: number): number {
+    return this.#decoded[k] ? -1 : this.#line[k]!;
   }
 
   /** A set of the table as `build` makes it for one role, once per set (entries share them). */
   #set<T>(cache: Map<number, T>, n: number, build: (list: readonly number[]) => T): T {
     let value = cache.get(n);
-    if (value === undefined) cache.set(n, (value = build(this.#store!.sets[n]!)));
+    if (value === undefined) cache.set(n, (value = build(this.#store!.table.sets[n]!)));
     return value;
   }
 
@@ -326,9 +292,11 @@ export class StoredCatalogue implements CatalogueData {
 
   #pathIndex(): PathIndex {
     const index: PathIndex = { paths: new Map(), active: new Map(), archived: new Map() };
+    const table = this.#store?.table;
     for (let k = 0; k < this.size; k++) {
-      const stored = this.#decoded[k] ? undefined : (this.#row(k, COL.path) as string);
-      if (stored === "") (this.#row(k, COL.state) === 0 ? index.active : index.archived).set(this.#row(k, COL.id) as string, k);
+      const i = this.#line[k]!;
+      const stored = this.#decoded[k] || i < 0 ? undefined : table!.paths[i]!;
+      if (stored === "") (table!.flags[i]! & ARCHIVED ? index.archived : index.active).set(table!.ids[i]!, k);
       else index.paths.set(stored ?? this.#decoded[k]!.path, k);
     }
     return index;
@@ -377,7 +345,16 @@ export class StoredCatalogue implements CatalogueData {
   /** Every distinct `agents:` scope of the active entries (first by path per id), sorted. */
   scopes(): string[] {
     const scopes = new Set<string>();
-    for (const k of this.positions().values()) if (this.stateAt(k) === "active") for (const scope of this.agentsAt(k)) scopes.add(scope);
+    // Saved records by their agents set (entries share a few), without a record or a list per position.
+    const sets = new Set<number>();
+    const table = this.#store?.table;
+    for (const k of this.positions().values()) {
+      const i = this.#line[k]!;
+      if (this.#decoded[k] || i < 0) {
+        if (this.stateAt(k) === "active") for (const scope of this.agentsAt(k)) scopes.add(scope);
+      } else if (!(table!.flags[i]! & ARCHIVED)) sets.add(table!.agents[i]!);
+    }
+    for (const set of sets) for (const label of table!.sets[set]!) scopes.add(table!.labels[label]!);
     return [...scopes].sort();
   }
 

@@ -174,6 +174,8 @@ export async function refreshCatalogue(
   if (!options.verifyContent && previous.sameFiles(files, mtimes, sizes)) {
     return { data: previous, changes };
   }
+  // `check` compares every record's hash: its lines are read whole.
+  if (options.verifyContent) previous.loadLines();
   const knownBroken = new Map(previous.broken.map((b) => [b.path, b]));
   for (const [i, file] of files.entries()) {
     const mtimeMs = mtimes[i]!;
@@ -201,6 +203,7 @@ export async function refreshCatalogue(
     }
     toParse.push({ file, mtimeMs, size, ...(before ? { before } : {}) });
   }
+  previous.willRead(toParse.length);
   // In chunks: what a chunk parsed is handed on (and can be dropped) before the next is read.
   for (let at = 0; at < toParse.length; at += PARSE_CHUNK) {
     // A large build allocates far more than it keeps: collect now and then so its peak memory stays that of what it keeps.

@@ -8,6 +8,7 @@ import { fileTextHash, RACY_MS, signatureOf } from "../anchors/signature.js";
 import type { Anchor } from "../entry/types.js";
 import { shortHash, type CatalogueRecord } from "./catalogue.js";
 import type { StoredCatalogue } from "./catalogue-store.js";
+import type { Table } from "./catalogue-table.js";
 import type { AnchorRef } from "./document.js";
 
 /** The hash the lexical index keeps for a record's document: its entry fields and, once built, its anchored code. */
@@ -34,13 +35,14 @@ export function changedSources(root: string, catalogue: StoredCatalogue, now = D
     return current;
   };
   // Each distinct saved signature once: most often none changed, and no encoded record needs a look.
-  const saved = catalogue.savedSignatureChanges(statOf);
+  const table = catalogue.storage?.table;
+  const saved = table ? savedSignatureChanges(table, statOf) : { changed: new Set<number>(), hashed: new Set<number>() };
   const hashes = new Map<string, string | undefined>();
   const stale = new Set<string>();
   let settled = false;
   for (const [id, k] of catalogue.positions()) {
     if (!catalogue.hasCodeAt(k)) continue;
-    const signatures = catalogue.savedSignaturesAt(k);
+    const signatures = savedSignaturesAt(catalogue, k);
     if (signatures) {
       if (!saved.changed.size && !saved.hashed.size) continue;
       if (signatures.some((n) => saved.changed.has(n))) {
@@ -86,9 +88,37 @@ export function placedAnchors(record: Pick<CatalogueRecord, "anchors" | "code">)
 export function sourcePaths(catalogue: StoredCatalogue): string[] {
   const out = new Set<string>();
   for (const k of catalogue.positions().values()) {
-    const saved = catalogue.savedSignaturesAt(k);
-    if (saved) for (const file of catalogue.signaturePaths(saved)) out.add(file);
+    const saved = savedSignaturesAt(catalogue, k);
+    if (saved) for (const n of saved) out.add(signaturePath(catalogue.storage!.table, n));
     else for (const sig of catalogue.hasCodeAt(k) ? (catalogue.at(k).code?.sources ?? []) : []) out.add(sig.path);
   }
   return [...out].sort();
+}
+
+/**
+ * The saved signatures whose file changed since (`changed`, given the file's size and mtime now) or that are compared
+ * by content (`hashed`, stat-ed within the racy window): one look at each distinct signature of the table.
+ */
+function savedSignatureChanges(table: Table, statOf: (file: string) => { size: number; mtimeMs: number }): { changed: Set<number>; hashed: Set<number> } {
+  const changed = new Set<number>();
+  const hashed = new Set<number>();
+  const sigs = table.signatures;
+  for (let n = 0; n < sigs.length / 4; n++) {
+    const now = statOf(signaturePath(table, n));
+    if (now.size !== sigs[n * 4 + 1] || now.mtimeMs !== sigs[n * 4 + 2]) changed.add(n);
+    else if (sigs[n * 4 + 3] !== 0) hashed.add(n);
+  }
+  return { changed, hashed };
+}
+
+/** The signatures (numbers of the table) a saved record's anchored code was read from; undefined when the record is in memory (its `code` says) or has no code. */
+export function savedSignaturesAt(catalogue: StoredCatalogue, k: number): readonly number[] | undefined {
+  const i = catalogue.savedLineAt(k);
+  const table = catalogue.storage?.table;
+  const set = i < 0 || !table ? -1 : table.code[i]!;
+  return set < 0 ? undefined : table!.sets[set];
+}
+
+export function signaturePath(table: Table, n: number): string {
+  return table.sources[table.signatures[n * 4] as number]!;
 }

@@ -8,7 +8,7 @@ import path from "node:path";
 import { writeFileAtomic } from "../store/atomic.js";
 
 /** Bump when the on-disk layout or the document mapping changes: a mismatch triggers a rebuild. */
-export const INDEX_FORMAT = 5;
+export const INDEX_FORMAT = 6;
 
 export type Manifest = {
   format: number;

@@ -25,6 +25,7 @@ import { collectGarbage } from "../store/gc.js";
 import { assertTreeContained } from "../store/contain.js";
 import { emptyCatalogue, refreshCatalogue, type CatalogueRecord, type ParsedEntry } from "./catalogue.js";
 import { readCatalogue, writeCatalogue, type CatalogueDirs, type LexicalDebt } from "./catalogue-file.js";
+import { DamagedRecords } from "./catalogue-lines.js";
 import { StoredCatalogue, type RecordsById } from "./catalogue-store.js";
 import { entryDocument, type AnchorRef, type IndexDoc } from "./document.js";
 import { anchorsKey, changedSources, docHash, placedAnchors, sourcePaths } from "./entry-docs.js";
@@ -194,9 +195,47 @@ export class SearchIndex {
     return this.#data;
   }
 
-  /** The catalogue record of an entry file by its path (decoded when asked for; the inject gate asks on every call). */
-  recordAt(file: string): CatalogueRecord | undefined {
-    return this.#data.recordAt(file);
+  /**
+   * The catalogue record of an entry file by its path (read by position and decoded when asked for: the inject gate
+   * asks for its few candidates). A damaged record makes the catalogue be rebuilt from the entry files first.
+   */
+  recordAt(file: string): Promise<CatalogueRecord | undefined> {
+    try {
+      return Promise.resolve(this.#data.recordAt(file));
+    } catch (error) {
+      if (!(error instanceof DamagedRecords)) throw error;
+      return this.#serial(() => this.#recovering(async () => this.#data.recordAt(file)));
+    }
+  }
+
+  /** Read every record's line now and check it (a command about to read every record); a damaged file is rebuilt here, with a warning. */
+  loadRecords(): Promise<void> {
+    return this.#serial(() => this.#recovering(async () => this.#data.loadLines()));
+  }
+
+  /**
+   * Run `task`; when it finds the records file damaged (a record's line no longer matches its checksum), forget the
+   * catalogue, rebuild it from the entry files (with a warning, as for a damaged file found on opening) and run it again.
+   */
+  async #recovering<T>(task: () => Promise<T>): Promise<T> {
+    try {
+      return await task();
+    } catch (error) {
+      if (!(error instanceof DamagedRecords)) throw error;
+      this.#openWarnings.push(`the index in .cairn/ was unreadable (${error.reason}); rebuilding it from the entry files`);
+      // The ids it held are dropped from the lexical index and the vectors unless the rebuild finds them again.
+      const before = [...this.#indexed.keys()];
+      this.#data = StoredCatalogue.of(catalogueDirs(this.layout), emptyCatalogue());
+      this.#reindex();
+      this.#dirty = true;
+      await this.#refresh({});
+      for (const id of before) {
+        if (this.#indexed.has(id)) continue;
+        this.#debt.gone.add(id);
+        this.#vectors?.remove(id);
+      }
+      return task();
+    }
   }
 
   get size(): number {
@@ -256,11 +295,13 @@ export class SearchIndex {
    */
   loadLexical(): Promise<LayeredLexical> {
     if (this.#lexical && !this.#debt.stale.size && !this.#debt.gone.size) return Promise.resolve(this.#lexical);
-    return this.#serial(async () => {
-      if (!this.#lexical) this.#setLexical(this.#openLexical());
-      await this.#pay(new Map());
-      return this.#loaded();
-    });
+    return this.#serial(() =>
+      this.#recovering(async () => {
+        if (!this.#lexical) this.#setLexical(this.#openLexical());
+        await this.#pay(new Map());
+        return this.#loaded();
+      }),
+    );
   }
 
   /**
@@ -313,6 +354,7 @@ export class SearchIndex {
     for (const id of gone) if (!this.#indexed.has(id)) lexical.remove(id);
     gone.clear();
     const work: CatalogueRecord[] = [];
+    this.#data.willRead(stale.size);
     for (const id of stale) {
       const record = this.#indexed.get(id);
       if (!record) lexical.remove(id);
@@ -442,7 +484,7 @@ export class SearchIndex {
 
   /** Bring the index up to date with the entry files; only changed files are parsed, only changed text is embedded. Calls are serialised. */
   refresh(options: RefreshOptions = {}): Promise<SyncReport> {
-    return this.#serial(() => this.#refresh(options));
+    return this.#serial(() => this.#recovering(() => this.#refresh(options)));
   }
 
   /** Persist as a new generation, swap the manifest, remove what no manifest refers to. No-op when nothing changed. */
@@ -539,6 +581,7 @@ export class SearchIndex {
       this.#vectors?.remove(id);
     }
     report.codeChanged = [...sources.stale].filter((id) => previousAt.has(id) && data.sameAs(now.get(id)!, before, previousAt.get(id)!)).sort();
+    data.willRead(sources.stale.size);
     for (const id of sources.stale) {
       // Its code is read again when paid (now, or by the next search): until then it has none to trust.
       this.#indexed.get(id)!.code = undefined;
@@ -552,6 +595,7 @@ export class SearchIndex {
     }
     if (this.#lexical) await this.#pay(changes.parsed);
     if (this.embedder) {
+      data.loadLines();
       const need = new Map<string, CatalogueRecord>();
       for (const id of contentChanged) need.set(id, this.#indexed.get(id)!);
       for (const id of this.#indexed.keys()) if (!this.#vectors?.has(id)) need.set(id, this.#indexed.get(id)!);
@@ -648,7 +692,7 @@ export class SearchIndex {
     const dir = path.join(this.layout.cache, generation);
     await mkdir(dir, { recursive: true });
     const previous = this.#manifest?.files ?? { catalogue: "", segment: null, delta: null, vectors: null };
-    const files: Manifest["files"] = { catalogue: `${generation}/catalogue.json`, segment: previous.segment, delta: previous.delta, vectors: previous.vectors };
+    const files: Manifest["files"] = { catalogue: `${generation}/catalogue.bin`, segment: previous.segment, delta: previous.delta, vectors: previous.vectors };
     const lexical = this.#lexical;
     if (lexical) {
       const pending = lexical.pending;

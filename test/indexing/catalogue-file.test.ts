@@ -1,14 +1,19 @@
 /** The catalogue file: written in pieces, read back whole or a record at a time, checked by its checksum, saved again without decoding what was not touched. */
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { crc32 } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { CatalogueRecord } from "../../src/indexing/catalogue.js";
 import { readCatalogue, writeCatalogue, type SavedCatalogue } from "../../src/indexing/catalogue-file.js";
+import { DamagedRecords } from "../../src/indexing/catalogue-lines.js";
+import { savedSignaturesAt, signaturePath } from "../../src/indexing/entry-docs.js";
+import { decodeTable, encodeTable, type Table } from "../../src/indexing/catalogue-table.js";
 import type { StoredCatalogue } from "../../src/indexing/catalogue-store.js";
 import { testdir } from "../helpers/fixture.js";
 
 const DIRS = { active: "knowledge", archived: "knowledge/archive" };
+/** The records file next to a catalogue's table. */
+const recordsFile = (table: string) => path.join(path.dirname(table), "records.jsonl");
 
 type Stat = { rel: string; state: CatalogueRecord["state"]; mtimeMs: number; size: number };
 const sameFiles = (store: StoredCatalogue, files: Stat[]) => store.sameFiles(files, Float64Array.from(files, (f) => f.mtimeMs), Float64Array.from(files, (f) => f.size));
@@ -39,29 +44,28 @@ function record(k: number): CatalogueRecord {
 describe("catalogue file", () => {
   it("reads back exactly what was written, across the pieces it is written in", async () => {
     const dir = await testdir({});
-    const file = path.join(dir, "catalogue.json");
+    const file = path.join(dir, "catalogue.bin");
     const saved: SavedCatalogue = {
       records: Array.from({ length: 2_500 }, (_, k) => record(k)),
       broken: [{ path: "knowledge/broken.md", state: "active", problems: [], mtimeMs: 1, size: 2 }],
       lexical: { stale: ["entry-3"], gone: ["entry-gone"] },
     };
     await writeCatalogue(file, saved, saved.lexical, DIRS);
-    const text = await readFile(file, "utf8");
-    const lines = text.split("\n");
-    expect(lines).toHaveLength(2_500 + 2); // a line per record, the trailer, and the final newline
+    const lines = (await readFile(recordsFile(file), "utf8")).split("\n");
+    expect(lines).toHaveLength(2_500 + 1); // a line per record, and the final newline
     for (const line of lines.slice(0, -1)) expect(() => JSON.parse(line)).not.toThrow();
     const read = await readCatalogue(file, DIRS);
     expect(read.kind).toBe("ok");
     if (read.kind !== "ok") return;
+    // The anchored code's source paths are listed once for the file (13 of them), not once per record.
+    expect(read.saved.storage?.table.sources).toHaveLength(13);
     expect(read.saved.records).toEqual(saved.records);
     expect(read.saved.broken).toEqual(saved.broken);
     expect(read.saved.lexical).toEqual(saved.lexical);
-    // The anchored code's source paths are listed once for the file (13 of them), not once per record.
-    expect((JSON.parse(lines.at(-2)!) as { sources: string[] }).sources).toHaveLength(13);
   });
 
   it("decodes a record only when asked for it, by path or by id, and knows the files without decoding any", async () => {
-    const file = path.join(await testdir({}), "catalogue.json");
+    const file = path.join(await testdir({}), "catalogue.bin");
     const records = Array.from({ length: 40 }, (_, k) => record(k)).sort((a, b) => (a.path < b.path ? -1 : 1));
     await writeCatalogue(file, { records, broken: [] }, { stale: [], gone: [] }, DIRS);
     const read = await readCatalogue(file, DIRS);
@@ -89,24 +93,25 @@ describe("catalogue file", () => {
   });
 
   it("a save of an opened catalogue copies the records it never decoded and re-encodes the ones it did (their code may have changed)", async () => {
-    const file = path.join(await testdir({}), "catalogue.json");
+    const file = path.join(await testdir({}), "catalogue.bin");
     const records = Array.from({ length: 30 }, (_, k) => record(k)).sort((a, b) => (a.path < b.path ? -1 : 1));
     await writeCatalogue(file, { records, broken: [] }, { stale: [], gone: [] }, DIRS);
     const read = await readCatalogue(file, DIRS);
     if (read.kind !== "ok") throw new Error(read.reason);
     const changed = read.saved.at(4);
     changed.code = { hash: "new", anchors: "k", sources: [{ path: "src/brand-new.ts", size: 1, mtimeMs: 2, hash: undefined }], places: [] };
-    const next = path.join(path.dirname(file), "next.json");
+    const next = path.join(path.dirname(file), "next", "catalogue.bin");
+    await mkdir(path.dirname(next));
     await writeCatalogue(next, read.saved, { stale: ["entry-1"], gone: [] }, DIRS);
     const reread = await readCatalogue(next, DIRS);
     if (reread.kind !== "ok") throw new Error(reread.reason);
-    expect(reread.saved.storage?.sources).toContain("src/brand-new.ts");
+    expect(reread.saved.storage?.table.sources).toContain("src/brand-new.ts");
     expect(reread.saved.records).toEqual(records.map((r, i) => (i === 4 ? { ...r, code: changed.code } : r)));
     expect(reread.saved.lexical).toEqual({ stale: ["entry-1"], gone: [] });
   });
 
   it("answers what retrieval filters on (status, agents, anchor paths, anchored files) from its table, decoding nothing", async () => {
-    const file = path.join(await testdir({}), "catalogue.json");
+    const file = path.join(await testdir({}), "catalogue.bin");
     // `agents:` written as one string is read as a list of one, as retrieval reads it from a parsed entry.
     const agentsOf = (k: number) => (k % 3 === 0 ? { agents: ["security", `agent-${k % 2}`] } : k % 5 === 0 ? { agents: "perf" as unknown as string[] } : {});
     const records: CatalogueRecord[] = Array.from({ length: 40 }, (_, k) => record(k))
@@ -121,7 +126,7 @@ describe("catalogue file", () => {
       expect(store.agentsAt(k)).toEqual(typeof r.frontmatter.agents === "string" ? [r.frontmatter.agents] : (r.frontmatter.agents ?? []));
       expect(store.anchorPathsAt(k)).toEqual(r.anchors.map((a) => (a.glob ? { path: a.path, glob: true } : { path: a.path })));
       expect(store.hasCodeAt(k)).toBe(r.code !== undefined);
-      expect(store.savedSignaturesAt(k) && store.signaturePaths(store.savedSignaturesAt(k)!)).toEqual(r.code?.sources.map((s) => s.path));
+      expect(savedSignaturesAt(store, k)?.map((n) => signaturePath(store.storage!.table, n))).toEqual(r.code?.sources.map((s) => s.path));
       expect(store.positionAt(r.path)).toBe(k);
     }
     expect(store.scopes()).toEqual(["agent-0", "agent-1", "perf", "security"].filter((a) => records.some((r) => r.state === "active" && [r.frontmatter.agents].flat().includes(a))));
@@ -129,7 +134,7 @@ describe("catalogue file", () => {
   });
 
   it("a patched catalogue keeps the saved lines of the records it kept and saves them as they were", async () => {
-    const file = path.join(await testdir({}), "catalogue.json");
+    const file = path.join(await testdir({}), "catalogue.bin");
     const records = Array.from({ length: 30 }, (_, k) => record(k)).sort((a, b) => (a.path < b.path ? -1 : 1));
     await writeCatalogue(file, { records, broken: [] }, { stale: [], gone: [] }, DIRS);
     const read = await readCatalogue(file, DIRS);
@@ -144,11 +149,12 @@ describe("catalogue file", () => {
     expect(patched.statusAt(7)).toBe("disputed");
     expect(patched.sameAs(1, read.saved, 0)).toBe(true);
     expect(patched.sameAs(7, read.saved, 7)).toBe(false);
-    const next = path.join(path.dirname(file), "next.json");
+    const next = path.join(path.dirname(file), "next", "catalogue.bin");
+    await mkdir(path.dirname(next));
     await writeCatalogue(next, patched, { stale: [], gone: [] }, DIRS);
-    const lines = (text: string) => text.split("\n").slice(0, -2);
-    const before = lines(await readFile(file, "utf8"));
-    const after = lines(await readFile(next, "utf8"));
+    const lines = (text: string) => text.split("\n").slice(0, -1);
+    const before = lines(await readFile(recordsFile(file), "utf8"));
+    const after = lines(await readFile(recordsFile(next), "utf8"));
     // Kept records: their saved lines, byte for byte.
     expect(after.filter((l) => before.includes(l))).toHaveLength(28);
     const reread = await readCatalogue(next, DIRS);
@@ -158,50 +164,75 @@ describe("catalogue file", () => {
   });
 
   it("a table row that refers to nothing makes the file corrupt (the index is rebuilt)", async () => {
-    const file = path.join(await testdir({}), "catalogue.json");
+    const file = path.join(await testdir({}), "catalogue.bin");
     await writeCatalogue(file, { records: [record(1), record(2)], broken: [] }, { stale: [], gone: [] }, DIRS);
-    const lines = (await readFile(file, "utf8")).split("\n");
-    const trailer = JSON.parse(lines[2]!) as { rows: number[]; sets: number[][] };
-    trailer.rows[7] = 99; // the agents of record 1: no such set
-    lines[2] = JSON.stringify(trailer);
-    await writeFile(file, lines.join("\n"));
+    // Forged tables (their checksum recomputed): still refused.
+    const original = await readFile(file);
+    const forge = async (change: (table: Table) => void) => {
+      const decoded = decodeTable(Buffer.from(original));
+      if ("problem" in decoded) throw new Error(decoded.problem);
+      change(decoded.table);
+      await writeFile(file, encodeTable(decoded.table, decoded.broken, decoded.lexical));
+    };
+    await forge((t) => (t.agents[0] = 99)); // no such set
     expect(await readCatalogue(file, DIRS)).toMatchObject({ kind: "corrupt", reason: expect.stringMatching(/damaged table row for record #1/) });
-    trailer.rows[7] = 0;
-    trailer.sets[0] = [1_000];
-    lines[2] = JSON.stringify(trailer);
-    await writeFile(file, lines.join("\n"));
+    await forge((t) => ((t.agents[0] = 0), (t.sets[0] = [1_000])));
     expect(await readCatalogue(file, DIRS)).toMatchObject({ kind: "corrupt" });
   });
 
-  it("an edited or cut record line makes the file corrupt (the index is rebuilt), never a wrong record", async () => {
-    const file = path.join(await testdir({}), "catalogue.json");
+  it("a cut or edited table, or a cut records file, makes the catalogue corrupt (the index is rebuilt)", async () => {
+    const file = path.join(await testdir({}), "catalogue.bin");
     await writeCatalogue(file, { records: [record(1), record(2)], broken: [] }, { stale: [], gone: [] }, DIRS);
-    const text = await readFile(file, "utf8");
-    await writeFile(file, text.replace('"entry-1"', '"entry-9"'));
-    expect(await readCatalogue(file, DIRS)).toMatchObject({ kind: "corrupt", reason: expect.stringMatching(/checksum/) });
-    await writeFile(file, text.slice(0, text.length - 20));
+    const table = await readFile(file);
+    const lines = await readFile(recordsFile(file));
+    await writeFile(file, table.subarray(0, table.length - 8));
     expect(await readCatalogue(file, DIRS)).toMatchObject({ kind: "corrupt" });
+    const edited = Buffer.from(table);
+    edited[edited.length - 3]! ^= 1;
+    await writeFile(file, edited);
+    expect(await readCatalogue(file, DIRS)).toMatchObject({ kind: "corrupt", reason: expect.stringMatching(/checksum/) });
     await writeFile(file, "");
     expect(await readCatalogue(file, DIRS)).toMatchObject({ kind: "corrupt" });
+    await writeFile(file, table);
+    await writeFile(recordsFile(file), lines.subarray(0, lines.length - 20));
+    expect(await readCatalogue(file, DIRS)).toMatchObject({ kind: "corrupt", reason: expect.stringMatching(/records file is .* bytes, not/) });
+  });
+
+  it("an edited record line is found when it is read, never decoded as a wrong record", async () => {
+    const file = path.join(await testdir({}), "catalogue.bin");
+    await writeCatalogue(file, { records: [record(1), record(2)], broken: [] }, { stale: [], gone: [] }, DIRS);
+    const text = await readFile(recordsFile(file), "utf8");
+    await writeFile(recordsFile(file), text.replace('"entry-1"', '"entry-9"'));
+    const read = await readCatalogue(file, DIRS);
+    if (read.kind !== "ok") throw new Error(read.reason);
+    // The table is intact: what it says holds without reading a record.
+    expect(read.saved.idAt(0)).toBe("entry-1");
+    expect(read.saved.at(1).id).toBe("entry-2");
+    expect(() => read.saved.at(0)).toThrow(DamagedRecords);
+    expect(() => read.saved.loadLines()).toThrow(/record 1 of .*records\.jsonl does not match its checksum/);
   });
 
   it("a forged record (checksum recomputed) is a clear error when it is decoded, not a crash later", async () => {
-    const file = path.join(await testdir({}), "catalogue.json");
+    const file = path.join(await testdir({}), "catalogue.bin");
     await writeCatalogue(file, { records: [record(1), record(2)], broken: [] }, { stale: [], gone: [] }, DIRS);
-    const lines = (await readFile(file, "utf8")).split("\n");
-    lines[0] = "[1,2,3]";
-    const trailer = JSON.parse(lines[2]!) as { crc: number };
-    trailer.crc = crc32(Buffer.from(lines.slice(0, 2).join("\n") + "\n"));
-    lines[2] = JSON.stringify(trailer);
-    await writeFile(file, lines.join("\n"));
+    const lines = (await readFile(recordsFile(file), "utf8")).split("\n");
+    const decoded = decodeTable(await readFile(file));
+    if ("problem" in decoded) throw new Error(decoded.problem);
+    const forged = "[1,2,3]\n";
+    const second = `${lines[1]!}\n`;
+    decoded.table.crcs[0] = crc32(Buffer.from(forged));
+    decoded.table.starts[1] = forged.length;
+    decoded.table.starts[2] = forged.length + Buffer.byteLength(second);
+    await writeFile(recordsFile(file), forged + second);
+    await writeFile(file, encodeTable(decoded.table, decoded.broken, decoded.lexical));
     const read = await readCatalogue(file, DIRS);
     if (read.kind !== "ok") throw new Error(read.reason);
     expect(read.saved.at(1).id).toBe("entry-2");
-    expect(() => read.saved.at(0)).toThrow(/the index in \.cairn\/ is damaged \(record 1 of .*catalogue\.json does not decode\); run `cairn index --rebuild`/);
+    expect(() => read.saved.at(0)).toThrow(/the index in \.cairn\/ is damaged \(record 1 of .*records\.jsonl does not decode\); run `cairn index --rebuild`/);
   });
 
   it("an empty catalogue is a valid file too", async () => {
-    const file = path.join(await testdir({}), "catalogue.json");
+    const file = path.join(await testdir({}), "catalogue.bin");
     await writeCatalogue(file, { records: [], broken: [] }, { stale: [], gone: [] }, DIRS);
     const read = await readCatalogue(file, DIRS);
     if (read.kind !== "ok") throw new Error(read.reason);

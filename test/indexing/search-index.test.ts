@@ -68,7 +68,7 @@ describe("search index: a catalogue opened from .cairn/", () => {
     expect(index.catalogue).toBeInstanceOf(StoredCatalogue);
     expect((index.catalogue as StoredCatalogue).materialized).toBe(false);
     expect(index.agentScopes()).toEqual([]);
-    expect(index.recordAt("knowledge/sql-injection.md")?.id).toBe("sql-injection");
+    expect((await index.recordAt("knowledge/sql-injection.md"))?.id).toBe("sql-injection");
     // Lifecycle reads still see every record.
     expect((await kb.knowledge()).entries.map((e) => e.id)).toEqual(["ctx-cancel", "retry-storm", "sql-injection"]);
   });
@@ -92,17 +92,47 @@ describe("search index: a catalogue opened from .cairn/", () => {
     expect(patchedSave.records.map(({ racy: _racy, ...r }) => r)).toEqual(rebuilt.records.map(({ racy: _racy, ...r }) => r));
   });
 
-  it("an index saved by an earlier version (another catalogue format) is rebuilt, with a warning", async () => {
+  it("an index saved by an earlier version (another index or catalogue format) is rebuilt, with a warning", async () => {
     const root = await settledProject();
-    const { manifest } = await savedIndex(root);
-    const file = path.join(root, ".cairn", manifest.files.catalogue);
-    const lines = (await readFile(file, "utf8")).split("\n");
-    lines[lines.length - 2] = JSON.stringify({ ...JSON.parse(lines.at(-2)!), version: 5 });
-    await writeFile(file, lines.join("\n"));
-    const found = await (await openKnowledgeBase({ root, embedder: null })).search("context cancellation");
+    const search = async () => (await openKnowledgeBase({ root, embedder: null })).search("context cancellation");
+    const manifestFile = path.join(root, ".cairn/manifest.json");
+    const manifest = JSON.parse(await readFile(manifestFile, "utf8")) as { format: number; files: { catalogue: string } };
+    await writeFile(manifestFile, JSON.stringify({ ...manifest, format: manifest.format - 1 }));
+    const older = await search();
+    expect(older.warnings.join("\n")).toMatch(/the index format changed \(\d+ → \d+\); rebuilding/);
+    expect(older.results[0]?.id).toBe("ctx-cancel");
+
+    const { manifest: now } = await savedIndex(root);
+    const table = path.join(root, ".cairn", now.files.catalogue);
+    const bytes = await readFile(table);
+    bytes.writeUInt32LE(bytes.readUInt32LE(4) - 1, 4); // the catalogue's own version
+    await writeFile(table, bytes);
+    const found = await search();
     expect(found.warnings.join("\n")).toMatch(/does not have the expected format or version\); rebuilding it from the entry files/);
     expect(found.results[0]?.id).toBe("ctx-cancel");
-    expect((await (await openKnowledgeBase({ root, embedder: null })).search("context cancellation")).warnings).toEqual([]);
+    expect((await search()).warnings).toEqual([]);
+  });
+
+  it("a records file damaged after it was saved is found when a command reads the records, and rebuilt with a warning", async () => {
+    const root = await settledProject();
+    const { manifest } = await savedIndex(root);
+    const records = path.join(root, ".cairn", path.dirname(manifest.files.catalogue), "records.jsonl");
+    const text = await readFile(records, "utf8");
+    await writeFile(records, text.replace('"retry-storm"', '"retry-storX"'));
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    // A search reads the table only: the damage is not read, the results are right.
+    expect((await kb.search("thundering herds")).results.map((r) => r.id)).toEqual(["retry-storm"]);
+    // The inject gate reads its candidates' records one by one: the damaged one is found, the catalogue rebuilt, the entry injected.
+    const injected = await (await openKnowledgeBase({ root, embedder: null })).inject({ run: "r1", agent: "a", keywords: ["retry", "jitter", "backoff"], dryRun: true });
+    expect(injected.entries.map((e) => e.id)).toEqual(["retry-storm"]);
+    // A command that reads every record reads the records file whole: the damage is found, the catalogue rebuilt and saved.
+    const opened = await (await openKnowledgeBase({ root, embedder: null })).searchIndex();
+    expect(opened.warnings.join("\n")).toMatch(/record \d of .*records\.jsonl does not match its checksum\); rebuilding it from the entry files/);
+    expect(opened.index.catalogue.records.map((r) => r.id)).toEqual(["ctx-cancel", "retry-storm", "sql-injection"]);
+    const status = await (await openKnowledgeBase({ root, embedder: null })).status();
+    expect(status.entries.map((e) => e.id).sort()).toEqual(["ctx-cancel", "retry-storm", "sql-injection"]);
+    expect(await readFile(path.join(root, ".cairn", path.dirname((await savedIndex(root)).manifest.files.catalogue), "records.jsonl"), "utf8")).not.toContain("retry-storX");
+    expect((await (await openKnowledgeBase({ root, embedder: null })).searchIndex()).warnings).toEqual([]);
   });
 
   it("sees an in-place edit of the same size, and a changed anchored source file, without a full re-check being asked for", async () => {

@@ -272,15 +272,20 @@ export class LayeredLexical {
       termOf.set(term, t);
       if (t >= 0) {
         const { docs, slotCounts } = base!.pairs(t);
+        // The hottest loop of a search (every posting of every query term): fields read once into locals.
+        const factors = this.#factors;
+        const factorEpoch = this.#factorEpoch;
+        const epoch = this.#epoch;
+        const dead = this.#dead;
         for (let p = 0, end = docs.length; p < end; ) {
           const num = docs[p]!;
           let tfSum = 0;
-          if (this.#factorEpoch[num] !== this.#epoch) this.#refreshFactors(num, factor);
+          if (factorEpoch[num] !== epoch) this.#refreshFactors(num, factor);
           for (; p < end && docs[p] === num; p++) {
             const packed = slotCounts[p]!;
-            tfSum += (packed >>> segmentSlotBits) * this.#factors[num * SLOTS + (packed & segmentSlotMask)]!;
+            tfSum += (packed >>> segmentSlotBits) * factors[num * SLOTS + (packed & segmentSlotMask)]!;
           }
-          if (this.#dead[num]) continue;
+          if (dead[num]) continue;
           df++;
           nums.push(num);
           pseudo.push(tfSum);
