@@ -1,13 +1,15 @@
 /**
- * The catalogue as saved in a generation directory: its records file (`records.jsonl`, one encoded record
- * per line: catalogue-codec.ts) and its table (`catalogue.bin`: catalogue-table.ts). A save writes the
- * records, then the table; opening reads the table (a few hundred KB at 10k entries) and opens the records
- * file, read by position when records are asked for (catalogue-lines.ts). Records kept from the catalogue a
- * save started from are copied as saved lines, not encoded again.
+ * The catalogue as saved: its table (`catalogue.bin` in a generation directory: catalogue-table.ts) and a records
+ * file (`.cairn/records/…`, one encoded record per line: catalogue-codec.ts) that generations share. A save appends
+ * the lines of new and changed records to the records file the catalogue was read from, and writes a new table;
+ * once fewer than half of that file's bytes are lines in use (or another process saved meanwhile), it writes a new,
+ * compact records file instead. Opening reads the table (a few hundred KB at 10k entries) and opens the records
+ * file, read by position when records are asked for (catalogue-lines.ts).
  */
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, writeSync, fsyncSync } from "node:fs";
 import path from "node:path";
 import { crc32 } from "node:zlib";
+import { CairnError } from "../errors.js";
 import { writeFileAtomic } from "../store/atomic.js";
 import type { CatalogueData, CatalogueRecord } from "./catalogue.js";
 import { derivedPath, encodeRecord, type CatalogueDirs } from "./catalogue-codec.js";
@@ -18,37 +20,85 @@ import { ARCHIVED, decodeTable, encodeTable, HAS_CODE, RACY, UNPARSED, type Lexi
 export type { CatalogueDirs } from "./catalogue-codec.js";
 export type { LexicalDebt } from "./catalogue-table.js";
 
-/** The records file next to a catalogue's table. */
-const RECORDS = "records.jsonl";
-
 export type SavedCatalogue = CatalogueData & { lexical: LexicalDebt };
+
+/** Where a save puts records: appended to `current` (the saved index's records file) when the catalogue was read from it, else in a new file `fresh`. */
+export type RecordsTarget = { current: string | null; fresh: string };
 
 /** Records encoded and written per piece of the records file (a save at 100k entries never holds the whole text at once). */
 const WRITE_CHUNK = 1_024;
 
-/** Write a catalogue's records file and then its table (`file`). */
-export async function writeCatalogue(file: string, data: CatalogueData, lexical: LexicalDebt, dirs: CatalogueDirs): Promise<void> {
+/**
+ * Write a catalogue's records (appended, or a new file) and then its table (`file`); returns the records file it wrote
+ * to and the saved catalogue as stored there (row k is position k), opened.
+ */
+export async function writeCatalogue(file: string, target: RecordsTarget, data: CatalogueData, lexical: LexicalDebt, dirs: CatalogueDirs): Promise<{ records: string; storage: Storage }> {
   const cat = data instanceof StoredCatalogue ? data : StoredCatalogue.of(dirs, data);
   const table = new TableWriter(cat);
-  await writeFileAtomic(path.join(path.dirname(file), RECORDS), recordBytes(cat, table));
-  await writeFileAtomic(file, encodeTable(table.done(), cat.broken, lexical));
+  const lines = cat.storage?.lines;
+  // Bytes of the current file still in use after this save: below half of it, a new compact file is written.
+  let used = 0;
+  for (let k = 0; k < cat.size; k++) {
+    const i = cat.savedAt(k);
+    if (i >= 0) used += lines!.span(i).to - lines!.span(i).from;
+  }
+  let records: string;
+  if (lines && target.current !== null && lines.file === target.current && used * 2 >= lines.size) {
+    records = target.current;
+    appendRecords(records, (at) => recordBytes(cat, table, at, false));
+  } else {
+    records = target.fresh;
+    await writeFileAtomic(records, recordBytes(cat, table, 0, true));
+  }
+  const written = table.done();
+  await writeFileAtomic(file, encodeTable(written, cat.broken, lexical));
+  const opened = RecordLines.open(records, written);
+  if ("problem" in opened) throw new CairnError("IO", `could not open the records file just written (${opened.problem}): ${records}`);
+  return { records, storage: { table: written, lines: opened } };
 }
 
-function* recordBytes(cat: StoredCatalogue, table: TableWriter): Generator<Buffer> {
+/** Append the lines `bytes(at)` gives (`at`: where they start) to the end of a records file, synced before the table that uses them is written. */
+function appendRecords(file: string, bytes: (at: number) => Iterable<Buffer>): void {
+  // One writer at a time holds the index lock; a save that died after appending left lines no table uses (harmless).
+  const fd = openSync(file, "a");
+  try {
+    for (const piece of bytes(fstatSync(fd).size)) for (let done = 0; done < piece.length; ) done += writeSync(fd, piece, done);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The records file's bytes from `at`: with `copy`, every record (runs of saved lines copied as they are); without,
+ * only the lines of records in memory (the saved ones stay where they are).
+ */
+function* recordBytes(cat: StoredCatalogue, table: TableWriter, start: number, copy: boolean): Generator<Buffer> {
   const lines = cat.storage?.lines;
-  let at = 0;
+  let at = start;
   for (let chunk = 0; chunk < cat.size; chunk += WRITE_CHUNK) {
-    // Consecutive saved lines are one run of the saved file (most records, in order): read and written as one piece.
+    // Consecutive saved lines are one run of the saved file (most records, in order): read and written as one piece;
+    // consecutive new lines are joined into one.
     const piece: Buffer[] = [];
+    let fresh: Buffer[] = [];
     let run: { from: number; to: number } | undefined;
     const endRun = () => {
       if (run) piece.push(lines!.range(run.from, run.to));
       run = undefined;
     };
+    const endFresh = () => {
+      if (fresh.length) piece.push(fresh.length === 1 ? fresh[0]! : Buffer.concat(fresh));
+      fresh = [];
+    };
     for (let k = chunk; k < Math.min(cat.size, chunk + WRITE_CHUNK); k++) {
       const i = cat.savedAt(k);
       if (i >= 0) {
         const span = lines!.span(i);
+        if (!copy) {
+          table.copyRow(k, i, span.from, lines!.crcOf(i));
+          continue;
+        }
+        endFresh();
         if (run?.to !== span.from) endRun();
         run ??= { from: span.from, to: span.from };
         run.to = span.to;
@@ -59,12 +109,14 @@ function* recordBytes(cat: StoredCatalogue, table: TableWriter): Generator<Buffe
       endRun();
       const record = cat.at(k);
       const line = Buffer.from(JSON.stringify(encodeRecord(record, cat.dirs, table.sources)) + "\n", "utf8");
-      piece.push(line);
-      table.recordRow(k, record, at, crc32(line));
+      fresh.push(line);
+      table.recordRow(k, record, at, line.length, crc32(line));
       at += line.length;
     }
     endRun();
-    yield piece.length === 1 ? piece[0]! : Buffer.concat(piece);
+    endFresh();
+    // Written piece by piece: a run of saved lines is not copied once more into one buffer.
+    yield* piece;
   }
   table.end(at);
 }
@@ -97,7 +149,9 @@ class TableWriter {
       paths: new Array<string>(n),
       mtime: new Float64Array(n),
       size: new Float64Array(n),
-      starts: new Float64Array(n + 1),
+      offsets: new Float64Array(n),
+      lengths: new Uint32Array(n),
+      recordsSize: 0,
       crcs: new Uint32Array(n),
       flags: new Uint32Array(n),
       status: i32(),
@@ -135,14 +189,15 @@ class TableWriter {
     return n;
   }
 
-  /** Row k: a record in memory, its line at `at` with crc `crc`. */
-  recordRow(k: number, record: CatalogueRecord, at: number, crc: number): void {
+  /** Row k: a record in memory, its line at `at` (`length` bytes) with crc `crc`. */
+  recordRow(k: number, record: CatalogueRecord, at: number, length: number, crc: number): void {
     const t = this.#t;
     t.ids[k] = record.id;
     t.paths[k] = record.path === derivedPath(this.#cat.dirs, record.id, record.state) ? "" : record.path;
     t.mtime[k] = record.mtimeMs;
     t.size[k] = record.size;
-    t.starts[k] = at;
+    t.offsets[k] = at;
+    t.lengths[k] = length;
     t.crcs[k] = crc;
     t.flags[k] = (record.racy ? RACY : 0) | (record.unparsed ? UNPARSED : 0) | (record.code ? HAS_CODE : 0) | (record.state === "archived" ? ARCHIVED : 0);
     t.status[k] = this.#label(statusOf(record.frontmatter));
@@ -159,7 +214,8 @@ class TableWriter {
     t.paths[k] = s.paths[i]!;
     t.mtime[k] = s.mtime[i]!;
     t.size[k] = s.size[i]!;
-    t.starts[k] = at;
+    t.offsets[k] = at;
+    t.lengths[k] = s.lengths[i]!;
     t.crcs[k] = crc;
     t.flags[k] = s.flags[i]!;
     t.status[k] = this.#fromLabel(s.status[i]!);
@@ -170,7 +226,7 @@ class TableWriter {
 
   /** The records file ends at `size`. */
   end(size: number): void {
-    this.#t.starts[this.#t.ids.length] = size;
+    this.#t.recordsSize = size;
   }
 
   done(): Table {
@@ -204,10 +260,10 @@ class TableWriter {
 }
 
 /**
- * Open a saved catalogue: its table is read and checked, its records file opened (records are read when asked for). A
- * damaged, cut or missing file makes it `corrupt` with the reason (the caller rebuilds).
+ * Open a saved catalogue: its table (`file`) is read and checked, its records file (`records`) opened (records are
+ * read when asked for). A damaged, cut or missing file makes it `corrupt` with the reason (the caller rebuilds).
  */
-export async function readCatalogue(file: string, dirs: CatalogueDirs): Promise<{ kind: "ok"; saved: StoredCatalogue } | { kind: "corrupt"; reason: string }> {
+export async function readCatalogue(file: string, records: string, dirs: CatalogueDirs): Promise<{ kind: "ok"; saved: StoredCatalogue } | { kind: "corrupt"; reason: string }> {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
@@ -216,7 +272,7 @@ export async function readCatalogue(file: string, dirs: CatalogueDirs): Promise<
   }
   const decoded = decodeTable(bytes);
   if ("problem" in decoded) return { kind: "corrupt", reason: `${path.basename(file)} ${decoded.problem}` };
-  const lines = RecordLines.open(path.join(path.dirname(file), RECORDS), decoded.table.starts, decoded.table.crcs);
+  const lines = RecordLines.open(records, decoded.table);
   if ("problem" in lines) return { kind: "corrupt", reason: `the catalogue's ${lines.problem}` };
   return { kind: "ok", saved: StoredCatalogue.open(dirs, { table: decoded.table, lines }, decoded.broken, decoded.lexical) };
 }

@@ -1,8 +1,10 @@
 /**
- * The records file of a saved catalogue: one encoded record per line, each line's position and crc32
- * in the catalogue's table. It is kept open (a process saving meanwhile cannot pull it away) and read
- * by position: a line at a time for the few records a search or the inject gate shows, or whole, once,
- * for a command that reads every record. Every line read is checked against its crc.
+ * The records file of a saved catalogue: one encoded record per line, each line's place and crc32 in the
+ * catalogue's table. Saves append the lines of new and changed records (a line is never rewritten: what a
+ * reader's table points at stays as it was), and write a new, compact file once most of one is lines no
+ * table uses. It is kept open (a process saving meanwhile cannot pull it away) and read by position: a line
+ * at a time for the few records a search or the inject gate shows, or whole, once, for a command that reads
+ * every record. Every line read is checked against its crc.
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { crc32 } from "node:zlib";
@@ -24,21 +26,26 @@ export class RecordLines {
   #fd: number | null;
   /** Every line's bytes, once read whole (`load`). */
   #text: Buffer | null = null;
-  /** Line i spans [starts[i], starts[i + 1]) with its "\n". */
-  readonly #starts: Float64Array;
+  /** Line i spans [offsets[i], offsets[i] + lengths[i]) with its "\n". */
+  readonly #offsets: Float64Array;
+  readonly #lengths: Uint32Array;
   readonly #crcs: Uint32Array;
+  /** The file's size when opened. */
+  readonly size: number;
   /** True once every line was read and checked. */
   #checked = false;
 
-  private constructor(file: string, fd: number, starts: Float64Array, crcs: Uint32Array) {
+  private constructor(file: string, fd: number, size: number, lines: { offsets: Float64Array; lengths: Uint32Array; crcs: Uint32Array }) {
     this.file = file;
     this.#fd = fd;
-    this.#starts = starts;
-    this.#crcs = crcs;
+    this.size = size;
+    this.#offsets = lines.offsets;
+    this.#lengths = lines.lengths;
+    this.#crcs = lines.crcs;
   }
 
-  /** Open the records file; a problem (missing, or not the length the table says: cut short) is returned, not thrown. */
-  static open(file: string, starts: Float64Array, crcs: Uint32Array): RecordLines | { problem: string } {
+  /** Open the records file; a problem (missing, or shorter than the table says: cut short) is returned, not thrown. */
+  static open(file: string, table: { offsets: Float64Array; lengths: Uint32Array; crcs: Uint32Array; recordsSize: number }): RecordLines | { problem: string } {
     let fd: number;
     try {
       fd = openSync(file, "r");
@@ -46,12 +53,11 @@ export class RecordLines {
       return { problem: `its records file is unreadable (${(error as Error).message})` };
     }
     const size = fstatSync(fd).size;
-    const expected = starts[starts.length - 1]!;
-    if (size !== expected) {
+    if (size < table.recordsSize) {
       closeSync(fd);
-      return { problem: `its records file is ${size} bytes, not ${expected} (cut short or replaced)` };
+      return { problem: `its records file is ${size} bytes, not at least ${table.recordsSize} (cut short or replaced)` };
     }
-    return new RecordLines(file, fd, starts, crcs);
+    return new RecordLines(file, fd, size, table);
   }
 
   get count(): number {
@@ -70,13 +76,12 @@ export class RecordLines {
 
   /** Where line i lies in the file ("\n" included). */
   span(i: number): { from: number; to: number } {
-    return { from: this.#starts[i]!, to: this.#starts[i + 1]! };
+    return { from: this.#offsets[i]!, to: this.#offsets[i]! + this.#lengths[i]! };
   }
 
   /** Line i without its "\n", or undefined when its bytes do not match its crc (the file was damaged). */
   line(i: number): Buffer | undefined {
-    const from = this.#starts[i]!;
-    const to = this.#starts[i + 1]!;
+    const { from, to } = this.span(i);
     if (this.#text) return this.#text.subarray(from, to - 1);
     const bytes = this.#read(from, to - from);
     return crc32(bytes) === this.#crcs[i] ? bytes.subarray(0, bytes.length - 1) : undefined;
@@ -85,8 +90,11 @@ export class RecordLines {
   /** Read every line (one read) and check each; throws DamagedRecords when one does not match its crc. */
   load(): void {
     if (this.#checked) return;
-    const text = this.#text ?? this.#read(0, this.#starts[this.#starts.length - 1]!);
-    for (let i = 0; i < this.#crcs.length; i++) if (crc32(text.subarray(this.#starts[i]!, this.#starts[i + 1]!)) !== this.#crcs[i]) throw new DamagedRecords(this.file, i + 1);
+    const text = this.#text ?? this.#read(0, this.size);
+    for (let i = 0; i < this.#crcs.length; i++) {
+      const { from, to } = this.span(i);
+      if (crc32(text.subarray(from, to)) !== this.#crcs[i]) throw new DamagedRecords(this.file, i + 1);
+    }
     this.#text = text;
     this.#checked = true;
   }

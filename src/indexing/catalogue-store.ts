@@ -112,6 +112,13 @@ export class StoredCatalogue implements CatalogueData {
     return new StoredCatalogue({ dirs: this.dirs, store: this.#store, line, decoded, codeAt, broken, lexical: this.lexical });
   }
 
+  /** This catalogue as just saved in `store` (its row k is position k): records in memory stay, now backed by their saved line. */
+  rebased(store: Storage): StoredCatalogue {
+    const decoded = [...this.#decoded];
+    const codeAt = decoded.map((record) => (record ? record.code : null));
+    return new StoredCatalogue({ dirs: this.dirs, store, line: Int32Array.from({ length: this.size }, (_, k) => k), decoded, codeAt, broken: this.broken, lexical: this.lexical });
+  }
+
   /**
    * Read the records file whole (one read) and check every line, before decoding many records (else each is read by
    * position). Throws DamagedRecords when the file was damaged since it was written (the search index rebuilds).

@@ -3,8 +3,8 @@
  * retrieval filters on, as typed columns — nothing to parse per record, nothing for the garbage
  * collector to move — plus the strings and sets they refer to. Layout (little-endian):
  *   "CCAT" · u32 version · u32 header length · u32 crc32 of everything after these 16 bytes
- *   header JSON { count, ids, paths ("" for `<dir>/<id>.md`), labels, sets, sources, signatures, broken, lexical }
- *   padding to 8 · f64 mtimeMs[N] · f64 size[N] · f64 line start[N+1] (in the records file) · u32 line crc[N]
+ *   header JSON { count, recordsSize, ids, paths ("" for `<dir>/<id>.md`), labels, sets, sources, signatures, broken, lexical }
+ *   padding to 8 · f64 mtimeMs[N] · f64 size[N] · f64 line offset[N] (in the records file) · u32 line length[N] · u32 line crc[N]
  *   · u32 flags[N] · i32 status[N] (a label) · i32 agents[N] (a set of labels) · i32 anchors[N] (a set of labels,
  *   -1 - label for a glob) · i32 code[N] (a set of signatures, -1 without anchored code)
  */
@@ -24,8 +24,11 @@ export type Table = {
   paths: string[];
   mtime: Float64Array;
   size: Float64Array;
-  /** Line i of the records file spans [starts[i], starts[i + 1]). */
-  starts: Float64Array;
+  /** Record i's line lies at offsets[i] in the records file, lengths[i] bytes with its "\n" (lines are appended: not in order). */
+  offsets: Float64Array;
+  lengths: Uint32Array;
+  /** The records file's size when the table was written (lines appended later belong to later tables). */
+  recordsSize: number;
   crcs: Uint32Array;
   flags: Uint32Array;
   status: Int32Array;
@@ -43,9 +46,9 @@ export type Table = {
 
 const MAGIC = 0x54414343; // "CCAT" little-endian
 /** Bump when the table or the record tuple changes (older indexes are rebuilt). */
-export const TABLE_VERSION = 7;
+export const TABLE_VERSION = 8;
 
-type Header = { count: number; ids: string[]; paths: string[]; labels: string[]; sets: number[][]; sources: string[]; signatures: Array<string | number>; broken: BrokenFile[]; lexical: LexicalDebt };
+type Header = { count: number; recordsSize: number; ids: string[]; paths: string[]; labels: string[]; sets: number[][]; sources: string[]; signatures: Array<string | number>; broken: BrokenFile[]; lexical: LexicalDebt };
 
 const align8 = (n: number) => (n + 7) & ~7;
 
@@ -54,7 +57,8 @@ function columns(n: number) {
   return [
     ["mtime", Float64Array, n],
     ["size", Float64Array, n],
-    ["starts", Float64Array, n + 1],
+    ["offsets", Float64Array, n],
+    ["lengths", Uint32Array, n],
     ["crcs", Uint32Array, n],
     ["flags", Uint32Array, n],
     ["status", Int32Array, n],
@@ -66,7 +70,7 @@ function columns(n: number) {
 
 export function encodeTable(table: Table, broken: BrokenFile[], lexical: LexicalDebt): Buffer {
   const n = table.ids.length;
-  const header: Header = { count: n, ids: table.ids, paths: table.paths, labels: table.labels, sets: table.sets, sources: table.sources, signatures: table.signatures, broken, lexical };
+  const header: Header = { count: n, recordsSize: table.recordsSize, ids: table.ids, paths: table.paths, labels: table.labels, sets: table.sets, sources: table.sources, signatures: table.signatures, broken, lexical };
   const json = Buffer.from(JSON.stringify(header), "utf8");
   const body = align8(16 + json.length);
   const cols = columns(n);
@@ -99,11 +103,11 @@ export function decodeTable(input: Buffer): { table: Table; broken: BrokenFile[]
   } catch (error) {
     return { problem: `has an unreadable header (${(error as Error).message})` };
   }
-  const { count: n, ids, paths, labels, sets, sources, signatures, broken, lexical } = header;
-  if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || !Array.isArray(ids) || ids.length !== n || !Array.isArray(paths) || paths.length !== n) return { problem: "has a damaged table of records" };
+  const { count: n, recordsSize, ids, paths, labels, sets, sources, signatures, broken, lexical } = header;
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || typeof recordsSize !== "number" || !Array.isArray(ids) || ids.length !== n || !Array.isArray(paths) || paths.length !== n) return { problem: "has a damaged table of records" };
   if (!Array.isArray(labels) || !labels.every((l) => typeof l === "string") || !Array.isArray(sets) || !sets.every((s) => Array.isArray(s) && s.every(Number.isInteger))) return { problem: "has a damaged header" };
   if (!Array.isArray(sources) || !sources.every((s) => typeof s === "string") || !Array.isArray(signatures) || signatures.length % 4 || !Array.isArray(broken) || !broken.every(isBroken)) return { problem: "has a damaged header" };
-  const table = { ids, paths, labels, sets, sources, signatures } as Table;
+  const table = { recordsSize, ids, paths, labels, sets, sources, signatures } as Table;
   let at = align8(16 + jsonLength);
   for (const [name, type, length] of columns(n)) {
     if (at + type.BYTES_PER_ELEMENT * length > bytes.length) return { problem: "is cut short" };
@@ -112,7 +116,6 @@ export function decodeTable(input: Buffer): { table: Table; broken: BrokenFile[]
   }
   const row = rowCheck(table);
   for (let i = 0; i < n; i++) if (!row(i)) return { problem: `has a damaged table row for record #${i + 1}` };
-  if (table.starts[0] !== 0) return { problem: "has a damaged table of records" };
   const debt = lexical && Array.isArray(lexical.stale) && Array.isArray(lexical.gone) ? lexical : { stale: [], gone: [] };
   return { table, broken, lexical: debt };
 }
@@ -133,7 +136,7 @@ function rowCheck(t: Table): (i: number) => boolean {
   const anchors = setCheck((n) => inRange(n < 0 ? -1 - n : n, t.labels.length));
   const code = setCheck((n) => inRange(n, t.signatures.length / 4));
   return (i) =>
-    typeof t.ids[i] === "string" && t.ids[i] !== "" && typeof t.paths[i] === "string" && t.starts[i + 1]! > t.starts[i]! &&
+    typeof t.ids[i] === "string" && t.ids[i] !== "" && typeof t.paths[i] === "string" && t.lengths[i]! > 0 && t.offsets[i]! + t.lengths[i]! <= t.recordsSize &&
     inRange(t.status[i]!, t.labels.length) && agents(t.agents[i]!) && anchors(t.anchors[i]!) && (t.code[i] === -1 || code(t.code[i]!));
 }
 

@@ -26,13 +26,15 @@ export async function replaced(cache: string, manifest: Manifest): Promise<boole
   return now.kind === "ok" && now.manifest.generation !== manifest.generation;
 }
 
-/** Remove generations and segments the new manifest does not refer to (readers keep their segment open). */
+/** Remove generations, segments and records files the new manifest does not refer to (readers keep theirs open). */
 export async function collectGenerations(cache: string, manifest: Manifest): Promise<void> {
   const keep = new Set(Object.values(manifest.files).flatMap((f) => (f ? [f.split("/")[0]!, f] : [])));
   for (const name of await readdir(cache).catch(() => [] as string[])) {
     if (name.startsWith("gen-") && !keep.has(name)) await rm(path.join(cache, name), { recursive: true, force: true });
   }
-  for (const name of await readdir(path.join(cache, "segments")).catch(() => [] as string[])) {
-    if (!keep.has(`segments/${name}`)) await rm(path.join(cache, "segments", name), { force: true });
+  for (const dir of ["segments", "records"]) {
+    for (const name of await readdir(path.join(cache, dir)).catch(() => [] as string[])) {
+      if (!keep.has(`${dir}/${name}`)) await rm(path.join(cache, dir, name), { force: true });
+    }
   }
 }

@@ -139,7 +139,7 @@ export class SearchIndex {
       await options.afterManifest?.();
       // The lexical files first: a process saving meanwhile removes the generation it replaced, but a file open here stays readable.
       const lexical = openLexicalFiles(layout.cache, manifest);
-      const catalogue = await readCatalogue(path.join(layout.cache, manifest.files.catalogue), catalogueDirs(layout));
+      const catalogue = await readCatalogue(path.join(layout.cache, manifest.files.catalogue), path.join(layout.cache, manifest.files.records), catalogueDirs(layout));
       if ((catalogue.kind === "corrupt" || lexical.problem) && attempt < OPEN_ATTEMPTS && (await replaced(layout.cache, manifest))) {
         // Another process saved while this one read (a watcher at 100k entries saves for seconds): read its generation
         // instead of rebuilding everything from the entry files.
@@ -225,8 +225,7 @@ export class SearchIndex {
       this.#openWarnings.push(`the index in .cairn/ was unreadable (${error.reason}); rebuilding it from the entry files`);
       // The ids it held are dropped from the lexical index and the vectors unless the rebuild finds them again.
       const before = [...this.#indexed.keys()];
-      this.#data = StoredCatalogue.of(catalogueDirs(this.layout), emptyCatalogue());
-      this.#reindex();
+      this.#setData(StoredCatalogue.of(catalogueDirs(this.layout), emptyCatalogue()));
       this.#dirty = true;
       await this.#refresh({});
       for (const id of before) {
@@ -425,8 +424,7 @@ export class SearchIndex {
       this.#closeSegment();
       this.#deltaText = null;
       this.#lexicalProblem = null;
-      this.#data = StoredCatalogue.of(catalogueDirs(this.layout), emptyCatalogue());
-      this.#reindex();
+      this.#setData(StoredCatalogue.of(catalogueDirs(this.layout), emptyCatalogue()));
       this.#setLexical(new LayeredLexical(this.#params));
       this.#folded = null;
       this.#debt = { stale: new Set(), gone: new Set() };
@@ -501,6 +499,14 @@ export class SearchIndex {
     return run;
   }
 
+  /** Replace the catalogue, releasing the records file the one it replaces read when the new one does not. */
+  #setData(next: StoredCatalogue): void {
+    const lines = this.#data.storage?.lines;
+    if (lines && lines !== next.storage?.lines) lines.close();
+    this.#data = next;
+    this.#reindex();
+  }
+
   #reindex(): void {
     this.#indexed = this.#data.byId();
     this.#ids = undefined;
@@ -543,8 +549,7 @@ export class SearchIndex {
       if (this.#lexical) await this.#pay(changes.parsed);
       return report;
     }
-    this.#data = data;
-    this.#reindex();
+    this.#setData(data);
     report.errors.push(...changes.errors);
     const now = data.positions();
     const duplicates: Array<[string, string]> = [];
@@ -691,8 +696,8 @@ export class SearchIndex {
     const generation = `gen-${Date.now().toString(36)}-${process.pid}`;
     const dir = path.join(this.layout.cache, generation);
     await mkdir(dir, { recursive: true });
-    const previous = this.#manifest?.files ?? { catalogue: "", segment: null, delta: null, vectors: null };
-    const files: Manifest["files"] = { catalogue: `${generation}/catalogue.bin`, segment: previous.segment, delta: previous.delta, vectors: previous.vectors };
+    const previous = this.#manifest?.files ?? { catalogue: "", records: "", segment: null, delta: null, vectors: null };
+    const files: Manifest["files"] = { catalogue: `${generation}/catalogue.bin`, records: previous.records, segment: previous.segment, delta: previous.delta, vectors: previous.vectors };
     const lexical = this.#lexical;
     if (lexical) {
       const pending = lexical.pending;
@@ -724,7 +729,13 @@ export class SearchIndex {
       this.#vectorsChanged = false;
     }
     const debt: LexicalDebt = { stale: [...new Set([...this.#debt.stale, ...this.#owed])].sort(), gone: [...this.#debt.gone].sort() };
-    await writeCatalogue(path.join(this.layout.cache, files.catalogue), this.#data, debt, catalogueDirs(this.layout));
+    // The records are appended to the saved index's records file, unless another process saved meanwhile (or it is mostly unused lines).
+    await mkdir(path.join(this.layout.cache, "records"), { recursive: true });
+    const target = { current: moved || !previous.records ? null : path.join(this.layout.cache, previous.records), fresh: path.join(this.layout.cache, "records", `records-${generation}.jsonl`) };
+    const saved = await writeCatalogue(path.join(this.layout.cache, files.catalogue), target, this.#data, debt, catalogueDirs(this.layout));
+    files.records = path.relative(this.layout.cache, saved.records).split(path.sep).join("/");
+    // From now on the catalogue reads what was just saved: the next save appends only what changes after this one.
+    this.#setData(this.#data.rebased(saved.storage));
     const embedder = this.embedder && files.vectors ? { id: this.embedder.id, dims: this.embedder.dims } : null;
     const seal = cacheSeal(this.layout.cache);
     const manifest: Manifest = { format: INDEX_FORMAT, embedder, generation, files, updated: new Date().toISOString(), ...(seal ? { seal } : {}) };
