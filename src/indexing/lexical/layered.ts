@@ -57,7 +57,11 @@ export class LayeredLexical {
     ({ weights: this.#weights, bs: this.#bs } = slotWeights(params));
     this.#dead = new Uint8Array(base?.size ?? 0);
     if (base) {
-      for (let i = 0; i < base.lengths.length; i++) this.#baseSums[i % SLOTS] = (this.#baseSums[i % SLOTS] ?? 0) + base.lengths[i]!;
+      // Integer sums (exact in any order), over the lengths read once.
+      const lengths = base.lengths;
+      const sums = new Float64Array(SLOTS);
+      for (let num = 0; num < base.size; num++) for (let s = 0; s < SLOTS; s++) sums[s]! += lengths[num * SLOTS + s]!;
+      sums.forEach((sum, s) => (this.#baseSums[s] = sum));
     }
   }
 
