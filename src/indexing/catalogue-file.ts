@@ -48,6 +48,7 @@ export async function writeCatalogue(file: string, target: RecordsTarget, data: 
     appendRecords(records, (at) => recordBytes(cat, table, at, false));
   } else {
     records = target.fresh;
+    table.fresh();
     await writeFileAtomic(records, recordBytes(cat, table, 0, true));
   }
   const written = table.done();
@@ -116,7 +117,10 @@ function* recordBytes(cat: StoredCatalogue, table: TableWriter, start: number, c
     endRun();
     endFresh();
     // Written piece by piece: a run of saved lines is not copied once more into one buffer.
-    yield* piece;
+    for (const bytes of piece) {
+      if (copy) table.written(bytes);
+      yield bytes;
+    }
   }
   table.end(at);
 }
@@ -152,6 +156,7 @@ class TableWriter {
       offsets: new Float64Array(n),
       lengths: new Uint32Array(n),
       recordsSize: 0,
+      compact: cat.storage?.table.compact ?? [0, 0],
       crcs: new Uint32Array(n),
       flags: new Uint32Array(n),
       status: i32(),
@@ -227,6 +232,16 @@ class TableWriter {
   /** The records file ends at `size`. */
   end(size: number): void {
     this.#t.recordsSize = size;
+  }
+
+  /** A new records file is written whole: its bytes are the compact part, checked with one crc when read whole. */
+  fresh(): void {
+    this.#t.compact = [0, 0];
+  }
+
+  /** Bytes written to a new records file, in order. */
+  written(bytes: Buffer): void {
+    this.#t.compact = [this.#t.compact[0] + bytes.length, crc32(bytes, this.#t.compact[1])];
   }
 
   done(): Table {

@@ -21,6 +21,8 @@ export class DamagedRecords extends CairnError {
   }
 }
 
+type Lines = { offsets: Float64Array; lengths: Uint32Array; crcs: Uint32Array; compact: [size: number, crc: number] };
+
 export class RecordLines {
   readonly file: string;
   #fd: number | null;
@@ -35,17 +37,21 @@ export class RecordLines {
   /** True once every line was read and checked. */
   #checked = false;
 
-  private constructor(file: string, fd: number, size: number, lines: { offsets: Float64Array; lengths: Uint32Array; crcs: Uint32Array }) {
+  /** The file's first bytes as a full write wrote them, and their crc32. */
+  readonly #compact: [size: number, crc: number];
+
+  private constructor(file: string, fd: number, size: number, lines: Lines) {
     this.file = file;
     this.#fd = fd;
     this.size = size;
     this.#offsets = lines.offsets;
     this.#lengths = lines.lengths;
     this.#crcs = lines.crcs;
+    this.#compact = lines.compact;
   }
 
   /** Open the records file; a problem (missing, or shorter than the table says: cut short) is returned, not thrown. */
-  static open(file: string, table: { offsets: Float64Array; lengths: Uint32Array; crcs: Uint32Array; recordsSize: number }): RecordLines | { problem: string } {
+  static open(file: string, table: Lines & { recordsSize: number }): RecordLines | { problem: string } {
     let fd: number;
     try {
       fd = openSync(file, "r");
@@ -87,12 +93,18 @@ export class RecordLines {
     return crc32(bytes) === this.#crcs[i] ? bytes.subarray(0, bytes.length - 1) : undefined;
   }
 
-  /** Read every line (one read) and check each; throws DamagedRecords when one does not match its crc. */
+  /**
+   * Read every line (one read) and check each: the bytes of the last full write with one crc, lines appended since one
+   * by one. Throws DamagedRecords when one does not match.
+   */
   load(): void {
     if (this.#checked) return;
     const text = this.#text ?? this.#read(0, this.size);
+    const [compact, crc] = this.#compact;
+    const whole = crc32(text.subarray(0, compact)) === crc;
     for (let i = 0; i < this.#crcs.length; i++) {
       const { from, to } = this.span(i);
+      if (to <= compact && whole) continue;
       if (crc32(text.subarray(from, to)) !== this.#crcs[i]) throw new DamagedRecords(this.file, i + 1);
     }
     this.#text = text;

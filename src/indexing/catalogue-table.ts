@@ -3,7 +3,7 @@
  * retrieval filters on, as typed columns — nothing to parse per record, nothing for the garbage
  * collector to move — plus the strings and sets they refer to. Layout (little-endian):
  *   "CCAT" · u32 version · u32 header length · u32 crc32 of everything after these 16 bytes
- *   header JSON { count, recordsSize, ids, paths ("" for `<dir>/<id>.md`), labels, sets, sources, signatures, broken, lexical }
+ *   header JSON { count, recordsSize, compact: [size, crc], ids, paths ("" for `<dir>/<id>.md`), labels, sets, sources, signatures, broken, lexical }
  *   padding to 8 · f64 mtimeMs[N] · f64 size[N] · f64 line offset[N] (in the records file) · u32 line length[N] · u32 line crc[N]
  *   · u32 flags[N] · i32 status[N] (a label) · i32 agents[N] (a set of labels) · i32 anchors[N] (a set of labels,
  *   -1 - label for a glob) · i32 code[N] (a set of signatures, -1 without anchored code)
@@ -29,6 +29,8 @@ export type Table = {
   lengths: Uint32Array;
   /** The records file's size when the table was written (lines appended later belong to later tables). */
   recordsSize: number;
+  /** The records file's first bytes as its last full write wrote them, and their crc32: checked in one go when the file is read whole (only lines appended since are checked one by one). */
+  compact: [size: number, crc: number];
   crcs: Uint32Array;
   flags: Uint32Array;
   status: Int32Array;
@@ -46,9 +48,9 @@ export type Table = {
 
 const MAGIC = 0x54414343; // "CCAT" little-endian
 /** Bump when the table or the record tuple changes (older indexes are rebuilt). */
-export const TABLE_VERSION = 8;
+export const TABLE_VERSION = 9;
 
-type Header = { count: number; recordsSize: number; ids: string[]; paths: string[]; labels: string[]; sets: number[][]; sources: string[]; signatures: Array<string | number>; broken: BrokenFile[]; lexical: LexicalDebt };
+type Header = { count: number; recordsSize: number; compact: [number, number]; ids: string[]; paths: string[]; labels: string[]; sets: number[][]; sources: string[]; signatures: Array<string | number>; broken: BrokenFile[]; lexical: LexicalDebt };
 
 const align8 = (n: number) => (n + 7) & ~7;
 
@@ -70,7 +72,7 @@ function columns(n: number) {
 
 export function encodeTable(table: Table, broken: BrokenFile[], lexical: LexicalDebt): Buffer {
   const n = table.ids.length;
-  const header: Header = { count: n, recordsSize: table.recordsSize, ids: table.ids, paths: table.paths, labels: table.labels, sets: table.sets, sources: table.sources, signatures: table.signatures, broken, lexical };
+  const header: Header = { count: n, recordsSize: table.recordsSize, compact: table.compact, ids: table.ids, paths: table.paths, labels: table.labels, sets: table.sets, sources: table.sources, signatures: table.signatures, broken, lexical };
   const json = Buffer.from(JSON.stringify(header), "utf8");
   const body = align8(16 + json.length);
   const cols = columns(n);
@@ -103,11 +105,12 @@ export function decodeTable(input: Buffer): { table: Table; broken: BrokenFile[]
   } catch (error) {
     return { problem: `has an unreadable header (${(error as Error).message})` };
   }
-  const { count: n, recordsSize, ids, paths, labels, sets, sources, signatures, broken, lexical } = header;
-  if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || typeof recordsSize !== "number" || !Array.isArray(ids) || ids.length !== n || !Array.isArray(paths) || paths.length !== n) return { problem: "has a damaged table of records" };
+  const { count: n, recordsSize, compact, ids, paths, labels, sets, sources, signatures, broken, lexical } = header;
+  const validCompact = Array.isArray(compact) && compact.length === 2 && compact.every(Number.isInteger) && compact[0] <= (recordsSize ?? -1);
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || typeof recordsSize !== "number" || !validCompact || !Array.isArray(ids) || ids.length !== n || !Array.isArray(paths) || paths.length !== n) return { problem: "has a damaged table of records" };
   if (!Array.isArray(labels) || !labels.every((l) => typeof l === "string") || !Array.isArray(sets) || !sets.every((s) => Array.isArray(s) && s.every(Number.isInteger))) return { problem: "has a damaged header" };
   if (!Array.isArray(sources) || !sources.every((s) => typeof s === "string") || !Array.isArray(signatures) || signatures.length % 4 || !Array.isArray(broken) || !broken.every(isBroken)) return { problem: "has a damaged header" };
-  const table = { recordsSize, ids, paths, labels, sets, sources, signatures } as Table;
+  const table = { recordsSize, compact, ids, paths, labels, sets, sources, signatures } as Table;
   let at = align8(16 + jsonLength);
   for (const [name, type, length] of columns(n)) {
     if (at + type.BYTES_PER_ELEMENT * length > bytes.length) return { problem: "is cut short" };

@@ -187,6 +187,13 @@ describe("catalogue file", () => {
     expect(reread.saved.records).toEqual(records.map((r, k) => (k === 7 ? replaced : r)));
     // The older table's lines were not touched: a process that opened it still reads its records.
     expect(Array.from({ length: read.saved.size }, (_, k) => read.saved.at(k))).toEqual(records);
+    // Read whole, the first write's bytes are checked with one crc and the appended line with its own: a damaged appended line is found.
+    const text = await readFile(shared, "utf8");
+    await writeFile(shared, text.slice(0, size) + text.slice(size).replace(replaced.id, replaced.id.replace("-", "_")));
+    const damaged = await open(next, shared);
+    if (damaged.kind !== "ok") throw new Error(damaged.reason);
+    expect(() => damaged.saved.loadLines()).toThrow(DamagedRecords);
+    await writeFile(shared, text);
 
     // Once most of the file would be lines no table uses, a new compact file is written instead.
     const again = await open(next, shared);
@@ -262,6 +269,7 @@ describe("catalogue file", () => {
     decoded.table.lengths[0] = forged.length;
     decoded.table.offsets[1] = forged.length;
     decoded.table.recordsSize = forged.length + Buffer.byteLength(second);
+    decoded.table.compact = [0, 0];
     await writeFile(recordsFile(file), forged + second);
     await writeFile(file, encodeTable(decoded.table, decoded.broken, decoded.lexical));
     const read = await open(file);
