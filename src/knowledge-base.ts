@@ -321,7 +321,7 @@ export class KnowledgeBase {
     // Lifecycle decisions must see every file as it is now (a human may have just edited one): the catalogue is
     // re-checked (one stat per file, no parsing of unchanged ones) unless a watcher keeps it current.
     this.#refreshBeforeMatching();
-    const { index } = await this.searchIndex(options);
+    const { index } = await this.searchIndex({ ...options, records: true });
     const { knowledgeView } = await import("./indexing/catalogue-view.js");
     return knowledgeView(index.catalogue, this.today());
   }
@@ -356,7 +356,7 @@ export class KnowledgeBase {
   }
 
   /** @internal The open search index, refreshed from the files at most every refreshIntervalMs (a running watcher refreshes it on change instead); `search`: load the lexical index first (the caller will search). */
-  searchIndex(options: { search?: boolean } = {}): Promise<{ index: SearchIndex; warnings: string[] }> {
+  searchIndex(options: { search?: boolean; records?: boolean } = {}): Promise<{ index: SearchIndex; warnings: string[] }> {
     return this.#session.fresh(options);
   }
 
@@ -449,23 +449,39 @@ export class KnowledgeBase {
     }
   }
 
-  /** The inject gate's rule results from the catalogue and the lint cache (computed and kept for entries not in it). */
+  /**
+   * The inject gate's rule results from the catalogue and the lint cache (computed and kept for entries not in it). A
+   * process that has not read the whole lint cache reads only the candidates' results (a few of 10k).
+   */
   async #cachedGate(): Promise<import("./retrieval/inject.js").CachedGate> {
-    const { index } = await this.searchIndex();
+    // The candidates' records are read one at a time (the whole records file is not needed).
+    const { index } = await this.searchIndex({ records: false });
     const { recordLinter } = await import("./check/catalogue-lint.js");
-    const linter = await recordLinter({ layout: this.layout, config: this.config, events: (await this.ledger.state()).state, today: this.today() }, this.#lintCache);
+    const { lintKey, readLintLookup } = await import("./check/lint-cache.js");
+    const input = { layout: this.layout, config: this.config, events: (await this.ledger.state()).state, today: this.today() };
+    const linters: Array<Awaited<ReturnType<typeof recordLinter>>> = [];
+    let lookup: ReturnType<typeof readLintLookup> | undefined;
     return {
       record: (p) => index.recordAt(p),
-      final: (records) => linter.final(records),
+      final: async (records) => {
+        const want = { hashes: new Set(records.map((r) => r.fileHash)), paths: new Set(records.map((r) => r.path)) };
+        const base = this.#lintCache ?? (await (lookup ??= readLintLookup(this.layout.cache, lintKey(this.config, this.layout.cache)))).subset(want);
+        const linter = await recordLinter(input, base);
+        linters.push(linter);
+        return linter.final(records);
+      },
       save: async () => {
-        this.#lintCache = await linter.save("merge");
+        for (const linter of linters) {
+          const cache = await linter.save("merge");
+          if (!cache.partial) this.#lintCache = cache;
+        }
       },
     };
   }
 
   /** @internal Every distinct `agents:` scope among active entries (read from the search index). */
   async agentScopes(): Promise<string[]> {
-    const { index } = await this.searchIndex();
+    const { index } = await this.searchIndex({ records: false });
     return index.agentScopes();
   }
 

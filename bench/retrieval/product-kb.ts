@@ -69,7 +69,7 @@ export async function productAnchoring(dataset: Dataset): Promise<ProductAnchori
   const kb = await productKb(dataset, "kb-anchored", { sources: true });
   const code = await productCode(kb.root, dataset.docs);
   const { index } = await kb.kb.searchIndex();
-  const anchors = new Map<string, AnchorRef[]>(dataset.docs.map((d) => [d.id, index.meta(entrySlug(d.id))?.anchors ?? []]));
+  const anchors = new Map<string, AnchorRef[]>(dataset.docs.map((d) => [d.id, index.anchorsOf(entrySlug(d.id))?.placed() ?? []]));
   return { code, anchors, kb };
 }
 

@@ -6,7 +6,7 @@
  * A cache: a damaged file is ignored, concurrent writers each write a valid whole (last rename wins).
  */
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
@@ -36,7 +36,8 @@ export type AnchorLint = {
   diagnostics: Diagnostic[];
 };
 
-export type LintCache = { key: string; content: Map<string, ContentLint>; anchors: Map<string, AnchorLint> };
+/** `partial`: holds only some entries' results (readLintLookup). */
+export type LintCache = { key: string; content: Map<string, ContentLint>; anchors: Map<string, AnchorLint>; partial?: true };
 
 /** The results of a clean entry (most of them): one shared value. */
 export const CLEAN: ContentLint = Object.freeze({ diagnostics: [], directives: [] }) as ContentLint;
@@ -75,15 +76,20 @@ export function lintKey(config: Pick<CairnConfig, "allowHosts" | "denyPatterns" 
 
 /** The cache in `cacheDir` for `key`; empty when it is missing, damaged, of another version or of another key. */
 export async function readLintCache(cacheDir: string, key: string): Promise<LintCache> {
-  try {
-    // Read as bytes and decoded at once (readFile with an encoding decodes chunk by chunk: ~10 ms more at 10k entries).
-    const v = JSON.parse((await readFile(path.join(cacheDir, FILE))).toString("utf8")) as Partial<Stored>;
-    if (v.format === FORMAT && v.version === FORMAT_VERSION && v.key === key) return decode(key, v) ?? emptyCache(key);
-  } catch {
-    // a cache: missing or damaged means empty
-  }
-  return emptyCache(key);
+  const stored = readStored(cacheDir, key);
+  return (stored && entriesOf(key, stored)) ?? emptyCache(key);
 }
+
+/**
+ * The cache file read once, for lookups of a few entries (the inject gate's candidates): `subset` turns only the
+ * wanted results into a cache (not 10k of them). Such a cache is `partial`: writing it merges it into the file.
+ */
+export async function readLintLookup(cacheDir: string, key: string): Promise<{ subset(want: Want): LintCache }> {
+  const stored = readStored(cacheDir, key);
+  return { subset: (want) => ({ ...((stored && entriesOf(key, stored, want)) ?? emptyCache(key)), partial: true }) };
+}
+
+type Want = { hashes: ReadonlySet<string>; paths: ReadonlySet<string> };
 
 function emptyCache(key: string): LintCache {
   return { key, content: new Map(), anchors: new Map() };
@@ -93,23 +99,56 @@ const isString = (v: unknown): v is string => typeof v === "string";
 const isList = (v: unknown): v is unknown[] => Array.isArray(v);
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** The cache a stored object describes, or undefined when any part of it is malformed (then none of it is used). */
-function decode(key: string, v: Partial<Stored>): LintCache | undefined {
+/** The stored cache of this version and key, its lists checked; undefined when missing, damaged or another's. */
+function readStored(cacheDir: string, key: string): Stored | undefined {
+  let v: Partial<Stored>;
+  try {
+    // One synchronous read, decoded at once (the promise API decodes 512 KB at a time through a string decoder).
+    v = JSON.parse(readFileSync(path.join(cacheDir, FILE)).toString("utf8")) as Partial<Stored>;
+  } catch {
+    return undefined; // a cache: missing or damaged means empty
+  }
+  if (!isRecord(v) || v.format !== FORMAT || v.version !== FORMAT_VERSION || v.key !== key) return undefined;
   const { clean, content, deps, paths, keys, uses, git, volatile, diagnostics } = v;
   if (!isList(clean) || !clean.every(isString) || !isRecord(content) || !isList(deps) || !deps.every(isString)) return undefined;
   if (!isList(paths) || !paths.every(isString) || !isList(keys) || keys.length !== paths.length || !keys.every(isString) || !isList(uses)) return undefined;
   if (!isRecord(git) || !isList(volatile) || !isRecord(diagnostics)) return undefined;
+  return v as Stored;
+}
+
+/**
+ * The cache a stored object describes — every result, or only the `want`ed ones — or undefined when any part of
+ * it is malformed (then none of it is used).
+ */
+function entriesOf(key: string, v: Stored, want?: Want): LintCache | undefined {
   const cache = emptyCache(key);
-  for (const hash of clean) cache.content.set(hash, CLEAN);
-  for (const [hash, c] of Object.entries(content)) {
-    if (!isList(c) || !isList(c[0]) || !isList(c[1])) return undefined;
+  const content = (hash: string, c: unknown): boolean => {
+    if (!isList(c) || !isList(c[0]) || !isList(c[1])) return false;
     cache.content.set(hash, { diagnostics: c[0] as Diagnostic[], directives: c[1] as Directive[] });
+    return true;
+  };
+  if (want) {
+    // A scan of the clean list per wanted hash: a few of them, against a Set of 10k built for each.
+    for (const hash of want.hashes) {
+      if (v.clean.includes(hash)) cache.content.set(hash, CLEAN);
+      else if (Object.hasOwn(v.content, hash) && !content(hash, v.content[hash])) return undefined;
+    }
+  } else {
+    for (const hash of v.clean) cache.content.set(hash, CLEAN);
+    for (const [hash, c] of Object.entries(v.content)) if (!content(hash, c)) return undefined;
   }
-  const volatiles = new Set(volatile);
+  const volatiles = new Set(v.volatile);
+  const { paths, keys, uses, deps, git, diagnostics } = v;
+  // `uses` holds each path's dependency count and indices in turn: every result is walked, only the wanted kept.
   let at = 0;
   for (let i = 0; i < paths.length; i++) {
     const n = uses[at++];
     if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || at + n > uses.length) return undefined;
+    const file = paths[i] as string;
+    if (want && !want.paths.has(file)) {
+      at += n;
+      continue;
+    }
     const list = new Array<string>(n);
     for (let j = 0; j < n; j++) {
       const dep = deps[uses[at++] as number];
@@ -120,12 +159,19 @@ function decode(key: string, v: Partial<Stored>): LintCache | undefined {
     const found = diagnostics[i] ?? [];
     if ((token !== undefined && !isString(token)) || !isList(found)) return undefined;
     // One shape for every result (no spread of optional parts): 10k of them are made here.
-    cache.anchors.set(paths[i] as string, { key: keys[i] as string, deps: list, git: token, volatile: volatiles.has(i) ? true : undefined, diagnostics: found as Diagnostic[] });
+    cache.anchors.set(file, { key: keys[i] as string, deps: list, git: token, volatile: volatiles.has(i) ? true : undefined, diagnostics: found as Diagnostic[] });
   }
   return at === uses.length ? cache : undefined;
 }
 
+/** Write the cache; a `partial` one (readLintLookup) is merged into what the file holds. */
 export async function writeLintCache(cacheDir: string, cache: LintCache): Promise<void> {
+  if (cache.partial) {
+    const whole = await readLintCache(cacheDir, cache.key);
+    for (const [k, v] of cache.content) whole.content.set(k, v);
+    for (const [k, v] of cache.anchors) whole.anchors.set(k, v);
+    cache = whole;
+  }
   const stored: Stored = { format: FORMAT, version: FORMAT_VERSION, key: cache.key, clean: [], content: {}, deps: [], paths: [], keys: [], uses: [], git: {}, volatile: [], diagnostics: {} };
   for (const [hash, c] of cache.content) {
     if (!c.diagnostics.length && !c.directives.length) stored.clean.push(hash);

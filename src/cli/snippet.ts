@@ -6,17 +6,27 @@ function terms(text: string): Set<string> {
   return new Set(tokenize(text, { shingles: "none", partBigrams: false, chains: false, operators: false, macros: false, codeRegions: false, stopwords: "all" }));
 }
 
+/** The query's terms, and which words share one with it: kept for the last query (a search shows ten snippets of one query, and words repeat). */
+let last: { query: string; wanted: Set<string>; words: Map<string, boolean> } | undefined;
+
+function queryTerms(query: string): { wanted: Set<string>; words: Map<string, boolean> } {
+  if (last?.query !== query) last = { query, wanted: terms(query), words: new Map() };
+  return last;
+}
+
 /**
  * The part of `text` (about `width` characters) holding the most query terms, with each matching word
  * passed through `mark`. Words match when they share a term with the query (`cancel` marks `cancellation`).
  */
 export function snippet(text: string, query: string, options: { width?: number; mark: (word: string) => string }): string {
   const width = options.width ?? 160;
-  const wanted = terms(query);
+  const { wanted, words: seen } = queryTerms(query);
   const words = text.replace(/\s+/g, " ").trim().split(" ").filter(Boolean);
   const hit = words.map((word) => {
     const core = word.replace(/^[^\p{L}\p{N}_$]+|[^\p{L}\p{N}_$)]+$/gu, "");
-    return core !== "" && [...terms(core)].some((t) => wanted.has(t));
+    let matches = seen.get(core);
+    if (matches === undefined) seen.set(core, (matches = core !== "" && [...terms(core)].some((t) => wanted.has(t))));
+    return matches;
   });
   // The window of whole words within `width` characters that holds the most hits (earliest on ties).
   let best = { start: 0, end: 0, hits: -1 };
@@ -44,7 +54,7 @@ function markWord(word: string, mark: (word: string) => string): string {
 
 /** How many of the query's words (stemmed, stopwords dropped) occur in `text`. */
 export function wordMatch(query: string, text: string): { matched: number; total: number } {
-  const wanted = [...terms(query)];
+  const wanted = [...queryTerms(query).wanted];
   const have = terms(text);
   return { matched: wanted.filter((t) => have.has(t)).length, total: wanted.length };
 }

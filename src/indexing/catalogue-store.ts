@@ -1,20 +1,35 @@
 /**
- * A saved catalogue as opened: its records stay encoded (one line each of the file's bytes) and are
- * decoded one at a time when asked for; a table of every file's id, path, state, size and mtime
- * tells a refresh that nothing changed without decoding a single record. `search`, `show`,
- * `confirm` and `inject` touch a few records of 10k; `status` and `check` ask for all of them
- * (`records`), decoded once.
+ * The catalogue as the index holds it: records in path order, each either still encoded (a line of the
+ * saved records file, read and decoded when asked for) or a record in memory (decoded, or parsed by this
+ * process). The saved table (catalogue-table.ts) — per record id, path, state, size, mtime, flags, and what
+ * retrieval filters and ranks on (status, agents, anchor paths) and what the anchored code was read from —
+ * tells a refresh that nothing changed, a search which entries an agent may see and which cite a changed
+ * file, without reading a record. A refresh that re-parsed a few files makes a new catalogue sharing the
+ * saved lines of the rest (`patched`), and a save copies those lines as they are. `status` and `check` ask
+ * for every record (`records`): the records file is read whole, once, and every record decoded.
  */
-import { signatureOf } from "../anchors/signature.js";
 import { CairnError } from "../errors.js";
 import { COLLECT_FROM_ENTRIES, collectGarbage } from "../store/gc.js";
-import type { BrokenFile, CatalogueData, CatalogueRecord } from "./catalogue.js";
+import type { BrokenFile, CatalogueData, CatalogueRecord, CodeRecord } from "./catalogue.js";
 import { decodeRecord, derivedPath, type CatalogueDirs } from "./catalogue-codec.js";
+import { DamagedRecords, type RecordLines } from "./catalogue-lines.js";
+import { ARCHIVED, HAS_CODE, RACY, type LexicalDebt, type Table } from "./catalogue-table.js";
+import type { AnchorRef } from "./document.js";
 
-/** Ids whose lexical document must be re-analyzed from their file (`stale`) or dropped (`gone`) when the lexical index is next loaded. */
-export type LexicalDebt = { stale: string[]; gone: string[] };
+export type { LexicalDebt } from "./catalogue-table.js";
 
-/** Records by id, first by path when ids collide: a Map, or a view that decodes a record when it is asked for. */
+/** A saved catalogue, shared by every catalogue patched from it: its table, and its records file (read by position). */
+export type Storage = { table: Table; lines: RecordLines };
+
+/** A record's retrieval facets: what a search filters on without decoding the record. */
+export const statusOf = (frontmatter: CatalogueRecord["frontmatter"]): string => (typeof frontmatter.status === "string" ? frontmatter.status : "observed");
+
+export function stringsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}
+
+/** Records by id, first by path when ids collide; `get` decodes a record when it is asked for. */
 export interface RecordsById {
   get(id: string): CatalogueRecord | undefined;
   has(id: string): boolean;
@@ -24,71 +39,106 @@ export interface RecordsById {
   [Symbol.iterator](): Iterator<[string, CatalogueRecord]>;
 }
 
-/** Per record in the file's table: id, path ("" when derived), state (0 active, 1 archived), mtimeMs, size, flags. */
-export const ROW = 6;
-export const RACY = 1;
-export const UNPARSED = 2;
-export const HAS_CODE = 4;
+/** Decoding more records than this reads the records file whole rather than a line at a time. */
+const READ_WHOLE_FROM = 256;
 
-export type StoredParts = {
-  file: string;
-  dirs: CatalogueDirs;
-  /** The records' lines (each ends with "\n"), `starts[i]` the offset of line i, `starts[count]` the end. */
-  text: Buffer;
-  starts: Uint32Array;
-  rows: ReadonlyArray<string | number>;
-  sources: readonly string[];
-  /** Distinct [source number, size, mtimeMs, hash|0] of every record's anchored code. */
-  signatures: ReadonlyArray<string | number>;
-  /** Every `agents:` scope of the active entries (first by path per id). */
-  scopes: readonly string[];
-  broken: BrokenFile[];
-  lexical: LexicalDebt;
-};
+/** Positions by path: paths stored in full, and ids of the records stored as `<dir>/<id>.md` per state. */
+type PathIndex = { paths: Map<string, number>; active: Map<string, number>; archived: Map<string, number> };
+
+type Parts = { dirs: CatalogueDirs; store: Storage | null; line: Int32Array; decoded: Array<CatalogueRecord | undefined>; codeAt: Array<CodeRecord | undefined | null>; broken: BrokenFile[]; lexical: LexicalDebt };
 
 export class StoredCatalogue implements CatalogueData {
   readonly broken: BrokenFile[];
   readonly lexical: LexicalDebt;
   readonly size: number;
-  readonly sources: readonly string[];
-  readonly signatures: ReadonlyArray<string | number>;
-  readonly scopes: readonly string[];
-  readonly #file: string;
-  readonly #dirs: CatalogueDirs;
-  readonly #rows: ReadonlyArray<string | number>;
-  #text: Buffer | null;
-  readonly #starts: Uint32Array;
+  readonly dirs: CatalogueDirs;
+  readonly #store: Storage | null;
+  /** Per position: the saved line (its table row) it is, or -1 for a record only in memory. */
+  readonly #line: Int32Array;
   readonly #decoded: Array<CatalogueRecord | undefined>;
+  /** The anchored code a saved record had when decoded (null: not decoded from a line): a save re-encodes a record whose code changed since. */
+  readonly #codeAt: Array<CodeRecord | undefined | null>;
   #all: CatalogueRecord[] | undefined;
-  #byPath: Map<string, number> | undefined;
+  #byPath: PathIndex | undefined;
   #byId: Map<string, number> | undefined;
-  readonly #racy: boolean;
+  #racy: boolean | undefined;
+  /** Anchor paths by label (a glob under -1 - label). */
+  readonly #anchorRefs: Record<number, AnchorRef> = {};
+  /** Sets of the table as each role reads them, built once per set. */
+  readonly #sets = { agents: new Map<number, readonly string[]>(), anchors: new Map<number, readonly AnchorRef[]>() };
 
-  constructor(parts: StoredParts) {
-    this.#file = parts.file;
-    this.#dirs = parts.dirs;
-    this.#text = parts.text;
-    this.#starts = parts.starts;
-    this.#rows = parts.rows;
-    this.size = parts.starts.length - 1;
-    this.#decoded = new Array<CatalogueRecord | undefined>(this.size);
-    this.sources = parts.sources;
-    this.signatures = parts.signatures;
-    this.scopes = parts.scopes;
+  private constructor(parts: Parts) {
+    this.dirs = parts.dirs;
+    this.#store = parts.store;
+    this.#line = parts.line;
+    this.#decoded = parts.decoded;
+    this.#codeAt = parts.codeAt;
+    this.size = parts.line.length;
     this.broken = parts.broken;
     this.lexical = parts.lexical;
-    let racy = parts.broken.some((b) => b.racy);
-    for (let i = 0; i < this.size && !racy; i++) racy = ((this.#rows[i * ROW + 5] as number) & RACY) !== 0;
-    this.#racy = racy;
   }
 
-  /** Every record, sorted by path (decoded once; the encoded text is dropped then). */
+  /** A saved catalogue: every record a line of its records file. */
+  static open(dirs: CatalogueDirs, store: Storage, broken: BrokenFile[], lexical: LexicalDebt): StoredCatalogue {
+    const count = store.table.ids.length;
+    return new StoredCatalogue({ dirs, store, line: Int32Array.from({ length: count }, (_, i) => i), decoded: new Array(count), codeAt: new Array(count).fill(null), broken, lexical });
+  }
+
+  /** A catalogue of records in memory (sorted by path), e.g. a first index. */
+  static of(dirs: CatalogueDirs, data: CatalogueData, lexical: LexicalDebt = { stale: [], gone: [] }): StoredCatalogue {
+    const count = data.records.length;
+    return new StoredCatalogue({ dirs, store: null, line: new Int32Array(count).fill(-1), decoded: [...data.records], codeAt: new Array(count).fill(null), broken: data.broken, lexical });
+  }
+
+  /**
+   * A new catalogue of `entries` (in path order): a number keeps that position of this catalogue as it is (its saved
+   * line, and its record if decoded), a record is new.
+   */
+  patched(entries: ReadonlyArray<number | CatalogueRecord>, broken: BrokenFile[]): StoredCatalogue {
+    const line = new Int32Array(entries.length);
+    const decoded = new Array<CatalogueRecord | undefined>(entries.length);
+    const codeAt = new Array<CodeRecord | undefined | null>(entries.length);
+    entries.forEach((e, k) => {
+      if (typeof e === "number") {
+        line[k] = this.#line[e]!;
+        decoded[k] = this.#decoded[e];
+        codeAt[k] = this.#codeAt[e]!;
+      } else {
+        line[k] = -1;
+        decoded[k] = e;
+        codeAt[k] = null;
+      }
+    });
+    return new StoredCatalogue({ dirs: this.dirs, store: this.#store, line, decoded, codeAt, broken, lexical: this.lexical });
+  }
+
+  /** This catalogue as just saved in `store` (its row k is position k): records in memory stay, now backed by their saved line. */
+  rebased(store: Storage): StoredCatalogue {
+    const decoded = [...this.#decoded];
+    const codeAt = decoded.map((record) => (record ? record.code : null));
+    return new StoredCatalogue({ dirs: this.dirs, store, line: Int32Array.from({ length: this.size }, (_, k) => k), decoded, codeAt, broken: this.broken, lexical: this.lexical });
+  }
+
+  /**
+   * Read the records file whole (one read) and check every line, before decoding many records (else each is read by
+   * position). Throws DamagedRecords when the file was damaged since it was written (the search index rebuilds).
+   */
+  loadLines(): void {
+    if (this.#store && !this.#all) this.#store.lines.load();
+  }
+
+  /** About to decode `count` saved records: many are read whole (one read), a few by position. */
+  willRead(count: number): void {
+    if (count > READ_WHOLE_FROM) this.loadLines();
+  }
+
+  /** Every record, sorted by path (decoded once; the lines read for it are dropped then). */
   get records(): CatalogueRecord[] {
     if (!this.#all) {
       const all: CatalogueRecord[] = [];
-      for (let i = 0; i < this.size; i++) all.push(this.at(i));
+      for (let k = 0; k < this.size; k++) all.push(this.at(k));
       this.#all = all;
-      this.#text = null;
+      this.#store?.lines.unload();
       // Decoding leaves every line's text and tuple behind: collect them before the command's own work piles on top
       // (at 100k entries `status` otherwise peaks at about 1 GB).
       if (this.size >= COLLECT_FROM_ENTRIES) collectGarbage();
@@ -96,135 +146,242 @@ export class StoredCatalogue implements CatalogueData {
     return this.#all;
   }
 
-  /** True once every record was decoded (`records`): the encoded lines are gone. */
+  /** True once every record was decoded (`records`). */
   get materialized(): boolean {
     return this.#all !== undefined;
   }
 
-  /** Record i (sorted by path), decoded on first use. */
-  at(i: number): CatalogueRecord {
-    const known = this.#decoded[i];
+  /** The record at position k (sorted by path), decoded on first use. */
+  at(k: number): CatalogueRecord {
+    const known = this.#decoded[k];
     if (known) return known;
-    const text = this.#text!;
+    const i = this.#line[k]!;
+    const store = this.#store!;
+    const line = store.lines.line(i);
+    // A line that no longer matches its crc: the search index catches this and rebuilds the catalogue from the entry files.
+    if (!line) throw new DamagedRecords(store.lines.file, i + 1);
     let record: CatalogueRecord | undefined;
     try {
-      record = decodeRecord(JSON.parse(text.toString("utf8", this.#starts[i]!, this.#starts[i + 1]! - 1)), this.#dirs, this.sources);
+      record = decodeRecord(JSON.parse(line.toString("utf8")), this.dirs, store.table.sources);
     } catch {
       record = undefined;
     }
-    // The file's checksum matched when it was opened: only a forged file gets here.
-    if (!record) throw new CairnError("IO", `the index in .cairn/ is damaged (record ${i + 1} of ${this.#file} does not decode); run \`cairn index --rebuild\``);
-    this.#decoded[i] = record;
+    // The line's checksum matched: only a forged file gets here.
+    if (!record) throw new CairnError("IO", `the index in .cairn/ is damaged (record ${i + 1} of ${store.lines.file} does not decode); run \`cairn index --rebuild\``);
+    this.#decoded[k] = record;
+    this.#codeAt[k] = record.code;
     return record;
   }
 
-  /** Record i if it was decoded (the writer re-encodes those: their anchored code may have changed). */
-  decodedAt(i: number): CatalogueRecord | undefined {
-    return this.#decoded[i];
+  /** Record k if it is in memory (decoded or new). */
+  decodedAt(k: number): CatalogueRecord | undefined {
+    return this.#decoded[k];
   }
 
-  /** Line i as stored, with its "\n" (before `records` dropped the text). */
-  rawLine(i: number): Buffer {
-    return this.#text!.subarray(this.#starts[i]!, this.#starts[i + 1]!);
+  /** The saved catalogue this one reads its lines from (null: none), for the writer. */
+  get storage(): Storage | null {
+    return this.#store;
   }
 
-  /** The table row of record i: id, path ("" when derived), state, mtimeMs, size, flags. */
-  row(i: number): ReadonlyArray<string | number> {
-    return this.#rows.slice(i * ROW, i * ROW + ROW);
+  /** The saved line (its table row) of position k, when the record there is still what that line says (for the writer); else -1. */
+  savedAt(k: number): number {
+    const i = this.#line[k]!;
+    if (i < 0) return -1;
+    const decoded = this.#decoded[k];
+    // A decoded record is what its line says unless its anchored code was rebuilt, dropped or settled (the only fields changed in place).
+    if (decoded && (decoded.code !== this.#codeAt[k] || decoded.code?.sources.some((s) => s.hash !== undefined))) return -1;
+    return i;
   }
 
-  idAt(i: number): string {
-    return this.#rows[i * ROW] as string;
+  /** True when positions a (of this catalogue) and b (of `other`) hold the same record: the same saved line, or the same record in memory. */
+  sameAs(a: number, other: StoredCatalogue, b: number): boolean {
+    const line = this.#line[a]!;
+    if (line >= 0) return line === other.#line[b] && this.#store === other.#store;
+    return this.#decoded[a] !== undefined && this.#decoded[a] === other.#decoded[b];
   }
 
-  pathAt(i: number): string {
-    const stored = this.#rows[i * ROW + 1] as string;
-    return stored || derivedPath(this.#dirs, this.idAt(i), this.stateAt(i));
+  idAt(k: number): string {
+    return this.#decoded[k]?.id ?? this.#store!.table.ids[this.#line[k]!]!;
   }
 
-  stateAt(i: number): CatalogueRecord["state"] {
-    return this.#rows[i * ROW + 2] === 0 ? "active" : "archived";
+  pathAt(k: number): string {
+    const record = this.#decoded[k];
+    if (record) return record.path;
+    return this.#store!.table.paths[this.#line[k]!] || derivedPath(this.dirs, this.idAt(k), this.stateAt(k));
   }
 
-  flagsAt(i: number): number {
-    return this.#rows[i * ROW + 5] as number;
+  stateAt(k: number): CatalogueRecord["state"] {
+    const record = this.#decoded[k];
+    if (record) return record.state;
+    return this.#store!.table.flags[this.#line[k]!]! & ARCHIVED ? "archived" : "active";
+  }
+
+  mtimeAt(k: number): number {
+    return this.#decoded[k]?.mtimeMs ?? this.#store!.table.mtime[this.#line[k]!]!;
+  }
+
+  sizeAt(k: number): number {
+    return this.#decoded[k]?.size ?? this.#store!.table.size[this.#line[k]!]!;
+  }
+
+  /** True when the recorded stat was taken within the racy window of a write. */
+  racyAt(k: number): boolean {
+    const record = this.#decoded[k];
+    return record ? record.racy === true : (this.#store!.table.flags[this.#line[k]!]! & RACY) !== 0;
+  }
+
+  hasCodeAt(k: number): boolean {
+    const record = this.#decoded[k];
+    return record ? record.code !== undefined : (this.#store!.table.flags[this.#line[k]!]! & HAS_CODE) !== 0;
+  }
+
+  statusAt(k: number): string {
+    const record = this.#decoded[k];
+    if (record) return statusOf(record.frontmatter);
+    const table = this.#store!.table;
+    return table.labels[table.status[this.#line[k]!]!]!;
+  }
+
+  agentsAt(k: number): readonly string[] {
+    const record = this.#decoded[k];
+    if (record) return stringsOf(record.frontmatter.agents);
+    const table = this.#store!.table;
+    return this.#set(this.#sets.agents, table.agents[this.#line[k]!]!, (list) => list.map((n) => table.labels[n]!));
+  }
+
+  /** Where record k's anchors point: paths and globs (lines and symbols only once decoded). */
+  anchorPathsAt(k: number): readonly AnchorRef[] {
+    const record = this.#decoded[k];
+    if (record) return record.anchors;
+    // One object per distinct path (entries share them): the changed-code signal compares each path once.
+    const table = this.#store!.table;
+    const refs = this.#anchorRefs;
+    const ref = (n: number): AnchorRef => (refs[n] ??= n < 0 ? { path: table.labels[-1 - n]!, glob: true } : { path: table.labels[n]! });
+    return this.#set(this.#sets.anchors, table.anchors[this.#line[k]!]!, (list) => list.map(ref));
+  }
+
+  /** The saved line (table row) of position k, or -1 when its record is in memory (decoded or new: ask the record). */
+  savedLineAt(k: number): number {
+    return this.#decoded[k] ? -1 : this.#line[k]!;
+  }
+
+  /** A set of the table as `build` makes it for one role, once per set (entries share them). */
+  #set<T>(cache: Map<number, T>, n: number, build: (list: readonly number[]) => T): T {
+    let value = cache.get(n);
+    if (value === undefined) cache.set(n, (value = build(this.#store!.table.sets[n]!)));
+    return value;
+  }
+
+  /** True when some recorded stat was taken within the racy window of a write (those are compared by content). */
+  get racy(): boolean {
+    if (this.#racy === undefined) {
+      let racy = this.broken.some((b) => b.racy);
+      for (let k = 0; k < this.size && !racy; k++) racy = this.racyAt(k);
+      this.#racy = racy;
+    }
+    return this.#racy;
+  }
+
+  /** The position of an entry file by its path. */
+  positionAt(file: string): number | undefined {
+    const index = (this.#byPath ??= this.#pathIndex());
+    const explicit = index.paths.get(file);
+    if (explicit !== undefined) return explicit;
+    // `<dir>/<id>.md`, stored as "" (most records): found by id, without building every path.
+    for (const [dir, ids] of [[this.dirs.active, index.active], [this.dirs.archived, index.archived]] as const) {
+      if (file.length > dir.length + 4 && file.charCodeAt(dir.length) === 0x2f && file.startsWith(dir) && file.endsWith(".md")) {
+        const id = file.slice(dir.length + 1, -3);
+        if (!id.includes("/")) return ids.get(id);
+      }
+    }
+    return undefined;
+  }
+
+  #pathIndex(): PathIndex {
+    const index: PathIndex = { paths: new Map(), active: new Map(), archived: new Map() };
+    const table = this.#store?.table;
+    for (let k = 0; k < this.size; k++) {
+      const i = this.#line[k]!;
+      const stored = this.#decoded[k] || i < 0 ? undefined : table!.paths[i]!;
+      if (stored === "") (table!.flags[i]! & ARCHIVED ? index.archived : index.active).set(table!.ids[i]!, k);
+      else index.paths.set(stored ?? this.#decoded[k]!.path, k);
+    }
+    return index;
   }
 
   /** The record of an entry file by its path. */
   recordAt(file: string): CatalogueRecord | undefined {
-    this.#byPath ??= new Map(Array.from({ length: this.size }, (_, i) => [this.pathAt(i), i]));
-    const i = this.#byPath.get(file);
-    return i === undefined ? undefined : this.at(i);
+    const k = this.positionAt(file);
+    return k === undefined ? undefined : this.at(k);
+  }
+
+  /** Ids → their position, first by path. */
+  positions(): ReadonlyMap<string, number> {
+    if (!this.#byId) {
+      const ids = new Map<string, number>();
+      for (let k = 0; k < this.size; k++) {
+        const id = this.idAt(k);
+        if (!ids.has(id)) ids.set(id, k);
+      }
+      this.#byId = ids;
+    }
+    return this.#byId;
   }
 
   /** Records by id (first by path), decoded when asked for. */
   byId(): RecordsById {
-    if (!this.#byId) {
-      const ids = new Map<string, number>();
-      for (let i = 0; i < this.size; i++) if (!ids.has(this.idAt(i))) ids.set(this.idAt(i), i);
-      this.#byId = ids;
-    }
-    const ids = this.#byId;
-    const at = (i: number) => this.at(i);
+    const ids = this.positions();
+    const at = (k: number) => this.at(k);
     return {
       get: (id) => {
-        const i = ids.get(id);
-        return i === undefined ? undefined : at(i);
+        const k = ids.get(id);
+        return k === undefined ? undefined : at(k);
       },
       has: (id) => ids.has(id),
       size: ids.size,
       keys: () => ids.keys(),
       *values() {
-        for (const i of ids.values()) yield at(i);
+        for (const k of ids.values()) yield at(k);
       },
       *[Symbol.iterator]() {
-        for (const [id, i] of ids) yield [id, at(i)] as [string, CatalogueRecord];
+        for (const [id, k] of ids) yield [id, at(k)] as [string, CatalogueRecord];
       },
     };
   }
 
-  /** Ids (first by path) whose anchored code was never built or was dropped: owed to the lexical index. */
-  idsWithoutCode(): string[] {
-    const out: string[] = [];
-    this.byId();
-    for (const [id, i] of this.#byId!) {
-      const decoded = this.#decoded[i];
-      if (decoded ? !decoded.code : !(this.flagsAt(i) & HAS_CODE)) out.push(id);
+  /** Every distinct `agents:` scope of the active entries (first by path per id), sorted. */
+  scopes(): string[] {
+    const scopes = new Set<string>();
+    // Saved records by their agents set (entries share a few), without a record or a list per position.
+    const sets = new Set<number>();
+    const table = this.#store?.table;
+    for (const k of this.positions().values()) {
+      const i = this.#line[k]!;
+      if (this.#decoded[k] || i < 0) {
+        if (this.stateAt(k) === "active") for (const scope of this.agentsAt(k)) scopes.add(scope);
+      } else if (!(table!.flags[i]! & ARCHIVED)) sets.add(table!.agents[i]!);
     }
-    return out;
+    for (const set of sets) for (const label of table!.sets[set]!) scopes.add(table!.labels[label]!);
+    return [...scopes].sort();
   }
 
   /**
-   * True when these files are exactly the ones recorded, each with the same state, size and mtime, and no
-   * record was stat-ed within the racy window of a write (those are compared by content, by a full refresh).
+   * True when these files (with their stats: `mtimes[i]`, `sizes[i]`; NaN when the file is gone) are exactly the ones
+   * recorded, each with the same state, size and mtime, and no record was stat-ed within the racy window of a write
+   * (those are compared by content, by a full refresh).
    */
-  sameFiles(files: ReadonlyArray<{ rel: string; state: CatalogueRecord["state"]; mtimeMs: number; size: number }>): boolean {
-    if (this.#racy || files.length !== this.size + this.broken.length) return false;
-    this.#byPath ??= new Map(Array.from({ length: this.size }, (_, i) => [this.pathAt(i), i]));
+  sameFiles(files: ReadonlyArray<{ rel: string; state: CatalogueRecord["state"] }>, mtimes: Float64Array, sizes: Float64Array): boolean {
+    if (this.racy || files.length !== this.size + this.broken.length) return false;
     const broken = new Map(this.broken.map((b) => [b.path, b]));
-    for (const f of files) {
-      const i = this.#byPath.get(f.rel);
-      if (i === undefined) {
+    for (let i = 0; i < files.length; i++) {
+      const f = files[i]!;
+      const k = this.positionAt(f.rel);
+      if (k === undefined) {
         const b = broken.get(f.rel);
-        if (!b || b.state !== f.state || b.mtimeMs !== f.mtimeMs || b.size !== f.size) return false;
+        if (!b || b.state !== f.state || b.mtimeMs !== mtimes[i] || b.size !== sizes[i]) return false;
         continue;
       }
-      const at = i * ROW;
-      if (this.stateAt(i) !== f.state || this.#rows[at + 3] !== f.mtimeMs || this.#rows[at + 4] !== f.size) return false;
-    }
-    return true;
-  }
-
-  /** True when every file some record's anchored code was read from has the size and mtime it had then (none compared by content). */
-  sameSources(root: string): boolean {
-    const seen = new Map<number, { size: number; mtimeMs: number }>();
-    const sigs = this.signatures;
-    for (let k = 0; k < sigs.length; k += 4) {
-      if (sigs[k + 3] !== 0) return false;
-      const n = sigs[k] as number;
-      let now = seen.get(n);
-      if (!now) seen.set(n, (now = signatureOf(root, this.sources[n]!)));
-      if (now.size !== sigs[k + 1] || now.mtimeMs !== sigs[k + 2]) return false;
+      if (this.stateAt(k) !== f.state || this.mtimeAt(k) !== mtimes[i] || this.sizeAt(k) !== sizes[i]) return false;
     }
     return true;
   }

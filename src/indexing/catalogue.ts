@@ -14,7 +14,7 @@ import type { Entry, EntryState } from "../entry/types.js";
 import { listEntryFiles, mapLimit, readEntryFile, type EntryFile } from "../store/files.js";
 import type { Layout } from "../store/layout.js";
 import { collectGarbage } from "../store/gc.js";
-import { StoredCatalogue } from "./catalogue-store.js";
+import type { StoredCatalogue } from "./catalogue-store.js";
 import { entryDocument, type AnchorRef, type IndexDoc } from "./document.js";
 
 /**
@@ -88,6 +88,7 @@ export const RACY_MS = 2_000;
 const DATE_KEYS = ["lastConfirmed", "created", "archived"] as const;
 const LINE_KEYS = [...DATE_KEYS, "supersedes", "supersededBy", "contradicts"] as const;
 
+
 export const emptyCatalogue = (): CatalogueData => ({ records: [], broken: [] });
 
 export function shortHash(text: string): string {
@@ -134,13 +135,14 @@ export function problemsOf(record: CatalogueRecord, today: string): Diagnostic[]
 }
 
 /**
- * Bring catalogue data up to date with the entry files: stat every file, parse the ones whose size
- * or mtime changed (or whose last stat was racy and whose bytes differ). A file that stops parsing
- * keeps its last good record, marked `unparsed`.
+ * Bring a catalogue up to date with the entry files: stat every file, parse the ones whose size or
+ * mtime changed (or whose last stat was racy and whose bytes differ). A file that stops parsing keeps
+ * its last good record, marked `unparsed`. The records of unchanged files are kept as they are (still
+ * encoded when they were): a changed file costs one parse, not a decode of every record.
  */
 export async function refreshCatalogue(
   layout: Layout,
-  previous: CatalogueData,
+  previous: StoredCatalogue,
   options: {
     files?: EntryFile[];
     today?: string;
@@ -150,41 +152,58 @@ export async function refreshCatalogue(
     /** Told of the entries parsed, a chunk at a time, as they are parsed (and awaited); then `changes.parsed` keeps only their records (a first index of 100k entries must not hold every entry at once). */
     onParsed?: (chunk: ParsedEntry[]) => Promise<void> | void;
   } = {},
-): Promise<{ data: CatalogueData; changes: CatalogueChanges }> {
+): Promise<{ data: StoredCatalogue; changes: CatalogueChanges }> {
   const files = options.files ?? (await listEntryFiles(layout));
   const now = options.now ?? Date.now();
   const changes: CatalogueChanges = { parsed: new Map(), removed: [], errors: [], changed: false };
-  const records: CatalogueRecord[] = [];
+  // In path order at the end: a position of `previous` kept as it is, or a new record.
+  const entries: Array<{ path: string; entry: number | CatalogueRecord }> = [];
   const broken: BrokenFile[] = [];
-  const toParse: Array<{ file: EntryFile; mtimeMs: number; size: number; before?: CatalogueRecord | BrokenFile }> = [];
+  const toParse: Array<{ file: EntryFile; mtimeMs: number; size: number; before?: number | BrokenFile }> = [];
   const seen = new Set<string>();
 
-  // Synchronous stats: for thousands of small files one tight loop beats as many thread-pool round trips.
-  const stats: Array<{ file: EntryFile; rel: string; state: EntryState; mtimeMs: number; size: number }> = [];
-  for (const file of files) {
+  // Synchronous stats: for thousands of small files one tight loop beats as many thread-pool round trips. Kept in
+  // typed arrays (NaN: gone since listed), not an object per file: nothing for the garbage collector to move.
+  const mtimes = new Float64Array(files.length).fill(Number.NaN);
+  const sizes = new Float64Array(files.length).fill(Number.NaN);
+  for (const [i, file] of files.entries()) {
     const s = statSync(file.abs, { throwIfNoEntry: false });
-    if (s) stats.push({ file, rel: file.rel, state: file.state, mtimeMs: s.mtimeMs, size: s.size });
+    if (s) (mtimes[i] = s.mtimeMs), (sizes[i] = s.size);
   }
-  // Nothing changed (the common case): the catalogue as opened, not one record decoded.
-  if (previous instanceof StoredCatalogue && !options.verifyContent && previous.sameFiles(stats)) {
-    return { data: previous, changes: { parsed: new Map(), removed: [], errors: [], changed: false } };
+  // Nothing changed (the common case): the catalogue as it is, not one record decoded.
+  if (!options.verifyContent && previous.sameFiles(files, mtimes, sizes)) {
+    return { data: previous, changes };
   }
-  const known = new Map<string, CatalogueRecord | BrokenFile>();
-  for (const r of previous.records) known.set(r.path, r);
-  for (const b of previous.broken) known.set(b.path, b);
-  for (const { file, mtimeMs, size } of stats) {
+  // `check` compares every record's hash: its lines are read whole.
+  if (options.verifyContent) previous.loadLines();
+  const knownBroken = new Map(previous.broken.map((b) => [b.path, b]));
+  for (const [i, file] of files.entries()) {
+    const mtimeMs = mtimes[i]!;
+    const size = sizes[i]!;
+    if (Number.isNaN(size)) continue;
     seen.add(file.rel);
-    const before = known.get(file.rel);
-    const stat = { mtimeMs, size };
-    if (before && before.mtimeMs === stat.mtimeMs && before.size === stat.size && before.state === file.state && !((before.racy || options.verifyContent) && bytesChanged(file, before))) {
-      const keep = before.racy && now - stat.mtimeMs >= RACY_MS ? withoutRacy(before) : before;
-      if (keep !== before) changes.changed = true;
-      if ("id" in keep) records.push(keep);
-      else broken.push(keep);
+    const k = previous.positionAt(file.rel);
+    if (k !== undefined) {
+      const racy = previous.racyAt(k);
+      if (previous.mtimeAt(k) === mtimeMs && previous.sizeAt(k) === size && previous.stateAt(k) === file.state && !((racy || options.verifyContent) && bytesChanged(file, previous.at(k)))) {
+        if (racy && now - mtimeMs >= RACY_MS) {
+          changes.changed = true;
+          entries.push({ path: file.rel, entry: withoutRacy(previous.at(k)) });
+        } else entries.push({ path: file.rel, entry: k });
+        continue;
+      }
+      toParse.push({ file, mtimeMs, size, before: k });
       continue;
     }
-    toParse.push({ file, ...stat, ...(before ? { before } : {}) });
+    const before = knownBroken.get(file.rel);
+    // A file that never parsed has no hash to compare: after a racy stat (or for `check`) it is parsed again.
+    if (before && before.mtimeMs === mtimeMs && before.size === size && before.state === file.state && !before.racy && !options.verifyContent) {
+      broken.push(before);
+      continue;
+    }
+    toParse.push({ file, mtimeMs, size, ...(before ? { before } : {}) });
   }
+  previous.willRead(toParse.length);
   // In chunks: what a chunk parsed is handed on (and can be dropped) before the next is read.
   for (let at = 0; at < toParse.length; at += PARSE_CHUNK) {
     // A large build allocates far more than it keeps: collect now and then so its peak memory stays that of what it keeps.
@@ -198,31 +217,31 @@ export async function refreshCatalogue(
       changes.changed = true;
       if (!result.entry) {
         changes.errors.push(...result.diagnostics);
-        if (before && "id" in before) records.push({ ...before, unparsed: result.diagnostics, mtimeMs, size, ...racy });
+        if (typeof before === "number") entries.push({ path: file.rel, entry: { ...previous.at(before), unparsed: result.diagnostics, mtimeMs, size, ...racy } });
         else broken.push({ path: file.rel, state: file.state, problems: result.diagnostics, mtimeMs, size, ...racy });
         continue;
       }
       const doc = entryDocument(result.entry);
       const record = { ...recordOf(result.entry, result.diagnostics, { mtimeMs, size }, doc), ...racy };
-      records.push(record);
+      entries.push({ path: file.rel, entry: record });
       parsed.push({ record, entry: result.entry, doc });
       changes.parsed.set(file.rel, options.onParsed ? { record } : { record, entry: result.entry, doc });
     }
     if (options.onParsed && parsed.length) await options.onParsed(parsed);
   }
-  for (const path of known.keys()) {
-    if (!seen.has(path)) {
-      changes.removed.push(path);
-      changes.changed = true;
-    }
+  for (let k = 0; k < previous.size; k++) {
+    const path = previous.pathAt(k);
+    if (!seen.has(path)) changes.removed.push(path);
   }
-  records.sort(byPath);
+  for (const b of previous.broken) if (!seen.has(b.path)) changes.removed.push(b.path);
+  if (changes.removed.length) changes.changed = true;
+  entries.sort(byPath);
   broken.sort(byPath);
-  return { data: { records, broken }, changes };
+  return { data: previous.patched(entries.map((e) => e.entry), broken), changes };
 }
 
-function bytesChanged(file: EntryFile, before: CatalogueRecord | BrokenFile): boolean {
-  if (!("fileHash" in before) || before.unparsed) return true;
+function bytesChanged(file: EntryFile, before: CatalogueRecord): boolean {
+  if (before.unparsed) return true;
   try {
     return createHash("sha256").update(readFileSync(file.abs)).digest("hex").slice(0, 32) !== before.fileHash;
   } catch {

@@ -3,7 +3,7 @@
  * so a process saving meanwhile cannot pull it away), telling when another process replaced the generation,
  * and removing the generations a new manifest no longer refers to.
  */
-import { fstatSync, openSync, readFileSync, readSync } from "node:fs";
+import { openSync, readFileSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { readManifest, type Manifest } from "./manifest.js";
@@ -26,26 +26,15 @@ export async function replaced(cache: string, manifest: Manifest): Promise<boole
   return now.kind === "ok" && now.manifest.generation !== manifest.generation;
 }
 
-/** Remove generations and segments the new manifest does not refer to (readers keep their segment open). */
+/** Remove generations, segments and records files the new manifest does not refer to (readers keep theirs open). */
 export async function collectGenerations(cache: string, manifest: Manifest): Promise<void> {
   const keep = new Set(Object.values(manifest.files).flatMap((f) => (f ? [f.split("/")[0]!, f] : [])));
   for (const name of await readdir(cache).catch(() => [] as string[])) {
     if (name.startsWith("gen-") && !keep.has(name)) await rm(path.join(cache, name), { recursive: true, force: true });
   }
-  for (const name of await readdir(path.join(cache, "segments")).catch(() => [] as string[])) {
-    if (!keep.has(`segments/${name}`)) await rm(path.join(cache, "segments", name), { force: true });
+  for (const dir of ["segments", "records"]) {
+    for (const name of await readdir(path.join(cache, dir)).catch(() => [] as string[])) {
+      if (!keep.has(`${dir}/${name}`)) await rm(path.join(cache, dir, name), { force: true });
+    }
   }
-}
-
-/** The whole content of an open file (the segment), read by position. */
-export function readWhole(fd: number): Uint8Array {
-  const size = fstatSync(fd).size;
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  while (at < size) {
-    const n = readSync(fd, bytes, at, size - at, at);
-    if (n === 0) break;
-    at += n;
-  }
-  return at === size ? bytes : bytes.subarray(0, at);
 }

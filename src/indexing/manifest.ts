@@ -8,7 +8,7 @@ import path from "node:path";
 import { writeFileAtomic } from "../store/atomic.js";
 
 /** Bump when the on-disk layout or the document mapping changes: a mismatch triggers a rebuild. */
-export const INDEX_FORMAT = 5;
+export const INDEX_FORMAT = 7;
 
 export type Manifest = {
   format: number;
@@ -16,8 +16,8 @@ export type Manifest = {
   embedder: { id: string; dims: number } | null;
   /** Directory under .cairn/ written by the last save. */
   generation: string;
-  /** Paths relative to .cairn/: the catalogue (always), the lexical base segment and delta, the vectors. */
-  files: { catalogue: string; segment: string | null; delta: string | null; vectors: string | null };
+  /** Paths relative to .cairn/: the catalogue's table and records file (always), the lexical base segment and delta, the vectors. */
+  files: { catalogue: string; records: string; segment: string | null; delta: string | null; vectors: string | null };
   updated: string;
   /** The seal of the `.cairn/` it was written in (src/store/cache-seal.ts): an index from elsewhere is rebuilt, not trusted. */
   seal?: string;
@@ -44,7 +44,7 @@ export async function readManifest(cacheDir: string): Promise<ManifestRead> {
   if (m.format !== INDEX_FORMAT) return { kind: "ok", manifest: m as Manifest }; // the caller rebuilds on a format change
   const files = m.files as Partial<Manifest["files"]> | undefined;
   const optional = (v: unknown) => v === null || (typeof v === "string" && safeRelative(v));
-  if (typeof m.generation !== "string" || !files || typeof files.catalogue !== "string" || !safeRelative(files.catalogue) || !optional(files.segment) || !optional(files.delta) || !optional(files.vectors)) {
+  if (typeof m.generation !== "string" || !files || typeof files.catalogue !== "string" || !safeRelative(files.catalogue) || typeof files.records !== "string" || !safeRelative(files.records) || !optional(files.segment) || !optional(files.delta) || !optional(files.vectors)) {
     return { kind: "corrupt", reason: "manifest.json does not have the expected shape" };
   }
   return { kind: "ok", manifest: m as Manifest };

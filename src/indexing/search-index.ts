@@ -23,8 +23,9 @@ import { writeFileAtomic } from "../store/atomic.js";
 import { cacheSeal } from "../store/cache-seal.js";
 import { collectGarbage } from "../store/gc.js";
 import { assertTreeContained } from "../store/contain.js";
-import { emptyCatalogue, refreshCatalogue, type CatalogueData, type CatalogueRecord, type ParsedEntry } from "./catalogue.js";
+import { emptyCatalogue, refreshCatalogue, type CatalogueRecord, type ParsedEntry } from "./catalogue.js";
 import { readCatalogue, writeCatalogue, type CatalogueDirs, type LexicalDebt } from "./catalogue-file.js";
+import { DamagedRecords } from "./catalogue-lines.js";
 import { StoredCatalogue, type RecordsById } from "./catalogue-store.js";
 import { entryDocument, type AnchorRef, type IndexDoc } from "./document.js";
 import { anchorsKey, changedSources, docHash, placedAnchors, sourcePaths } from "./entry-docs.js";
@@ -33,7 +34,7 @@ import { EmbeddingCache } from "./embedding-cache.js";
 import { LayeredLexical, type LexicalDelta } from "./lexical/layered.js";
 import { LEXICAL_FIELDS, resolveParams, type LexicalParams } from "./lexical/params.js";
 import { Segment } from "./lexical/segment.js";
-import { collectGenerations, openLexicalFiles, readWhole, replaced } from "./index-files.js";
+import { collectGenerations, openLexicalFiles, replaced } from "./index-files.js";
 import { INDEX_FORMAT, readManifest, writeManifest, type Manifest } from "./manifest.js";
 import type { VectorHit, VectorStore } from "./vectors.js";
 import type { IndexProgress as Progress, SyncReport } from "../types/indexing.js";
@@ -51,8 +52,8 @@ export type RefreshOptions = {
   verifyContent?: boolean;
 };
 
-/** What retrieval reads of an indexed entry; `anchors` point where they point now when the entry's anchored code was resolved (a symbol at its definition). */
-export type IndexMeta = { path: string; state: "active" | "archived"; status: string; agents: string[]; tags: string[]; anchors: AnchorRef[]; contentHash: string };
+/** What retrieval filters and shows of an indexed entry, read from the catalogue's table (no record decoded). */
+export type IndexMeta = { path: string; state: "active" | "archived"; status: string; agents: readonly string[] };
 
 export type OpenIndexOptions = {
   /** Start empty (`cairn index --rebuild`). Default false. */
@@ -86,10 +87,9 @@ export class SearchIndex {
   #openWarnings: string[] = [];
   /** The manifest this index was opened from or last saved as (null: nothing saved yet). */
   #manifest: Manifest | null;
-  #data: CatalogueData;
+  #data: StoredCatalogue;
   /** First record by path per id, unparsed ones included (their last good version stays searchable). */
-  #indexed: RecordsById = new Map<string, CatalogueRecord>();
-  #metaCache = new Map<string, IndexMeta>();
+  #indexed: RecordsById;
   readonly #params: LexicalParams = resolveParams();
   #lexical: LayeredLexical | null = null;
   /** The base segment's file descriptor, opened with the manifest so a later save elsewhere cannot pull it away. */
@@ -106,13 +106,13 @@ export class SearchIndex {
   #dirty = false;
   #embedderFailed = false;
 
-  private constructor(layout: Layout, embedder: Embedder | null, manifest: Manifest | null, data: CatalogueData, repos: Record<string, string>) {
+  private constructor(layout: Layout, embedder: Embedder | null, manifest: Manifest | null, data: StoredCatalogue | null, repos: Record<string, string>) {
     this.layout = layout;
     this.embedder = embedder;
     this.#repos = repos;
     this.#manifest = manifest;
-    this.#data = data;
-    this.#reindex();
+    this.#data = data ?? StoredCatalogue.of(catalogueDirs(layout), emptyCatalogue());
+    this.#indexed = this.#data.byId();
   }
 
   /** Load the saved index, or start empty (with a warning when it was corrupt or built differently). */
@@ -121,7 +121,7 @@ export class SearchIndex {
     const fresh = (warning?: string) => {
       // The lexical index starts empty when something asks for it (search, index, watch); a catalogue-only
       // command on a fresh clone (check, status) leaves it to them as debt, analysing nothing it does not need.
-      const index = new SearchIndex(layout, embedder, null, emptyCatalogue(), repos);
+      const index = new SearchIndex(layout, embedder, null, null, repos);
       if (warning) index.#openWarnings.push(warning);
       index.#dirty = true;
       return index;
@@ -139,7 +139,7 @@ export class SearchIndex {
       await options.afterManifest?.();
       // The lexical files first: a process saving meanwhile removes the generation it replaced, but a file open here stays readable.
       const lexical = openLexicalFiles(layout.cache, manifest);
-      const catalogue = await readCatalogue(path.join(layout.cache, manifest.files.catalogue), catalogueDirs(layout));
+      const catalogue = await readCatalogue(path.join(layout.cache, manifest.files.catalogue), path.join(layout.cache, manifest.files.records), catalogueDirs(layout));
       if ((catalogue.kind === "corrupt" || lexical.problem) && attempt < OPEN_ATTEMPTS && (await replaced(layout.cache, manifest))) {
         // Another process saved while this one read (a watcher at 100k entries saves for seconds): read its generation
         // instead of rebuilding everything from the entry files.
@@ -191,18 +191,51 @@ export class SearchIndex {
   }
 
   /** The catalogue as of the last refresh. */
-  get catalogue(): CatalogueData {
+  get catalogue(): StoredCatalogue {
     return this.#data;
   }
 
-  /** The catalogue record of an entry file by its path, from a map kept until the next refresh (the inject gate asks on every call). */
-  recordAt(file: string): CatalogueRecord | undefined {
-    if (this.#data instanceof StoredCatalogue && !this.#data.materialized) return this.#data.recordAt(file);
-    if (this.#byPath?.data !== this.#data) this.#byPath = { data: this.#data, map: new Map(this.#data.records.map((r) => [r.path, r])) };
-    return this.#byPath.map.get(file);
+  /**
+   * The catalogue record of an entry file by its path (read by position and decoded when asked for: the inject gate
+   * asks for its few candidates). A damaged record makes the catalogue be rebuilt from the entry files first.
+   */
+  recordAt(file: string): Promise<CatalogueRecord | undefined> {
+    try {
+      return Promise.resolve(this.#data.recordAt(file));
+    } catch (error) {
+      if (!(error instanceof DamagedRecords)) throw error;
+      return this.#serial(() => this.#recovering(async () => this.#data.recordAt(file)));
+    }
   }
 
-  #byPath: { data: CatalogueData; map: Map<string, CatalogueRecord> } | undefined;
+  /** Read every record's line now and check it (a command about to read every record); a damaged file is rebuilt here, with a warning. */
+  loadRecords(): Promise<void> {
+    return this.#serial(() => this.#recovering(async () => this.#data.loadLines()));
+  }
+
+  /**
+   * Run `task`; when it finds the records file damaged (a record's line no longer matches its checksum), forget the
+   * catalogue, rebuild it from the entry files (with a warning, as for a damaged file found on opening) and run it again.
+   */
+  async #recovering<T>(task: () => Promise<T>): Promise<T> {
+    try {
+      return await task();
+    } catch (error) {
+      if (!(error instanceof DamagedRecords)) throw error;
+      this.#openWarnings.push(`the index in .cairn/ was unreadable (${error.reason}); rebuilding it from the entry files`);
+      // The ids it held are dropped from the lexical index and the vectors unless the rebuild finds them again.
+      const before = [...this.#indexed.keys()];
+      this.#setData(StoredCatalogue.of(catalogueDirs(this.layout), emptyCatalogue()));
+      this.#dirty = true;
+      await this.#refresh({});
+      for (const id of before) {
+        if (this.#indexed.has(id)) continue;
+        this.#debt.gone.add(id);
+        this.#vectors?.remove(id);
+      }
+      return task();
+    }
+  }
 
   get size(): number {
     return this.#indexed.size;
@@ -214,14 +247,28 @@ export class SearchIndex {
   }
 
   meta(id: string): IndexMeta | undefined {
-    let meta = this.#metaCache.get(id);
-    if (meta) return meta;
-    const r = this.#indexed.get(id);
-    if (!r) return undefined;
-    const fm = r.frontmatter;
-    meta = { path: r.path, state: r.state, status: typeof fm.status === "string" ? fm.status : "observed", agents: strings(fm.agents), tags: strings(fm.tags), anchors: placedAnchors(r), contentHash: r.contentHash };
-    this.#metaCache.set(id, meta);
-    return meta;
+    const k = this.#data.positions().get(id);
+    return k === undefined ? undefined : { path: this.#data.pathAt(k), ...this.#facetsAt(k) };
+  }
+
+  /** What a search filters on (meta without the path: a filter over every id builds no path). */
+  facets(id: string): Omit<IndexMeta, "path"> | undefined {
+    const k = this.#data.positions().get(id);
+    return k === undefined ? undefined : this.#facetsAt(k);
+  }
+
+  #facetsAt(k: number): Omit<IndexMeta, "path"> {
+    return { state: this.#data.stateAt(k), status: this.#data.statusAt(k), agents: this.#data.agentsAt(k) };
+  }
+
+  /**
+   * An entry's anchors as the changed-code signal reads them: where they point (paths and globs, from the table),
+   * and — asked only for a file whose hunks are known — where they point now (lines and symbols, the record decoded).
+   */
+  anchorsOf(id: string): { paths: readonly AnchorRef[]; placed: () => AnchorRef[] } | undefined {
+    const k = this.#data.positions().get(id);
+    if (k === undefined) return undefined;
+    return { paths: this.#data.anchorPathsAt(k), placed: () => placedAnchors(this.#data.at(k)) };
   }
 
   /** Indexed ids, sorted (kept until the next refresh: the changed-code signal asks on every query). */
@@ -231,14 +278,7 @@ export class SearchIndex {
 
   /** Every distinct `agents:` scope of the active entries (kept until the next refresh). */
   agentScopes(): string[] {
-    // As saved (records stay encoded): what a refresh leaves unchanged keeps its agents.
-    if (!this.#scopes && this.#data instanceof StoredCatalogue) this.#scopes = [...this.#data.scopes];
-    if (!this.#scopes) {
-      const scopes = new Set<string>();
-      for (const record of this.#indexed.values()) if (record.state === "active") for (const scope of strings(record.frontmatter.agents)) scopes.add(scope);
-      this.#scopes = [...scopes].sort();
-    }
-    return this.#scopes;
+    return (this.#scopes ??= this.#data.scopes());
   }
 
   #ids: string[] | undefined;
@@ -254,31 +294,44 @@ export class SearchIndex {
    */
   loadLexical(): Promise<LayeredLexical> {
     if (this.#lexical && !this.#debt.stale.size && !this.#debt.gone.size) return Promise.resolve(this.#lexical);
-    return this.#serial(async () => {
-      if (!this.#lexical) this.#lexical = this.#openLexical();
-      await this.#pay(new Map());
-      return this.#lexical;
-    });
+    return this.#serial(() =>
+      this.#recovering(async () => {
+        if (!this.#lexical) this.#setLexical(this.#openLexical());
+        await this.#pay(new Map());
+        return this.#loaded();
+      }),
+    );
   }
 
-  /** The base segment and delta this index was opened with; an empty index (everything owed) when they are unreadable. */
+  /**
+   * The base segment and delta this index was opened with; an empty index (everything owed) when they are unreadable.
+   * The segment keeps its file open and reads what a query needs when it needs it (it closes the file when replaced).
+   */
   #openLexical(): LayeredLexical {
-    let lexical: LayeredLexical;
+    let base: Segment | null = null;
     try {
       if (this.#lexicalProblem) throw new Error(this.#lexicalProblem);
-      const base = this.#segmentFd === null ? null : Segment.open(readWhole(this.#segmentFd));
+      const fd = this.#segmentFd;
+      this.#segmentFd = null;
+      base = fd === null ? null : Segment.openFile(fd, closeSync);
       if (base && !sameAnalysis(base.params, this.#params)) throw new Error("it was built with other fields or tokenizer settings");
-      lexical = LayeredLexical.restore(this.#params, base, this.#deltaText === null ? null : (JSON.parse(this.#deltaText) as LexicalDelta));
+      return LayeredLexical.restore(this.#params, base, this.#deltaText === null ? null : (JSON.parse(this.#deltaText) as LexicalDelta));
     } catch (error) {
+      base?.close();
       const message = (error as Error).message;
       this.#openWarnings.push(message.includes("rebuilding") || message.includes("rebuilt") ? message : `the lexical index was unreadable (${message}); rebuilding it`);
-      lexical = new LayeredLexical(this.#params);
       this.#debt = { stale: new Set(this.#indexed.keys()), gone: new Set() };
+      return new LayeredLexical(this.#params);
     } finally {
       this.#closeSegment();
       this.#deltaText = null;
     }
-    return lexical;
+  }
+
+  /** Replace the lexical index, releasing the file the one it replaces reads. */
+  #setLexical(next: LayeredLexical): void {
+    if (this.#lexical && this.#lexical !== next) this.#lexical.close();
+    this.#lexical = next;
   }
 
   /** The loaded lexical index (searches call `loadLexical()` first). */
@@ -300,6 +353,7 @@ export class SearchIndex {
     for (const id of gone) if (!this.#indexed.has(id)) lexical.remove(id);
     gone.clear();
     const work: CatalogueRecord[] = [];
+    this.#data.willRead(stale.size);
     for (const id of stale) {
       const record = this.#indexed.get(id);
       if (!record) lexical.remove(id);
@@ -343,7 +397,6 @@ export class SearchIndex {
           continue;
         }
         record.code = code;
-        this.#metaCache.delete(record.id);
         const hash = docHash(record);
         if (this.#lexical!.hashOf(record.id) === hash) continue;
         this.#lexical!.add(doc.lexical, hash);
@@ -371,9 +424,8 @@ export class SearchIndex {
       this.#closeSegment();
       this.#deltaText = null;
       this.#lexicalProblem = null;
-      this.#data = emptyCatalogue();
-      this.#reindex();
-      this.#lexical = new LayeredLexical(this.#params);
+      this.#setData(StoredCatalogue.of(catalogueDirs(this.layout), emptyCatalogue()));
+      this.#setLexical(new LayeredLexical(this.#params));
       this.#folded = null;
       this.#debt = { stale: new Set(), gone: new Set() };
       this.#owed.clear();
@@ -386,7 +438,7 @@ export class SearchIndex {
 
   /** Every repository file an entry's anchored code depends on (the watcher watches them). */
   anchoredSources(): string[] {
-    return sourcePaths(this.#indexed.values());
+    return sourcePaths(this.#data);
   }
 
   /** BM25F search (after `loadLexical()`). */
@@ -430,7 +482,7 @@ export class SearchIndex {
 
   /** Bring the index up to date with the entry files; only changed files are parsed, only changed text is embedded. Calls are serialised. */
   refresh(options: RefreshOptions = {}): Promise<SyncReport> {
-    return this.#serial(() => this.#refresh(options));
+    return this.#serial(() => this.#recovering(() => this.#refresh(options)));
   }
 
   /** Persist as a new generation, swap the manifest, remove what no manifest refers to. No-op when nothing changed. */
@@ -447,21 +499,24 @@ export class SearchIndex {
     return run;
   }
 
+  /** Replace the catalogue, releasing the records file the one it replaces read when the new one does not. */
+  #setData(next: StoredCatalogue): void {
+    const lines = this.#data.storage?.lines;
+    if (lines && lines !== next.storage?.lines) lines.close();
+    this.#data = next;
+    this.#reindex();
+  }
+
   #reindex(): void {
-    if (this.#data instanceof StoredCatalogue) this.#indexed = this.#data.byId();
-    else {
-      const indexed = new Map<string, CatalogueRecord>();
-      for (const record of this.#data.records) if (!indexed.has(record.id)) indexed.set(record.id, record);
-      this.#indexed = indexed;
-    }
-    this.#metaCache = new Map();
+    this.#indexed = this.#data.byId();
     this.#ids = undefined;
     this.#scopes = undefined;
   }
 
   async #refresh(options: RefreshOptions): Promise<SyncReport> {
     const report: SyncReport = { added: [], updated: [], removed: [], moved: [], codeChanged: [], embedded: 0, reused: 0, unchanged: 0, errors: [], warnings: [] };
-    const before = this.#indexed;
+    const before = this.#data;
+    const beforeById = this.#indexed;
     // Parsed entries are built into the lexical index (when it is loaded) a chunk at a time as they are parsed, and
     // their texts to embed noted, so a first index of 100k entries never holds every parsed entry at once.
     const embedTexts = new Map<string, string>();
@@ -471,7 +526,7 @@ export class SearchIndex {
         const { record, entry, doc } = item;
         // A re-parsed entry whose anchors are written as before keeps its anchored code (a confirm edits frontmatter
         // only); its source files are checked below like everyone's.
-        const code = before.get(record.id)?.code;
+        const code = beforeById.get(record.id)?.code;
         if (code && code.anchors === anchorsKey(entry.evidence.anchors)) record.code = code;
         if (this.embedder) embedTexts.set(record.contentHash, doc.embedText);
         parsed.set(record, item);
@@ -481,50 +536,57 @@ export class SearchIndex {
       const work = chunk.map((c) => c.record).filter((r) => !r.code || lexical.hashOf(r.id) !== docHash(r));
       await this.#build(work, (r) => parsed.get(r)?.entry, (r) => parsed.get(r)?.doc);
     };
-    const { data, changes } = await refreshCatalogue(this.layout, this.#data, { ...(options.files ? { files: options.files } : {}), ...(options.verifyContent ? { verifyContent: true } : {}), onParsed });
-    if (data === this.#data && data instanceof StoredCatalogue && !this.embedder && data.sameSources(this.layout.root)) {
-      // Nothing changed since the catalogue was saved (no entry file, no anchored file): its records stay encoded.
-      const { stale, gone } = this.#debt;
-      for (const id of this.#owed) stale.add(id);
-      this.#owed.clear();
-      for (const id of data.idsWithoutCode()) stale.add(id), gone.delete(id);
+    const { data, changes } = await refreshCatalogue(this.layout, before, { ...(options.files ? { files: options.files } : {}), ...(options.verifyContent ? { verifyContent: true } : {}), onParsed });
+    // Entries whose anchored source files changed: their anchored code is read again (one stat per anchored file).
+    const sources = changedSources(this.layout.root, data);
+    const { stale, gone } = this.#debt;
+    for (const id of this.#owed) stale.add(id);
+    this.#owed.clear();
+    if (data === before && !this.embedder && !sources.stale.size && !sources.settled) {
+      // Nothing changed (no entry file, no anchored file): the records stay as they were (encoded, mostly).
+      for (const [id, k] of data.positions()) if (!data.hasCodeAt(k)) stale.add(id), gone.delete(id);
       report.unchanged = this.#indexed.size;
       if (this.#lexical) await this.#pay(changes.parsed);
       return report;
     }
-    this.#data = data;
-    this.#reindex();
+    this.#setData(data);
     report.errors.push(...changes.errors);
-    const seenIds = new Map<string, string>();
-    for (const record of data.records) {
-      const first = seenIds.get(record.id);
-      if (first === undefined) seenIds.set(record.id, record.path);
-      else if (changes.parsed.has(record.path)) report.warnings.push(`duplicate id "${record.id}" in ${record.path}; indexing ${first} only`);
+    const now = data.positions();
+    const duplicates: Array<[string, string]> = [];
+    for (const [file, { record }] of changes.parsed) {
+      const first = now.get(record.id);
+      if (first !== undefined && data.pathAt(first) !== file) duplicates.push([file, `duplicate id "${record.id}" in ${file}; indexing ${data.pathAt(first)} only`]);
     }
-    const contentChanged: CatalogueRecord[] = [];
-    const { stale, gone } = this.#debt;
-    for (const id of this.#owed) stale.add(id);
-    this.#owed.clear();
-    for (const [id, record] of this.#indexed) {
-      const previous = before.get(id);
+    report.warnings.push(...duplicates.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, w]) => w));
+    // Compared position by position: a record kept as it was (the same saved line, or the same record) is not decoded.
+    const previousAt = before.positions();
+    const contentChanged: string[] = [];
+    for (const [id, k] of now) {
+      const p = previousAt.get(id);
+      if (p !== undefined && data.sameAs(k, before, p)) {
+        report.unchanged++;
+        // Owed unless the lexical index is known to hold this record's document (checked by hash when paid).
+        if (!data.hasCodeAt(k)) stale.add(id), gone.delete(id);
+        continue;
+      }
+      stale.add(id), gone.delete(id);
+      const record = data.at(k);
+      const previous = p === undefined ? undefined : before.at(p);
       if (!previous) report.added.push(id);
       else if (previous.contentHash !== record.contentHash || previous.lexicalHash !== record.lexicalHash) report.updated.push(id);
       else if (previous.path !== record.path || previous.state !== record.state) report.moved.push(id);
       else report.unchanged++;
-      // Owed unless the lexical index is known to hold this record's document (checked by hash when paid).
-      if (!previous || previous !== record || !record.code) stale.add(id), gone.delete(id);
-      if (!previous || previous.contentHash !== record.contentHash) contentChanged.push(record);
+      if (!previous || previous.contentHash !== record.contentHash) contentChanged.push(id);
     }
-    for (const id of before.keys()) {
-      if (this.#indexed.has(id)) continue;
+    for (const id of previousAt.keys()) {
+      if (now.has(id)) continue;
       report.removed.push(id);
       gone.add(id);
       stale.delete(id);
       this.#vectors?.remove(id);
     }
-    // Entries whose anchored source files changed: their anchored code is read again (one stat per anchored file).
-    const sources = changedSources(this.layout.root, this.#indexed.values());
-    report.codeChanged = [...sources.stale].filter((id) => before.get(id) === this.#indexed.get(id)).sort();
+    report.codeChanged = [...sources.stale].filter((id) => previousAt.has(id) && data.sameAs(now.get(id)!, before, previousAt.get(id)!)).sort();
+    data.willRead(sources.stale.size);
     for (const id of sources.stale) {
       // Its code is read again when paid (now, or by the next search): until then it has none to trust.
       this.#indexed.get(id)!.code = undefined;
@@ -532,12 +594,16 @@ export class SearchIndex {
     }
     if (sources.settled || sources.stale.size) this.#dirty = true;
     // A parsed file that lost its id to another file (a duplicate id) was built as it was parsed: the indexed one's is owed.
-    for (const { record } of changes.parsed.values()) if (this.#indexed.get(record.id) !== record) stale.add(record.id);
+    for (const { record } of changes.parsed.values()) {
+      const k = now.get(record.id);
+      if (k === undefined || data.decodedAt(k) !== record) stale.add(record.id);
+    }
     if (this.#lexical) await this.#pay(changes.parsed);
     if (this.embedder) {
+      data.loadLines();
       const need = new Map<string, CatalogueRecord>();
-      for (const record of contentChanged) need.set(record.id, record);
-      for (const [id, record] of this.#indexed) if (!this.#vectors?.has(id)) need.set(id, record);
+      for (const id of contentChanged) need.set(id, this.#indexed.get(id)!);
+      for (const id of this.#indexed.keys()) if (!this.#vectors?.has(id)) need.set(id, this.#indexed.get(id)!);
       const all = [...need.values()];
       const textOf = async (record: CatalogueRecord): Promise<string | undefined> => {
         const text = embedTexts.get(record.contentHash);
@@ -608,7 +674,7 @@ export class SearchIndex {
     const { overlay, base } = lexical.pending;
     if (overlay < FOLD_AT || (overlay < base / 4 && overlay < FOLD_MAX)) return;
     const bytes = lexical.compact();
-    this.#lexical = new LayeredLexical(this.#params, Segment.open(bytes));
+    this.#setLexical(new LayeredLexical(this.#params, Segment.open(bytes)));
     this.#folded = bytes;
     // The folded overlay (thousands of analysed entries) is garbage now: collect it before it is promoted and piles up.
     collectGarbage();
@@ -630,8 +696,8 @@ export class SearchIndex {
     const generation = `gen-${Date.now().toString(36)}-${process.pid}`;
     const dir = path.join(this.layout.cache, generation);
     await mkdir(dir, { recursive: true });
-    const previous = this.#manifest?.files ?? { catalogue: "", segment: null, delta: null, vectors: null };
-    const files: Manifest["files"] = { catalogue: `${generation}/catalogue.json`, segment: previous.segment, delta: previous.delta, vectors: previous.vectors };
+    const previous = this.#manifest?.files ?? { catalogue: "", records: "", segment: null, delta: null, vectors: null };
+    const files: Manifest["files"] = { catalogue: `${generation}/catalogue.bin`, records: previous.records, segment: previous.segment, delta: previous.delta, vectors: previous.vectors };
     const lexical = this.#lexical;
     if (lexical) {
       const pending = lexical.pending;
@@ -643,7 +709,7 @@ export class SearchIndex {
         await mkdir(path.join(this.layout.cache, "segments"), { recursive: true });
         await writeFileAtomic(path.join(this.layout.cache, files.segment), bytes);
         files.delta = null;
-        this.#lexical = new LayeredLexical(this.#params, Segment.open(bytes));
+        this.#setLexical(new LayeredLexical(this.#params, Segment.open(bytes)));
         // A compaction's working set (the merged dictionary, every document's lengths) is garbage now: collect it
         // before the catalogue is encoded, or a first index of 100k entries holds both at once.
         if (pending.base + pending.overlay >= FOLD_AT) collectGarbage();
@@ -663,7 +729,13 @@ export class SearchIndex {
       this.#vectorsChanged = false;
     }
     const debt: LexicalDebt = { stale: [...new Set([...this.#debt.stale, ...this.#owed])].sort(), gone: [...this.#debt.gone].sort() };
-    await writeCatalogue(path.join(this.layout.cache, files.catalogue), this.#data, debt, catalogueDirs(this.layout));
+    // The records are appended to the saved index's records file, unless another process saved meanwhile (or it is mostly unused lines).
+    await mkdir(path.join(this.layout.cache, "records"), { recursive: true });
+    const target = { current: moved || !previous.records ? null : path.join(this.layout.cache, previous.records), fresh: path.join(this.layout.cache, "records", `records-${generation}.jsonl`) };
+    const saved = await writeCatalogue(path.join(this.layout.cache, files.catalogue), target, this.#data, debt, catalogueDirs(this.layout));
+    files.records = path.relative(this.layout.cache, saved.records).split(path.sep).join("/");
+    // From now on the catalogue reads what was just saved: the next save appends only what changes after this one.
+    this.#setData(this.#data.rebased(saved.storage));
     const embedder = this.embedder && files.vectors ? { id: this.embedder.id, dims: this.embedder.dims } : null;
     const seal = cacheSeal(this.layout.cache);
     const manifest: Manifest = { format: INDEX_FORMAT, embedder, generation, files, updated: new Date().toISOString(), ...(seal ? { seal } : {}) };

@@ -67,11 +67,16 @@ export class IndexSession {
    * The index, refreshed when stale (see the module comment), with the warnings of opening and refreshing.
    * `search`: the caller will search, so the lexical index is loaded first and whatever loading it costs
    * (the lexical work a catalogue-only refresh left, a rebuild) is saved by this refresh, not redone by every process.
+   * `records` (default: unless `search`): the caller reads every catalogue record, so the records file is read whole
+   * and checked now (a damaged one is rebuilt here, with a warning); without it records are read one at a time.
    */
-  async fresh(options: { search?: boolean } = {}): Promise<{ index: SearchIndex; warnings: string[] }> {
+  async fresh(options: { search?: boolean; records?: boolean } = {}): Promise<{ index: SearchIndex; warnings: string[] }> {
     const index = await this.open();
     if (options.search) await index.loadLexical();
-    const stale = (options.search === true && index.unsaved) || this.#forced || (!this.#watched && (Date.now() - this.#freshAt > this.#intervalMs || dirSignature(this.#layout) !== this.#freshDirs));
+    // Before the refresh: a records file found damaged is rebuilt from the entry files, and saved by the refresh.
+    const records = options.records ?? !options.search;
+    if (records) await index.loadRecords();
+    const stale = ((options.search === true || records) && index.unsaved) || this.#forced || (!this.#watched && (Date.now() - this.#freshAt > this.#intervalMs || dirSignature(this.#layout) !== this.#freshDirs));
     const warnings = stale ? await this.#sharedRefresh(index) : [];
     return { index, warnings: [...index.takeOpenWarnings(), ...index.warnings, ...warnings] };
   }

@@ -100,10 +100,15 @@ function touchOf(anchor: AnchorRef, change: ChangeIndex): TouchLevel | undefined
   return dir !== "" && change.dirs.has(dir) ? "directory" : undefined;
 }
 
-function touchOfAll(anchors: readonly AnchorRef[], change: ChangeIndex): TouchLevel | undefined {
+/** `memo`: levels of anchors seen before in this comparison (entries read from the catalogue's table share their anchor objects). */
+function touchOfAll(anchors: readonly AnchorRef[], change: ChangeIndex, memo?: Map<AnchorRef, TouchLevel | undefined>): TouchLevel | undefined {
   let best: TouchLevel | undefined;
   for (const anchor of anchors) {
-    const level = touchOf(anchor, change);
+    let level = memo?.get(anchor);
+    if (level === undefined && !memo?.has(anchor)) {
+      level = touchOf(anchor, change);
+      memo?.set(anchor, level);
+    }
     if (level && (!best || ORDER.indexOf(level) < ORDER.indexOf(best))) best = level;
     if (best === "hunk") break;
   }
@@ -115,13 +120,26 @@ export function anchorTouch(anchors: readonly AnchorRef[], change: ChangeSet): T
   return touchOfAll(anchors, indexChange(change));
 }
 
+/**
+ * An entry as the changed-code signal reads it: its anchors' paths and globs, and (asked only when one of them is a
+ * file whose hunks are known) its anchors with the lines and symbols they point at now.
+ */
+export type AnchoredCandidate = { id: string; anchors: readonly AnchorRef[]; placed?: () => readonly AnchorRef[] };
+
+/** The anchors to compare with the change: lines and symbols matter only against a changed file's hunks. */
+function anchorsFor(candidate: AnchoredCandidate, change: ChangeIndex): readonly AnchorRef[] {
+  if (!candidate.placed || !change.byPath.size) return candidate.anchors;
+  return candidate.anchors.some((a) => !a.glob && change.byPath.has(norm(a.path))) ? candidate.placed() : candidate.anchors;
+}
+
 /** Entries whose anchors touch the change: score = the level's strength; relevant only for precise levels; equal levels share a rank. */
-export function anchorSignals(candidates: ReadonlyArray<{ id: string; anchors: readonly AnchorRef[] }>, change: ChangeSet): RankedSignal[] {
+export function anchorSignals(candidates: readonly AnchoredCandidate[], change: ChangeSet): RankedSignal[] {
   if (!change.paths.length) return [];
   const index = indexChange(change);
+  const memo = new Map<AnchorRef, TouchLevel | undefined>();
   const touched = candidates
     .flatMap((c) => {
-      const level = touchOfAll(c.anchors, index);
+      const level = touchOfAll(anchorsFor(c, index), index, memo);
       return level ? [{ id: c.id, level, strength: TOUCH_STRENGTH[level] }] : [];
     })
     .sort((a, b) => b.strength - a.strength || (a.id < b.id ? -1 : 1));

@@ -48,7 +48,7 @@ export type InjectDeps = {
 /** The gate's source of rule results for catalogue records (see src/check/catalogue-lint.ts). */
 export type CachedGate = {
   /** The catalogue record of an entry file, if the catalogue has one. */
-  record(path: string): CatalogueRecord | undefined;
+  record(path: string): Promise<CatalogueRecord | undefined>;
   /** Final diagnostics per record file. */
   final(records: readonly CatalogueRecord[]): Promise<Map<string, Diagnostic[]>>;
   /** Keep what was computed for the next call. */
@@ -314,7 +314,7 @@ async function gateOf(deps: InjectDeps): Promise<Gate> {
   const engine = () => (linter ??= createLinter(deps.layout, deps.config));
   return {
     async lint(file) {
-      const record = cached?.record(file.rel);
+      const record = await cached?.record(file.rel);
       if (cached && record) {
         const read = await readEntryFile(deps.layout, file, deps.today);
         if (read.entry && read.entry.hash.slice(0, 32) === record.fileHash) return { read, diagnostics: (await cached.final([record])).get(record.path) ?? [] };

@@ -21,7 +21,7 @@ export async function hybridSearch(index: SearchIndex, query: string, options: S
   const meantFor = options.agent ? agentFilter(options.agent, declared) : undefined;
   const excludedIds = new Set(options.excludeIds ?? []);
   const filter = (id: string): boolean => {
-    const meta = index.meta(id);
+    const meta = index.facets(id);
     if (!meta || excludedIds.has(id)) return false;
     if (options.ids && !options.ids.has(id)) return false;
     if (meta.state === "archived" && !options.includeArchived) return false;
@@ -43,7 +43,13 @@ export async function hybridSearch(index: SearchIndex, query: string, options: S
   const hunks = options.changedHunks ?? [];
   const paths = [...new Set([...(options.changedFiles ?? []), ...hunks.flatMap((f) => (f.oldPath ? [f.path, f.oldPath] : [f.path]))])];
   const anchor = paths.length
-    ? anchorSignals(index.ids().filter(filter).map((id) => ({ id, anchors: index.meta(id)?.anchors ?? [] })), { paths, files: hunks })
+    ? anchorSignals(
+        index.ids().filter(filter).map((id) => {
+          const anchors = index.anchorsOf(id)!;
+          return { id, anchors: anchors.paths, placed: anchors.placed };
+        }),
+        { paths, files: hunks },
+      )
     : undefined;
 
   const fused = fuse({ lexical, ...(vector ? { vector } : {}), ...(anchor ? { anchor } : {}) }, params, vectorWeight);

@@ -51,10 +51,11 @@ describe("search index: opened while another process saves", () => {
 
 describe("search index: a catalogue opened from .cairn/", () => {
   /** Files written an hour ago: a stat of a file written within 2 s may hide a later write, so such records are re-read by content. */
-  async function settledProject() {
-    const root = await testdir({ ...SOURCE_FILES, ...ENTRIES });
+  async function settledProject(extra: Record<string, string> = {}) {
+    const entries = { ...ENTRIES, ...extra };
+    const root = await testdir({ ...SOURCE_FILES, ...entries });
     const past = new Date(Date.now() - 3_600_000);
-    for (const rel of [...Object.keys(SOURCE_FILES), ...Object.keys(ENTRIES)]) await utimes(path.join(root, rel), past, past);
+    for (const rel of [...Object.keys(SOURCE_FILES), ...Object.keys(entries)]) await utimes(path.join(root, rel), past, past);
     await (await openKnowledgeBase({ root, embedder: null })).index();
     return root;
   }
@@ -68,9 +69,97 @@ describe("search index: a catalogue opened from .cairn/", () => {
     expect(index.catalogue).toBeInstanceOf(StoredCatalogue);
     expect((index.catalogue as StoredCatalogue).materialized).toBe(false);
     expect(index.agentScopes()).toEqual([]);
-    expect(index.recordAt("knowledge/sql-injection.md")?.id).toBe("sql-injection");
+    expect((await index.recordAt("knowledge/sql-injection.md"))?.id).toBe("sql-injection");
     // Lifecycle reads still see every record.
     expect((await kb.knowledge()).entries.map((e) => e.id)).toEqual(["ctx-cancel", "retry-storm", "sql-injection"]);
+  });
+
+  it("re-parses only an edited file: the other records stay encoded, and what is saved is what a rebuild saves", async () => {
+    const root = await settledProject();
+    const file = path.join(root, "knowledge/retry-storm.md");
+    await writeFile(file, (await readFile(file, "utf8")).replace("thundering herds", "thundering herds of clients"));
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    const found = await kb.search("thundering herds of clients");
+    expect(found.results[0]?.id).toBe("retry-storm");
+    const { index } = await kb.searchIndex();
+    const catalogue = index.catalogue;
+    expect(catalogue.materialized).toBe(false);
+    const inMemory = Array.from({ length: catalogue.size }, (_, k) => catalogue.decodedAt(k)?.id).filter(Boolean);
+    // The edited entry alone: the search showed its results from the table.
+    expect(inMemory).toEqual(["retry-storm"]);
+    const patchedSave = (await savedIndex(root)).catalogue;
+    await (await openKnowledgeBase({ root, embedder: null })).index({ rebuild: true });
+    const rebuilt = (await savedIndex(root)).catalogue;
+    expect(patchedSave.records.map(({ racy: _racy, ...r }) => r)).toEqual(rebuilt.records.map(({ racy: _racy, ...r }) => r));
+  });
+
+  it("a save appends the lines of the records it changed to the records file, never rewriting the others", async () => {
+    const others = Object.fromEntries(Array.from({ length: 10 }, (_, k) => [`knowledge/other-${k}.md`, entryText({ finding: `Unrelated finding number ${k} about caches.` })]));
+    const root = await settledProject(others);
+    const first = (await savedIndex(root)).manifest.files.records;
+    const file = path.join(root, ".cairn", first);
+    const lineCount = async () => (await readFile(file, "utf8")).split("\n").length - 1;
+    expect(await lineCount()).toBe(13);
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    const edit = async (id: string, from: string, to: string) => {
+      const entry = path.join(root, "knowledge", `${id}.md`);
+      await writeFile(entry, (await readFile(entry, "utf8")).replace(from, to));
+    };
+    await edit("retry-storm", "thundering herds", "thundering herds of clients");
+    expect(await kb.index()).toMatchObject({ updated: ["retry-storm"], saved: true });
+    expect((await savedIndex(root)).manifest.files.records).toBe(first);
+    expect(await lineCount()).toBe(14);
+    // The same process saves again: only what changed since its last save is appended.
+    await edit("sql-injection", "placeholders", "bound placeholders");
+    expect(await kb.index()).toMatchObject({ updated: ["sql-injection"], saved: true });
+    expect(await lineCount()).toBe(15);
+    expect(await readdir(path.join(root, ".cairn/records"))).toEqual([path.basename(first)]);
+    const saved = (await savedIndex(root)).catalogue.records;
+    await (await openKnowledgeBase({ root, embedder: null })).index({ rebuild: true });
+    expect(saved.map(({ racy: _racy, ...r }) => r)).toEqual((await savedIndex(root)).catalogue.records.map(({ racy: _racy, ...r }) => r));
+  });
+
+  it("an index saved by an earlier version (another index or catalogue format) is rebuilt, with a warning", async () => {
+    const root = await settledProject();
+    const search = async () => (await openKnowledgeBase({ root, embedder: null })).search("context cancellation");
+    const manifestFile = path.join(root, ".cairn/manifest.json");
+    const manifest = JSON.parse(await readFile(manifestFile, "utf8")) as { format: number; files: { catalogue: string } };
+    await writeFile(manifestFile, JSON.stringify({ ...manifest, format: manifest.format - 1 }));
+    const older = await search();
+    expect(older.warnings.join("\n")).toMatch(/the index format changed \(\d+ → \d+\); rebuilding/);
+    expect(older.results[0]?.id).toBe("ctx-cancel");
+
+    const { manifest: now } = await savedIndex(root);
+    const table = path.join(root, ".cairn", now.files.catalogue);
+    const bytes = await readFile(table);
+    bytes.writeUInt32LE(bytes.readUInt32LE(4) - 1, 4); // the catalogue's own version
+    await writeFile(table, bytes);
+    const found = await search();
+    expect(found.warnings.join("\n")).toMatch(/does not have the expected format or version\); rebuilding it from the entry files/);
+    expect(found.results[0]?.id).toBe("ctx-cancel");
+    expect((await search()).warnings).toEqual([]);
+  });
+
+  it("a records file damaged after it was saved is found when a command reads the records, and rebuilt with a warning", async () => {
+    const root = await settledProject();
+    const { manifest } = await savedIndex(root);
+    const records = path.join(root, ".cairn", manifest.files.records);
+    const text = await readFile(records, "utf8");
+    await writeFile(records, text.replace('"retry-storm"', '"retry-storX"'));
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    // A search reads the table only: the damage is not read, the results are right.
+    expect((await kb.search("thundering herds")).results.map((r) => r.id)).toEqual(["retry-storm"]);
+    // The inject gate reads its candidates' records one by one: the damaged one is found, the catalogue rebuilt, the entry injected.
+    const injected = await (await openKnowledgeBase({ root, embedder: null })).inject({ run: "r1", agent: "a", keywords: ["retry", "jitter", "backoff"], dryRun: true });
+    expect(injected.entries.map((e) => e.id)).toEqual(["retry-storm"]);
+    // A command that reads every record reads the records file whole: the damage is found, the catalogue rebuilt and saved.
+    const opened = await (await openKnowledgeBase({ root, embedder: null })).searchIndex();
+    expect(opened.warnings.join("\n")).toMatch(/record \d of .*records-gen-.*\.jsonl does not match its checksum\); rebuilding it from the entry files/);
+    expect(opened.index.catalogue.records.map((r) => r.id)).toEqual(["ctx-cancel", "retry-storm", "sql-injection"]);
+    const status = await (await openKnowledgeBase({ root, embedder: null })).status();
+    expect(status.entries.map((e) => e.id).sort()).toEqual(["ctx-cancel", "retry-storm", "sql-injection"]);
+    expect(await readFile(path.join(root, ".cairn", (await savedIndex(root)).manifest.files.records), "utf8")).not.toContain("retry-storX");
+    expect((await (await openKnowledgeBase({ root, embedder: null })).searchIndex()).warnings).toEqual([]);
   });
 
   it("sees an in-place edit of the same size, and a changed anchored source file, without a full re-check being asked for", async () => {

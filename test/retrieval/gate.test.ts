@@ -1,7 +1,8 @@
 /** The inject gate: what `check` rejects never reaches a prompt; slots are not wasted; drift travels as a warning. */
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { openKnowledgeBase } from "../../src/knowledge-base.js";
 import { databaseEntries, entry, fm, project } from "../lifecycle/setup.js";
 
 const githubToken = () => ["ghp", "_", "Zx9Qm2Lp7Rt4Vb8Nc3Hd6Jk1Wf5Gs0Ty2Ua9Eo"].join("");
@@ -62,6 +63,30 @@ describe("inject: the gate", () => {
     const after = await kb.inject({ run: "r1", agent: "a", keywords: ["database"], dryRun: true });
     expect(after.entries).toEqual([]);
     expect(after.warnings.join("\n")).toMatch(/withheld db-1: frontmatter-invalid \(line 2\)/);
+  });
+});
+
+describe("inject: the gate's cached rule results", () => {
+  it("a process that never read the whole lint cache gates from its candidates' results, and merges what it computes into the file", async () => {
+    const files: Record<string, string> = { ...databaseEntries(6), "knowledge/token.md": BROKEN.token!.text, "knowledge/no-verify.md": BROKEN["no-verify"]!.text };
+    const { kb, root } = await project(files);
+    await kb.status(); // every rule's results in .cairn/lint.json
+    const cached = async () => JSON.parse(await readFile(path.join(root, ".cairn/lint.json"), "utf8")) as { clean: string[]; content: Record<string, unknown>; paths: string[] };
+    const before = await cached();
+    const again = () => openKnowledgeBase({ root, embedder: null });
+    const first = await (await again()).inject({ run: "r1", agent: "a", keywords: ["database"], dryRun: true });
+    expect(first.entries).toHaveLength(5);
+    expect(first.warnings.filter((w) => w.startsWith("withheld ")).map((w) => w.split(":")[0]).sort()).toEqual(["withheld no-verify", "withheld token"]);
+    // Nothing was computed: the file is as status left it.
+    expect(await cached()).toEqual(before);
+
+    // An edited candidate is linted now; its results join the file's, which keeps every other entry's.
+    await writeFile(path.join(root, "knowledge/db-1.md"), entry("Database connections and database pools are not released on database error paths."));
+    const second = await (await again()).inject({ run: "r2", agent: "a", keywords: ["database"], dryRun: true });
+    expect(second.entries.map((e) => e.id)).toContain("db-1");
+    const after = await cached();
+    expect([...after.paths].sort()).toEqual([...before.paths].sort());
+    expect(after.clean.length + Object.keys(after.content).length).toBe(before.clean.length + Object.keys(before.content).length + 1);
   });
 });
 

@@ -10,7 +10,7 @@ import { analyzeDoc, SLOTS, slotWeights, weighQuery } from "./analyze.js";
 import type { DocTerms, FieldTf, SearchHit, WeightedQuery } from "./lexical-index.js";
 import type { LexicalDoc, LexicalParams } from "./params.js";
 import { buildSegment, Segment, segmentSlotBits, segmentSlotMask, writeSegment, type SegmentDoc } from "./segment.js";
-import { topK } from "./top-k.js";
+import { topKOf } from "./top-k.js";
 import { TOKENIZER_VERSION } from "./tokenize.js";
 
 type OverlayDoc = DocTerms & { hash: string };
@@ -57,7 +57,11 @@ export class LayeredLexical {
     ({ weights: this.#weights, bs: this.#bs } = slotWeights(params));
     this.#dead = new Uint8Array(base?.size ?? 0);
     if (base) {
-      for (let i = 0; i < base.lengths.length; i++) this.#baseSums[i % SLOTS] = (this.#baseSums[i % SLOTS] ?? 0) + base.lengths[i]!;
+      // Integer sums (exact in any order), over the lengths read once.
+      const lengths = base.lengths;
+      const sums = new Float64Array(SLOTS);
+      for (let num = 0; num < base.size; num++) for (let s = 0; s < SLOTS; s++) sums[s]! += lengths[num * SLOTS + s]!;
+      sums.forEach((sum, s) => (this.#baseSums[s] = sum));
     }
   }
 
@@ -82,6 +86,11 @@ export class LayeredLexical {
     }
     index.#changed = false;
     return index;
+  }
+
+  /** Release the file the base segment reads (a segment opened from a file). */
+  close(): void {
+    this.#base?.close();
   }
 
   /** Live documents. */
@@ -172,7 +181,8 @@ export class LayeredLexical {
   #nums(): Map<string, number> {
     if (!this.#baseNums) {
       this.#baseNums = new Map();
-      for (let num = 0; num < (this.#base?.size ?? 0); num++) this.#baseNums.set(this.#base!.id(num), num);
+      const ids = this.#base?.allIds() ?? [];
+      for (let num = 0; num < ids.length; num++) this.#baseNums.set(ids[num]!, num);
     }
     return this.#baseNums;
   }
@@ -190,17 +200,22 @@ export class LayeredLexical {
     if (this.#deadCount === 0) return base.termDocs[t]!;
     let count = 0;
     let last = -1;
-    for (let p = base.postingStart[t]!, end = base.postingStart[t + 1]!; p < end; p++) {
-      const num = base.pairDoc[p]!;
+    const { docs } = base.pairs(t);
+    for (let p = 0; p < docs.length; p++) {
+      const num = docs[p]!;
       if (num !== last && !this.#dead[num]) count++;
       last = num;
     }
     return count;
   }
 
+  /** The query's weighted terms (the last query's are kept: a search asks for them twice, to rank and to weigh the relevance floor). */
   weighQuery(query: string): WeightedQuery {
-    return weighQuery(this.params, query);
+    if (this.#weighed?.query !== query) this.#weighed = { query, weighed: weighQuery(this.params, query) };
+    return this.#weighed.weighed;
   }
+
+  #weighed: { query: string; weighed: WeightedQuery } | undefined;
 
   /** Query term → weight (the terms of weighQuery, without the code flag). */
   queryTerms(query: string): Map<string, number> {
@@ -210,27 +225,27 @@ export class LayeredLexical {
   /** Rank documents for a query: BM25F, OR semantics, ties by ascending id. */
   search(query: string, options: { limit?: number; filter?: (id: string) => boolean } = {}): SearchHit[] {
     const { weights } = this.weighQuery(query);
-    const scores = this.scoreTerms(weights);
-    return topK(scores, options.limit ?? 10, options.filter).map(([id, score], i) => ({ id, score, rank: i + 1, matched: this.#matched(id, weights) }));
+    const scored = this.#score(weights);
+    try {
+      // A base document's id is decoded only when the selection asks for it (to filter, or to break a tie), not for every match.
+      const top = topKOf(scored.candidates, options.limit ?? 10, scored.score, scored.id, options.filter);
+      return top.map((c, i) => ({ id: scored.id(c), score: scored.score(c), rank: i + 1, matched: scored.matched(c) }));
+    } finally {
+      scored.release();
+    }
   }
 
-  #matched(id: string, weights: ReadonlyMap<string, number>): string[] {
-    const doc = this.#overlay.get(id);
-    if (doc) return [...weights.keys()].filter((t) => doc.terms.has(t));
-    const num = this.#nums().get(id);
-    const base = this.#base;
-    if (num === undefined || !base) return [];
-    return [...weights.keys()].filter((t) => {
-      const at = base.lookup(t);
-      return at >= 0 && base.holds(at, num);
-    });
-  }
-
-  /** BM25F scores of every live document matching at least one weighted term (OR semantics). */
-  scoreTerms(query: ReadonlyMap<string, number>): Map<string, number> {
-    const out = new Map<string, number>();
-    const n = this.size;
-    if (n === 0) return out;
+  /**
+   * BM25F scores of every live document matching at least one weighted term (OR semantics). Candidates are base
+   * document numbers (≥ 0) and overlay documents (-1 - their index); `release` clears the scores kept per base document.
+   */
+  #score(query: ReadonlyMap<string, number>): {
+    candidates: number[];
+    score: (c: number) => number;
+    id: (c: number) => string;
+    matched: (c: number) => string[];
+    release: () => void;
+  } {
     const base = this.#base;
     const baseSize = base?.size ?? 0;
     if (this.#scores.length < baseSize) {
@@ -238,6 +253,7 @@ export class LayeredLexical {
       this.#factors = new Float64Array(baseSize * SLOTS);
       this.#factorEpoch = new Int32Array(baseSize);
     }
+    const n = this.size;
     const avg = this.#baseSums.map((sum, s) => (sum - this.#deadSums[s]! + this.#overlaySums[s]!) / n);
     const k1 = this.params.k1;
     const saturate = (pseudoTf: number, idf: number, qw: number) => (qw * idf * pseudoTf * (k1 + 1)) / (pseudoTf + k1);
@@ -250,22 +266,30 @@ export class LayeredLexical {
     const nums: number[] = [];
     const pseudo: number[] = [];
     const overlayScores = new Map<string, number>();
-    for (const [term, qw] of query) {
+    const termOf = new Map<string, number>();
+    for (const [term, qw] of n === 0 ? [] : query) {
       if (qw <= 0) continue;
       nums.length = 0;
       pseudo.length = 0;
       let df = 0;
       const t = base ? base.lookup(term) : -1;
+      termOf.set(term, t);
       if (t >= 0) {
-        for (let p = base!.postingStart[t]!, end = base!.postingStart[t + 1]!; p < end; ) {
-          const num = base!.pairDoc[p]!;
+        const { docs, slotCounts } = base!.pairs(t);
+        // The hottest loop of a search (every posting of every query term): fields read once into locals.
+        const factors = this.#factors;
+        const factorEpoch = this.#factorEpoch;
+        const epoch = this.#epoch;
+        const dead = this.#dead;
+        for (let p = 0, end = docs.length; p < end; ) {
+          const num = docs[p]!;
           let tfSum = 0;
-          if (this.#factorEpoch[num] !== this.#epoch) this.#refreshFactors(num, factor);
-          for (; p < end && base!.pairDoc[p] === num; p++) {
-            const packed = base!.pairSlotCount[p]!;
-            tfSum += (packed >>> segmentSlotBits) * this.#factors[num * SLOTS + (packed & segmentSlotMask)]!;
+          if (factorEpoch[num] !== epoch) this.#refreshFactors(num, factor);
+          for (; p < end && docs[p] === num; p++) {
+            const packed = slotCounts[p]!;
+            tfSum += (packed >>> segmentSlotBits) * factors[num * SLOTS + (packed & segmentSlotMask)]!;
           }
-          if (this.#dead[num]) continue;
+          if (dead[num]) continue;
           df++;
           nums.push(num);
           pseudo.push(tfSum);
@@ -291,12 +315,33 @@ export class LayeredLexical {
         overlayScores.set(id, (overlayScores.get(id) ?? 0) + saturate(pseudoTf, idf, qw));
       }
     }
-    for (const num of touched) {
-      out.set(base!.id(num), this.#scores[num]!);
-      this.#scores[num] = 0;
-    }
-    for (const [id, score] of overlayScores) out.set(id, score);
-    return out;
+    const overlayIds = [...overlayScores.keys()];
+    const overlayValues = [...overlayScores.values()];
+    const candidates = touched.concat(overlayIds.map((_, k) => -1 - k));
+    const scores = this.#scores;
+    const termIn = (term: string) => {
+      let t = termOf.get(term);
+      if (t === undefined) termOf.set(term, (t = base ? base.lookup(term) : -1));
+      return t;
+    };
+    return {
+      candidates,
+      score: (c) => (c >= 0 ? scores[c]! : overlayValues[-1 - c]!),
+      id: (c) => (c >= 0 ? base!.id(c) : overlayIds[-1 - c]!),
+      matched: (c) => {
+        if (c < 0) {
+          const doc = this.#overlay.get(overlayIds[-1 - c]!)!;
+          return [...query.keys()].filter((term) => doc.terms.has(term));
+        }
+        return [...query.keys()].filter((term) => {
+          const t = termIn(term);
+          return t >= 0 && base!.holds(t, c);
+        });
+      },
+      release: () => {
+        for (const num of touched) scores[num] = 0;
+      },
+    };
   }
 
   #refreshFactors(num: number, factor: (length: number, s: number) => number): void {
@@ -331,6 +376,8 @@ export class LayeredLexical {
       const docs: SegmentDoc[] = [...this.#overlay].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([id, d]) => ({ id, hash: d.hash, terms: d.terms, lengths: d.lengths }));
       return buildSegment(this.params, docs);
     }
+    // Every posting is read (one read of the whole lists, not one per term).
+    const all = base.allPairs().docs;
     // Renumber base survivors, then append the overlay; merge both sorted dictionaries term by term.
     const renumber = new Int32Array(base.size).fill(-1);
     const docs: Array<Pick<SegmentDoc, "id" | "hash" | "lengths">> = [];
@@ -384,7 +431,7 @@ export class LayeredLexical {
     };
     // Pairs counted from the flat arrays, not by decoding every posting list an extra time.
     let pairs = 0;
-    for (let p = 0; p < base.pairDoc.length; p++) if (!this.#dead[base.pairDoc[p]!]) pairs++;
+    for (let p = 0; p < all.length; p++) if (!this.#dead[all[p]!]) pairs++;
     for (const d of this.#overlay.values()) for (const tf of d.terms.values()) pairs += tf.length / 2;
     return writeSegment(this.params, docs, { terms, postings, pairs });
   }

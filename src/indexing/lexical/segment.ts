@@ -1,322 +1,245 @@
 /**
- * An immutable, binary lexical segment: documents (id, content hash, slot lengths), a term
- * dictionary with an on-disk hash table, and posting lists as flat typed arrays. Opening one is a
- * file read plus typed-array views — no postings are rebuilt and no strings are decoded until a
- * query asks for them — which is what makes a cold `search` at 100k entries cheap.
- *
- * Layout (little-endian, every section 4-byte aligned):
- *   "CLXS" · u32 header length · header JSON (format, tokenizer version, params, section offsets)
- *   docIdOffsets u32[N+1] · docIds utf-8 · docHashOffsets u32[N+1] · docHashes utf-8 · lengths u32[N·SLOTS]
- *   termOffsets u32[T+1] · terms utf-8 (sorted) · table u32[H] (term index + 1, open addressing, FNV-1a)
- *   postingStart u32[T+1] · termDocs u32[T] (documents per term) · pairDoc u32[P] · pairSlotCount u32[P] (count << 4 | slot)
- * A term's postings are the pairs [postingStart[t], postingStart[t+1]), ascending by document; a
- * document with the term in several slots has one consecutive pair per slot.
+ * An immutable, binary lexical segment (layout: segment-format.ts; written by segment-write.ts):
+ * documents (id, content hash, slot lengths), a term dictionary with an on-disk hash table, and
+ * posting lists as flat typed arrays. Opening one reads its header; each section is read when first
+ * needed and a term's postings when a query asks for that term — no postings are rebuilt and no
+ * strings are decoded until asked for, which is what makes a cold `search` cheap.
  */
 import { CairnError } from "../../errors.js";
 import type { DocTerms, FieldTf } from "./lexical-index.js";
-import { LEXICAL_FIELDS, resolveParams, type LexicalParams, type LexicalParamsInput } from "./params.js";
+import { resolveParams, type LexicalParams, type LexicalParamsInput } from "./params.js";
+import { align4, fnv1a, invalidSegment, MAGIC, SEGMENT_SLOTS, SEGMENT_VERSION, SLOT_BITS, SLOT_MASK, type Header, type Sections } from "./segment-format.js";
+import { fileSource, memorySource, type SegmentSource } from "./segment-source.js";
 import { TOKENIZER_VERSION } from "./tokenize.js";
 
-const MAGIC = 0x53584c43; // "CLXS" little-endian
-/** Bumped when the binary layout changes; other versions are refused (and the index rebuilt). */
-export const SEGMENT_VERSION = 2;
-export const SEGMENT_SLOTS = LEXICAL_FIELDS.length * 2;
-const SLOT_BITS = 4;
-const SLOT_MASK = (1 << SLOT_BITS) - 1;
-
-type Sections = {
-  docIdOffsets: number;
-  docIds: number;
-  docHashOffsets: number;
-  docHashes: number;
-  lengths: number;
-  termOffsets: number;
-  terms: number;
-  table: number;
-  postingStart: number;
-  termDocs: number;
-  pairDoc: number;
-  pairSlotCount: number;
-  end: number;
-};
-
-type Header = {
-  format: "cairn-lexical-segment";
-  version: number;
-  tokenizerVersion: number;
-  params: LexicalParams;
-  docs: number;
-  terms: number;
-  pairs: number;
-  tableSize: number;
-  sections: Sections;
-};
-
-/** One document as a segment is built from it: id, the hash of the fields it was analyzed from, and its analysis. */
-export type SegmentDoc = { id: string; hash: string; terms: ReadonlyMap<string, FieldTf>; lengths: readonly number[] };
+export { buildSegment, writeSegment, type PostingSource, type SegmentDoc } from "./segment-write.js";
+export { SEGMENT_SLOTS, SEGMENT_VERSION } from "./segment-format.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** FNV-1a over UTF-8 bytes. */
-function fnv1a(bytes: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) {
-    h ^= bytes[i]!;
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
+/** Sections in file order: a section ends where the next begins. */
+const ORDER: ReadonlyArray<keyof Sections> = ["docIdOffsets", "docIds", "docHashOffsets", "docHashes", "lengths", "termOffsets", "terms", "table", "postingStart", "termDocs", "pairDoc", "pairSlotCount", "end"];
 
-const align4 = (n: number): number => (n + 3) & ~3;
+/** A term's posting pairs: documents (ascending, repeated once per slot) and `count << 4 | slot`. */
+export type TermPairs = { docs: Uint32Array; slotCounts: Uint32Array };
 
-/** A sorted term dictionary with, per term, the documents (in segment order) and slot frequencies. */
-export type PostingSource = {
-  /** Terms in ascending code-unit order. */
-  terms: string[];
-  /** For term i: the documents holding it (ascending) and their frequencies, parallel arrays. */
-  postings(i: number): { docs: ArrayLike<number>; tfs: ReadonlyArray<FieldTf> };
-  /** The number of (document, slot) pairs over all postings, when the source knows it (saves a pass over every posting list). */
-  pairs?: number;
-};
-
-/** Build a segment from documents (numbered in the given order). */
-export function buildSegment(params: LexicalParams, docs: readonly SegmentDoc[]): Uint8Array {
-  const byTerm = new Map<string, { docs: number[]; tfs: FieldTf[] }>();
-  docs.forEach((doc, num) => {
-    for (const [term, tf] of doc.terms) {
-      let list = byTerm.get(term);
-      if (!list) byTerm.set(term, (list = { docs: [], tfs: [] }));
-      list.docs.push(num);
-      list.tfs.push(tf);
-    }
-  });
-  const terms = [...byTerm.keys()].sort(compareStrings);
-  const lists = terms.map((t) => byTerm.get(t)!);
-  return writeSegment(params, docs, { terms, postings: (i) => lists[i]! });
-}
-
-/** Write a segment from documents and a posting source over them (used to merge segments without re-analyzing). */
-export function writeSegment(params: LexicalParams, docs: ReadonlyArray<Pick<SegmentDoc, "id" | "hash" | "lengths">>, source: PostingSource): Uint8Array {
-  const n = docs.length;
-  // UTF-8 lengths first, bytes encoded straight into the output: no array per string (a 100k-entry segment has ~10⁶ terms).
-  const idLengths = docs.map((d) => Buffer.byteLength(d.id));
-  const hashLengths = docs.map((d) => Buffer.byteLength(d.hash));
-  const termLengths = source.terms.map((t) => Buffer.byteLength(t));
-  let pairs = source.pairs ?? 0;
-  if (source.pairs === undefined) for (let i = 0; i < source.terms.length; i++) for (const tf of source.postings(i).tfs) pairs += tf.length / 2;
-  const tableSize = tableSizeFor(source.terms.length);
-  const sum = (list: number[]) => list.reduce((s, b) => s + b, 0);
-
-  const sections = {} as Sections;
-  let at = 0;
-  const place = (name: keyof Sections, bytes: number) => {
-    sections[name] = at;
-    at = align4(at + bytes);
-  };
-  place("docIdOffsets", 4 * (n + 1));
-  place("docIds", sum(idLengths));
-  place("docHashOffsets", 4 * (n + 1));
-  place("docHashes", sum(hashLengths));
-  place("lengths", 4 * n * SEGMENT_SLOTS);
-  place("termOffsets", 4 * (source.terms.length + 1));
-  place("terms", sum(termLengths));
-  place("table", 4 * tableSize);
-  place("postingStart", 4 * (source.terms.length + 1));
-  place("termDocs", 4 * source.terms.length);
-  place("pairDoc", 4 * pairs);
-  place("pairSlotCount", 4 * pairs);
-  sections.end = at;
-
-  const header: Header = {
-    format: "cairn-lexical-segment",
-    version: SEGMENT_VERSION,
-    tokenizerVersion: TOKENIZER_VERSION,
-    params,
-    docs: n,
-    terms: source.terms.length,
-    pairs,
-    tableSize,
-    sections,
-  };
-  const headerBytes = encoder.encode(JSON.stringify(header));
-  const bodyStart = align4(8 + headerBytes.length);
-  const out = new Uint8Array(bodyStart + sections.end);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, MAGIC, true);
-  view.setUint32(4, headerBytes.length, true);
-  out.set(headerBytes, 8);
-  const u32 = (section: keyof Sections, length: number) => new Uint32Array(out.buffer, bodyStart + sections[section], length);
-
-  const writeStrings = (offsetsAt: keyof Sections, bytesAt: keyof Sections, list: readonly string[], lengths: readonly number[]) => {
-    const offsets = u32(offsetsAt, list.length + 1);
-    const base = bodyStart + sections[bytesAt];
-    let pos = 0;
-    list.forEach((text, i) => {
-      offsets[i] = pos;
-      encoder.encodeInto(text, out.subarray(base + pos, base + pos + lengths[i]!));
-      pos += lengths[i]!;
-    });
-    offsets[list.length] = pos;
-  };
-  writeStrings("docIdOffsets", "docIds", docs.map((d) => d.id), idLengths);
-  writeStrings("docHashOffsets", "docHashes", docs.map((d) => d.hash), hashLengths);
-  writeStrings("termOffsets", "terms", source.terms, termLengths);
-
-  const lengths = u32("lengths", n * SEGMENT_SLOTS);
-  docs.forEach((d, num) => {
-    for (let s = 0; s < SEGMENT_SLOTS; s++) lengths[num * SEGMENT_SLOTS + s] = d.lengths[s] ?? 0;
-  });
-
-  const table = u32("table", tableSize);
-  const termsStart = bodyStart + sections.terms;
-  const termOffsets = u32("termOffsets", source.terms.length + 1);
-  for (let t = 0; t < source.terms.length; t++) {
-    let slot = fnv1a(out, termsStart + termOffsets[t]!, termsStart + termOffsets[t + 1]!) & (tableSize - 1);
-    while (table[slot] !== 0) slot = (slot + 1) & (tableSize - 1);
-    table[slot] = t + 1;
-  }
-
-  const postingStart = u32("postingStart", source.terms.length + 1);
-  const termDocs = u32("termDocs", source.terms.length);
-  const pairDoc = u32("pairDoc", pairs);
-  const pairSlotCount = u32("pairSlotCount", pairs);
-  let p = 0;
-  for (let t = 0; t < source.terms.length; t++) {
-    postingStart[t] = p;
-    const { docs: nums, tfs } = source.postings(t);
-    termDocs[t] = nums.length;
-    for (let i = 0; i < nums.length; i++) {
-      const tf = tfs[i]!;
-      for (let k = 0; k < tf.length; k += 2) {
-        pairDoc[p] = nums[i]!;
-        pairSlotCount[p] = ((tf[k + 1] ?? 0) << SLOT_BITS) | (tf[k] ?? 0);
-        p++;
-      }
-    }
-  }
-  postingStart[source.terms.length] = p;
-  if (p !== pairs) throw new CairnError("INVALID", `internal error: a lexical segment was written with ${p} posting pairs where ${pairs} were counted`);
-  return out;
-}
-
-function tableSizeFor(terms: number): number {
-  let size = 16;
-  while (size < terms * 2) size *= 2;
-  return size;
-}
-
-function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** A read-only view over segment bytes. */
+/** A read-only segment over a byte source. */
 export class Segment {
   readonly params: LexicalParams;
   /** Number of documents. */
   readonly size: number;
   /** Number of distinct terms. */
   readonly termCount: number;
-  readonly #bytes: Uint8Array;
+  readonly #source: SegmentSource;
   readonly #start: number;
+  readonly #header: Header;
   readonly #s: Sections;
-  readonly #docIdOffsets: Uint32Array;
-  readonly #docHashOffsets: Uint32Array;
-  readonly #termOffsets: Uint32Array;
-  readonly #table: Uint32Array;
-  /** Per-slot lengths, N × SLOTS. */
-  readonly lengths: Uint32Array;
-  /** Pairs [postingStart[t], postingStart[t + 1]) belong to term t. */
-  readonly postingStart: Uint32Array;
-  /** Documents holding each term (its document frequency in this segment). */
-  readonly termDocs: Uint32Array;
-  readonly pairDoc: Uint32Array;
-  readonly pairSlotCount: Uint32Array;
+  readonly #loaded = new Map<keyof Sections, Uint8Array>();
+  /** Postings read for one term at a time (a file source): a query reads only its terms'. */
+  readonly #pairs = new Map<number, TermPairs>();
   #ids: Array<string | undefined>;
   #scratch = new Uint8Array(256);
 
-  private constructor(bytes: Uint8Array, start: number, header: Header) {
-    this.#bytes = bytes;
+  private constructor(source: SegmentSource, start: number, header: Header) {
+    this.#source = source;
     this.#start = start;
+    this.#header = header;
     this.#s = header.sections;
     this.params = resolveParams(header.params as LexicalParamsInput);
     this.size = header.docs;
     this.termCount = header.terms;
-    const u32 = (section: keyof Sections, length: number) => new Uint32Array(bytes.buffer, bytes.byteOffset + start + header.sections[section], length);
-    this.#docIdOffsets = u32("docIdOffsets", header.docs + 1);
-    this.#docHashOffsets = u32("docHashOffsets", header.docs + 1);
-    this.lengths = u32("lengths", header.docs * SEGMENT_SLOTS);
-    this.#termOffsets = u32("termOffsets", header.terms + 1);
-    this.#table = u32("table", header.tableSize);
-    this.postingStart = u32("postingStart", header.terms + 1);
-    this.termDocs = u32("termDocs", header.terms);
-    this.pairDoc = u32("pairDoc", header.pairs);
-    this.pairSlotCount = u32("pairSlotCount", header.pairs);
     this.#ids = new Array<string | undefined>(header.docs);
   }
 
-  /** Open segment bytes (e.g. a file read whole); throws CairnError INVALID when they are not a segment this version reads. */
+  /** Open segment bytes (e.g. just built); throws CairnError INVALID when they are not a segment this version reads. */
   static open(input: Uint8Array): Segment {
-    // Typed-array views need 4-byte alignment of the underlying buffer.
-    const bytes = input.byteOffset % 4 === 0 ? input : input.slice();
-    if (bytes.length < 8) throw invalid("it is too short");
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (view.getUint32(0, true) !== MAGIC) throw invalid("it does not start with the segment signature");
+    return Segment.#open(memorySource(input));
+  }
+
+  /**
+   * Open a saved segment file by its descriptor, reading only its header now (sections are read when needed).
+   * The segment owns the descriptor: `close()` closes it (with `closeFd`), as does a failure to open.
+   */
+  static openFile(fd: number, closeFd: (fd: number) => void): Segment {
+    const source = fileSource(fd, closeFd);
+    try {
+      return Segment.#open(source);
+    } catch (error) {
+      source.close();
+      throw error;
+    }
+  }
+
+  static #open(source: SegmentSource): Segment {
+    if (source.size < 8) throw invalidSegment("it is too short");
+    const head = source.read(0, 8);
+    const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+    if (view.getUint32(0, true) !== MAGIC) throw invalidSegment("it does not start with the segment signature");
     const headerLength = view.getUint32(4, true);
-    if (8 + headerLength > bytes.length) throw invalid("its header is cut off");
+    if (8 + headerLength > source.size) throw invalidSegment("its header is cut off");
     let header: Header;
     try {
-      header = JSON.parse(decoder.decode(bytes.subarray(8, 8 + headerLength))) as Header;
+      header = JSON.parse(decoder.decode(source.read(8, headerLength))) as Header;
     } catch (cause) {
-      throw invalid("its header is not valid JSON", cause);
+      throw invalidSegment("its header is not valid JSON", cause);
     }
-    if (header.format !== "cairn-lexical-segment" || header.version !== SEGMENT_VERSION) throw invalid(`it is format ${String(header.version)}, not ${SEGMENT_VERSION}`);
-    if (header.tokenizerVersion !== TOKENIZER_VERSION) throw invalid(`it was built by tokenizer version ${String(header.tokenizerVersion)}`);
+    if (header.format !== "cairn-lexical-segment" || header.version !== SEGMENT_VERSION) throw invalidSegment(`it is format ${String(header.version)}, not ${SEGMENT_VERSION}`);
+    if (header.tokenizerVersion !== TOKENIZER_VERSION) throw invalidSegment(`it was built by tokenizer version ${String(header.tokenizerVersion)}`);
     const start = align4(8 + headerLength);
     const s = header.sections;
-    if (!s || typeof s.end !== "number" || start + s.end !== bytes.length) throw invalid("its length does not match its header (a partial write?)");
-    let segment: Segment;
-    try {
-      segment = new Segment(bytes, start, header);
-    } catch (cause) {
-      throw invalid("its sections do not fit", cause);
+    if (!s || typeof s.end !== "number" || start + s.end !== source.size) throw invalidSegment("its length does not match its header (a partial write?)");
+    for (let i = 1; i < ORDER.length; i++) {
+      const at = s[ORDER[i - 1]!];
+      if (typeof at !== "number" || at % 4 !== 0 || at > s[ORDER[i]!]) throw invalidSegment("its sections do not fit");
     }
+    const fits = (section: keyof Sections, count: number) => s[section] + 4 * count <= s[ORDER[ORDER.indexOf(section) + 1]!];
+    if (![fits("docIdOffsets", header.docs + 1), fits("docHashOffsets", header.docs + 1), fits("lengths", header.docs * SEGMENT_SLOTS), fits("termOffsets", header.terms + 1), fits("table", header.tableSize), fits("postingStart", header.terms + 1), fits("pairDoc", header.pairs), fits("pairSlotCount", header.pairs)].every(Boolean)) {
+      throw invalidSegment("its sections do not fit");
+    }
+    const segment = new Segment(source, start, header);
     segment.#verify();
     return segment;
   }
 
-  /** Cheap structural checks, so a damaged file is refused on open rather than misread later. */
+  /** Cheap structural checks (the last offset of each table), so a damaged file is refused on open rather than misread later. */
   #verify(): void {
-    const last = (a: Uint32Array) => a[a.length - 1] ?? 0;
     const s = this.#s;
-    if (last(this.#docIdOffsets) > s.docHashOffsets - s.docIds) throw invalid("document ids overflow their section");
-    if (last(this.#termOffsets) > s.table - s.terms) throw invalid("terms overflow their section");
-    if (last(this.postingStart) !== this.pairDoc.length) throw invalid("posting lists do not add up");
+    const h = this.#header;
+    if (this.#u32At("docIdOffsets", h.docs) > s.docHashOffsets - s.docIds) throw invalidSegment("document ids overflow their section");
+    if (this.#u32At("termOffsets", h.terms) > s.table - s.terms) throw invalidSegment("terms overflow their section");
+    if (this.#u32At("postingStart", h.terms) !== h.pairs) throw invalidSegment("posting lists do not add up");
+  }
+
+  #u32At(section: keyof Sections, index: number): number {
+    const bytes = this.#source.read(this.#start + this.#s[section] + 4 * index, 4);
+    return new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
+  }
+
+  /** A whole section, read on first use. */
+  #bytes(section: keyof Sections): Uint8Array {
+    let bytes = this.#loaded.get(section);
+    if (!bytes) {
+      const from = this.#s[section];
+      bytes = this.#source.read(this.#start + from, this.#s[ORDER[ORDER.indexOf(section) + 1]!] - from);
+      this.#loaded.set(section, bytes);
+    }
+    return bytes;
+  }
+
+  /** A section of u32s (its length from the header), read on first use. */
+  #u32(section: keyof Sections): Uint32Array {
+    let view = this.#views.get(section);
+    if (!view) {
+      const bytes = this.#bytes(section);
+      view = new Uint32Array(bytes.buffer, bytes.byteOffset, this.#count(section));
+      this.#views.set(section, view);
+    }
+    return view;
+  }
+
+  readonly #views = new Map<keyof Sections, Uint32Array>();
+
+  #count(section: keyof Sections): number {
+    const h = this.#header;
+    switch (section) {
+      case "docIdOffsets":
+      case "docHashOffsets":
+        return h.docs + 1;
+      case "lengths":
+        return h.docs * SEGMENT_SLOTS;
+      case "termOffsets":
+      case "postingStart":
+        return h.terms + 1;
+      case "termDocs":
+        return h.terms;
+      case "table":
+        return h.tableSize;
+      case "pairDoc":
+      case "pairSlotCount":
+        return h.pairs;
+      default:
+        throw new CairnError("INVALID", `internal error: ${section} is not a section of numbers`);
+    }
+  }
+
+  /** Per-slot lengths, N × SLOTS. */
+  get lengths(): Uint32Array {
+    return this.#u32("lengths");
+  }
+
+  /** Pairs [postingStart[t], postingStart[t + 1]) belong to term t. */
+  get postingStart(): Uint32Array {
+    return this.#u32("postingStart");
+  }
+
+  /** Documents holding each term (its document frequency in this segment). */
+  get termDocs(): Uint32Array {
+    return this.#u32("termDocs");
+  }
+
+  #all: TermPairs | undefined;
+
+  /** Every posting pair of the segment (read whole: compaction and full scans). */
+  allPairs(): TermPairs {
+    return (this.#all ??= { docs: this.#u32("pairDoc"), slotCounts: this.#u32("pairSlotCount") });
+  }
+
+  /** The posting pairs of term `t` (read from the file on first use, or views of the whole lists once read). */
+  pairs(t: number): TermPairs {
+    const from = this.postingStart[t]!;
+    const to = this.postingStart[t + 1]!;
+    if (this.#all) return { docs: this.#all.docs.subarray(from, to), slotCounts: this.#all.slotCounts.subarray(from, to) };
+    let pairs = this.#pairs.get(t);
+    if (!pairs) {
+      const read = (section: "pairDoc" | "pairSlotCount") => {
+        const bytes = this.#source.read(this.#start + this.#s[section] + 4 * from, 4 * (to - from));
+        return new Uint32Array(bytes.buffer, bytes.byteOffset, to - from);
+      };
+      pairs = { docs: read("pairDoc"), slotCounts: read("pairSlotCount") };
+      this.#pairs.set(t, pairs);
+    }
+    return pairs;
+  }
+
+  /** Release the file this segment reads (none for bytes in memory). */
+  close(): void {
+    this.#source.close();
   }
 
   /** Id of document `num`. */
   id(num: number): string {
     let id = this.#ids[num];
     if (id === undefined) {
-      id = this.#string(this.#s.docIds, this.#docIdOffsets, num);
+      id = this.#string("docIds", "docIdOffsets", num);
       this.#ids[num] = id;
     }
     return id;
   }
 
+  /** Every document's id, in order (one decode of the section when it is ASCII, as ids usually are). */
+  allIds(): string[] {
+    const bytes = this.#bytes("docIds");
+    const offsets = this.#u32("docIdOffsets");
+    const text = decoder.decode(bytes.subarray(0, offsets[this.size]!));
+    const ascii = text.length === offsets[this.size];
+    for (let num = 0; num < this.size; num++) this.#ids[num] ??= ascii ? text.slice(offsets[num]!, offsets[num + 1]!) : this.id(num);
+    return this.#ids as string[];
+  }
+
   /** Hash of the fields document `num` was analyzed from. */
   hash(num: number): string {
-    return this.#string(this.#s.docHashes, this.#docHashOffsets, num);
+    return this.#string("docHashes", "docHashOffsets", num);
   }
 
   /** Term `t` of the dictionary. */
   term(t: number): string {
-    return this.#string(this.#s.terms, this.#termOffsets, t);
+    return this.#string("terms", "termOffsets", t);
   }
 
-  #string(section: number, offsets: Uint32Array, i: number): string {
-    const base = this.#start + section;
-    return decoder.decode(this.#bytes.subarray(base + offsets[i]!, base + offsets[i + 1]!));
+  #string(section: keyof Sections, offsetsSection: keyof Sections, i: number): string {
+    const offsets = this.#u32(offsetsSection);
+    return decoder.decode(this.#bytes(section).subarray(offsets[i]!, offsets[i + 1]!));
   }
 
   /** Index of `term` in the dictionary, or -1. */
@@ -324,19 +247,21 @@ export class Segment {
     if (this.termCount === 0) return -1;
     if (this.#scratch.length < term.length * 3) this.#scratch = new Uint8Array(term.length * 3);
     const { written } = encoder.encodeInto(term, this.#scratch);
-    const mask = this.#table.length - 1;
-    const termsAt = this.#start + this.#s.terms;
+    const table = this.#u32("table");
+    const offsets = this.#u32("termOffsets");
+    const terms = this.#bytes("terms");
+    const mask = table.length - 1;
     for (let slot = fnv1a(this.#scratch, 0, written) & mask; ; slot = (slot + 1) & mask) {
-      const entry = this.#table[slot]!;
+      const entry = table[slot]!;
       if (entry === 0) return -1;
       const t = entry - 1;
-      const from = termsAt + this.#termOffsets[t]!;
-      if (this.#termOffsets[t + 1]! - this.#termOffsets[t]! === written && this.#equal(from, written)) return t;
+      const from = offsets[t]!;
+      if (offsets[t + 1]! - from === written && this.#equal(terms, from, written)) return t;
     }
   }
 
-  #equal(from: number, length: number): boolean {
-    for (let i = 0; i < length; i++) if (this.#bytes[from + i] !== this.#scratch[i]) return false;
+  #equal(bytes: Uint8Array, from: number, length: number): boolean {
+    for (let i = 0; i < length; i++) if (bytes[from + i] !== this.#scratch[i]) return false;
     return true;
   }
 
@@ -344,9 +269,10 @@ export class Segment {
   postings(t: number): { docs: number[]; tfs: FieldTf[] } {
     const docs: number[] = [];
     const tfs: FieldTf[] = [];
-    for (let p = this.postingStart[t]!, end = this.postingStart[t + 1]!; p < end; p++) {
-      const num = this.pairDoc[p]!;
-      const packed = this.pairSlotCount[p]!;
+    const pairs = this.pairs(t);
+    for (let p = 0; p < pairs.docs.length; p++) {
+      const num = pairs.docs[p]!;
+      const packed = pairs.slotCounts[p]!;
       if (docs[docs.length - 1] === num) tfs[tfs.length - 1]!.push(packed & SLOT_MASK, packed >>> SLOT_BITS);
       else {
         docs.push(num);
@@ -358,11 +284,12 @@ export class Segment {
 
   /** True when document `num` holds term `t` (binary search over the term's ascending postings). */
   holds(t: number, num: number): boolean {
-    let lo = this.postingStart[t]!;
-    let hi = this.postingStart[t + 1]!;
+    const { docs } = this.pairs(t);
+    let lo = 0;
+    let hi = docs.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const d = this.pairDoc[mid]!;
+      const d = docs[mid]!;
       if (d === num) return true;
       if (d < num) lo = mid + 1;
       else hi = mid;
@@ -374,9 +301,10 @@ export class Segment {
   docTerms(num: number): DocTerms {
     const terms = new Map<string, FieldTf>();
     for (let t = 0; t < this.termCount; t++) {
-      for (let p = this.postingStart[t]!, end = this.postingStart[t + 1]!; p < end; p++) {
-        if (this.pairDoc[p] !== num) continue;
-        const packed = this.pairSlotCount[p]!;
+      const pairs = this.pairs(t);
+      for (let p = 0; p < pairs.docs.length; p++) {
+        if (pairs.docs[p] !== num) continue;
+        const packed = pairs.slotCounts[p]!;
         const tf = terms.get(this.term(t));
         if (tf) tf.push(packed & SLOT_MASK, packed >>> SLOT_BITS);
         else terms.set(this.term(t), [packed & SLOT_MASK, packed >>> SLOT_BITS]);
@@ -388,7 +316,3 @@ export class Segment {
 
 export const segmentSlotMask = SLOT_MASK;
 export const segmentSlotBits = SLOT_BITS;
-
-function invalid(reason: string, cause?: unknown): CairnError {
-  return new CairnError("INVALID", `The lexical segment cannot be read: ${reason}; it will be rebuilt from the entry files`, cause === undefined ? undefined : { cause });
-}

@@ -1,9 +1,12 @@
+import { closeSync, fstatSync, openSync } from "node:fs";
+import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CairnError } from "../../../src/errors.js";
 import { LayeredLexical } from "../../../src/indexing/lexical/layered.js";
 import { LexicalIndex, resolveParams, type LexicalDoc } from "../../../src/indexing/lexical/index.js";
 import { buildSegment, Segment } from "../../../src/indexing/lexical/segment.js";
+import { testdir } from "../../helpers/fixture.js";
 
 const params = resolveParams();
 const doc = (id: string, fields: LexicalDoc["fields"]): LexicalDoc => ({ id, fields });
@@ -47,6 +50,61 @@ describe("the binary segment", () => {
     const unaligned = new Uint8Array(bytes.length + 1);
     unaligned.set(bytes, 1);
     expect(Segment.open(unaligned.subarray(1)).size).toBe(1);
+  });
+});
+
+describe("a segment read from its file by position", () => {
+  const vocabulary = ["mutex", "lock", "`unwrap()`", "retry", "timeout", "cache", "`parse_config`", "panic", "flutter", "wing", "ünïcode"];
+  const queries = ["mutex lock", "unwrap() panic", "retry timeout cache", "parse_config", "flutter of the wing", "ünïcode", "absent"];
+
+  async function segmentFile(bytes: Uint8Array): Promise<number> {
+    const dir = await testdir({ "segment.bin": bytes });
+    return openSync(path.join(dir, "segment.bin"), "r");
+  }
+
+  it("answers exactly like the same bytes in memory: documents, terms, postings and rankings over a layered index", async () => {
+    const texts = Array.from({ length: 60 }, (_, k) => Array.from({ length: 1 + (k % 7) }, (_, j) => vocabulary[(k * 3 + j * 5) % vocabulary.length]).join(" "));
+    const first = new LayeredLexical(params);
+    texts.forEach((text, k) => first.add(doc(`d${k}`, { title: text, finding: texts[(k + 1) % texts.length] }), `h${k}`));
+    const bytes = first.compact();
+    const inMemory = Segment.open(bytes);
+    const fd = await segmentFile(bytes);
+    const fromFile = Segment.openFile(fd, closeSync);
+    expect([fromFile.size, fromFile.termCount]).toEqual([inMemory.size, inMemory.termCount]);
+    for (let num = 0; num < inMemory.size; num++) {
+      expect([fromFile.id(num), fromFile.hash(num)]).toEqual([inMemory.id(num), inMemory.hash(num)]);
+      expect(fromFile.docTerms(num)).toEqual(inMemory.docTerms(num));
+    }
+    for (let t = 0; t < inMemory.termCount; t++) {
+      expect(fromFile.lookup(inMemory.term(t))).toBe(t);
+      expect(fromFile.postings(t)).toEqual(inMemory.postings(t));
+    }
+    // Layered over either: the same rankings, before and after changes on top, and the same compaction.
+    const onFile = new LayeredLexical(params, fromFile);
+    const onMemory = new LayeredLexical(params, inMemory);
+    for (const index of [onFile, onMemory]) {
+      index.remove("d3");
+      index.add(doc("d7", { title: "retry retry mutex" }), "changed");
+      index.add(doc("new", { finding: "cache panic" }), "new");
+    }
+    for (const q of queries) expect(onFile.search(q, { limit: 20 })).toEqual(onMemory.search(q, { limit: 20 }));
+    expect(onFile.compact()).toEqual(onMemory.compact());
+    onFile.close();
+    expect(() => fstatSync(fd)).toThrow(/EBADF/);
+  });
+
+  it("refuses a cut or damaged file when it is opened (it is rebuilt), closing it; a closed segment never reads another file", async () => {
+    const bytes = buildSegment(params, [{ id: "a", hash: "h", ...new LexicalIndex().analyze(doc("a", { title: "x y" })) }]);
+    const cut = await segmentFile(bytes.subarray(0, bytes.length - 4));
+    expect(() => Segment.openFile(cut, closeSync)).toThrow(/rebuilt/);
+    expect(() => fstatSync(cut)).toThrow(/EBADF/);
+    const damaged = bytes.slice();
+    damaged[0] = 0;
+    const bad = await segmentFile(damaged);
+    expect(() => Segment.openFile(bad, closeSync)).toThrow(/signature/);
+    const segment = Segment.openFile(await segmentFile(bytes), closeSync);
+    segment.close();
+    expect(() => segment.id(0)).toThrow(/after its file was closed/);
   });
 });
 
