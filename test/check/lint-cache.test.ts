@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLEAN, type LintCache, readLintCache, writeLintCache } from "../../src/check/lint-cache.js";
+import { CLEAN, type LintCache, readLintCache, readLintLookup, writeLintCache } from "../../src/check/lint-cache.js";
 import { lintCatalogue } from "../../src/check/catalogue-lint.js";
 import { openKnowledgeBase } from "../../src/index.js";
 import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
@@ -31,6 +31,24 @@ describe("the lint cache file (.cairn/lint.json)", () => {
     expect(await readLintCache(dir, "k1")).toEqual(sample("k1"));
     // Results of other settings or another build are not used.
     expect(await readLintCache(dir, "k2")).toEqual({ key: "k2", content: new Map(), anchors: new Map() });
+  });
+
+  it("a lookup of a few entries (the inject gate) reads exactly their results; a partial cache written is merged into the file", async () => {
+    const dir = await testdir();
+    await writeLintCache(dir, sample("k1"));
+    const full = sample("k1");
+    const lookup = await readLintLookup(dir, "k1");
+    const subset = lookup.subset({ hashes: new Set(["h2", "missing"]), paths: new Set(["knowledge/b.md", "knowledge/none.md"]) });
+    expect(subset).toEqual({ key: "k1", content: new Map([["h2", full.content.get("h2")]]), anchors: new Map([["knowledge/b.md", full.anchors.get("knowledge/b.md")]]), partial: true });
+    // What a gate computes for one more entry joins the file; every other result stays.
+    subset.content.set("h9", CLEAN);
+    await writeLintCache(dir, subset);
+    const merged = sample("k1");
+    merged.content.set("h9", CLEAN);
+    expect(await readLintCache(dir, "k1")).toEqual(merged);
+    // A lookup in a damaged file finds nothing (the gate then lints its candidates itself).
+    await writeFile(path.join(dir, "lint.json"), "{\"format\":");
+    expect((await readLintLookup(dir, "k1")).subset({ hashes: new Set(["h1"]), paths: new Set(["knowledge/a.md"]) })).toEqual({ key: "k1", content: new Map(), anchors: new Map(), partial: true });
   });
 
   it("a damaged, truncated, older-format or malformed file is ignored (empty), never a crash", async () => {
