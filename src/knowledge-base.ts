@@ -7,13 +7,13 @@ import type { GateVerdict } from "./check/gate.js";
 import type { Diagnostic } from "./entry/diagnostic.js";
 import { entryFileFor, type ReadResult } from "./store/files.js";
 import { isEntryId } from "./entry/id.js";
-import { todayUtc } from "./entry/parse.js";
+import { todayUtc } from "./entry/file-facts.js";
 import { frontmatterJsonSchema } from "./entry/schema.js";
 import { CairnError } from "./errors.js";
 import { openLedger, projectState, snapshotFileIn, type Ledger, type NewEvent } from "./ledger/index.js";
-import { planNewEntry, writeNewEntry } from "./lifecycle/create.js";
-import { archiveEntry, confirmEntry, lookup, restoreEntry, retractEntry, unreadableEntry } from "./lifecycle/manual.js";
-import { repairPendingChanges } from "./lifecycle/change.js";
+// Changes to entry files (create, manual, change) are imported where they run: they load the YAML parser and the
+// surgical editor, which read-only commands (status, search, index, inject) never need.
+import { lookup, unreadableEntry } from "./lifecycle/lookup.js";
 import { buildStatus, type StatusInput } from "./lifecycle/status.js";
 import type { ReportModel, ReportOptions } from "./report/types.js";
 import { initKnowledge } from "./store/init.js";
@@ -203,6 +203,7 @@ export class KnowledgeBase {
   /** Write a new, valid entry; refuses without evidence or verify steps, on a clash, or on sanitization errors. */
   async newEntry(input: NewEntryInput): Promise<NewEntryResult> {
     await this.repair();
+    const { planNewEntry, writeNewEntry } = await import("./lifecycle/create.js");
     const plan = await planNewEntry(this.layout, this.config, { ...input, today: this.today() });
     if (!plan.ok) return { kind: "refused", problems: plan.problems };
     await writeNewEntry(plan);
@@ -293,23 +294,24 @@ export class KnowledgeBase {
       // The ledger event carries the anchored lines' fingerprints: the only operation here that needs the entry's body.
       const entry = "evidence" in record ? (record as Entry) : await this.entryOf(record);
       if (!entry) return { kind: "refused", id, reason: `${record.path} changed while confirming "${id}"; run the command again` };
+      const { confirmEntry } = await import("./lifecycle/manual.js");
       return confirmEntry(this.layout, await this.#fingerprinting([entry]), entry, this.today());
     });
   }
 
   /** Delete an entry's file (git keeps its history) and record a `retracted` event. */
   retract(id: string): Promise<ManualResult> {
-    return this.#withEntry(id, (entry) => retractEntry(this.layout, this.append, entry));
+    return this.#withEntry(id, async (entry) => (await import("./lifecycle/manual.js")).retractEntry(this.layout, this.append, entry));
   }
 
   /** Move an archived entry back to knowledge/ and confirm it today. */
   restore(id: string, reason = "restored by hand"): Promise<ManualResult> {
-    return this.#withEntry(id, (entry) => restoreEntry(this.layout, this.append, entry, reason, this.today()));
+    return this.#withEntry(id, async (entry) => (await import("./lifecycle/manual.js")).restoreEntry(this.layout, this.append, entry, reason, this.today()));
   }
 
   /** Move an active entry to knowledge/archive/ with `archived` and `archivedReason`. */
   archive(id: string, reason: string): Promise<ManualResult> {
-    return this.#withEntry(id, (entry) => archiveEntry(this.layout, this.append, entry, reason, this.today()));
+    return this.#withEntry(id, async (entry) => (await import("./lifecycle/manual.js")).archiveEntry(this.layout, this.append, entry, reason, this.today()));
   }
 
   /**
@@ -385,6 +387,7 @@ export class KnowledgeBase {
     // Every change names its actor: start finding it (a `git config` process) while the change is planned.
     void this.actor().catch(() => undefined);
     // Temp files of killed writers are swept once per process (it lists the knowledge dir); pending changes every time.
+    const { repairPendingChanges } = await import("./lifecycle/change.js");
     const report = await repairPendingChanges(this.layout, { leftovers: !this.#swept });
     this.#swept = true;
     for (const warning of report.warnings) this.onWarning(warning);

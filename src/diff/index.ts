@@ -1,6 +1,6 @@
 /** `cairn diff`: what changed in the knowledge base between two git revisions, for pull-request review. */
 import type { CairnConfig } from "../config.js";
-import { todayUtc } from "../entry/parse.js";
+import { todayUtc } from "../entry/file-facts.js";
 import { CairnError } from "../errors.js";
 import { projectLedger, readLedger } from "../ledger/index.js";
 import { nearDecayAt } from "../lifecycle/decay.js";

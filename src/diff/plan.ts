@@ -1,6 +1,6 @@
 /** Classify changed entry files into a knowledge diff, keyed by entry id. Pure: no I/O. */
 import path from "node:path";
-import { idFromPath } from "../entry/parse.js";
+import { idFromPath } from "../entry/id.js";
 import type { Entry, EntryState } from "../entry/types.js";
 import { CHANGE_KINDS, type BodySection, type ChangeKind, type DiffEntry, type KnowledgeDiff } from "./types.js";
 

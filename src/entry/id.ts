@@ -1,6 +1,12 @@
 /** What an entry id may be: a file-name slug (letters, digits, `.`, `_`, `-`), never a path. */
 export const ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
+/** Id from a file name: `knowledge/archive/foo-bar.md` → `foo-bar`. */
+export function idFromPath(file: string): string {
+  const base = file.split("/").pop() ?? file;
+  return base.replace(/\.md$/i, "");
+}
+
 /** True for a string usable as an entry id (and as a file name in the knowledge dir). */
 export function isEntryId(id: string): boolean {
   return ID_RE.test(id) && !id.includes("..");

@@ -8,10 +8,10 @@ import { splitBody, splitSteps } from "./sections.js";
 import { didYouMean } from "../text/suggest.js";
 import type { Entry, EntryState } from "./types.js";
 
-/** Entries are small; larger files are refused unparsed. */
-export const MAX_ENTRY_BYTES = 1024 * 1024;
-export { ID_RE } from "./id.js";
-import { ID_RE } from "./id.js";
+export { MAX_ENTRY_BYTES, todayUtc } from "./file-facts.js";
+import { MAX_ENTRY_BYTES, todayUtc } from "./file-facts.js";
+export { ID_RE, idFromPath } from "./id.js";
+import { ID_RE, idFromPath } from "./id.js";
 
 export type ParseOptions = {
   /** Path relative to the repository root (used in diagnostics). */
@@ -27,16 +27,6 @@ export type ParseResult = {
   entry?: Entry;
   diagnostics: Diagnostic[];
 };
-
-export function todayUtc(now: Date = new Date()): string {
-  return now.toISOString().slice(0, 10);
-}
-
-/** Id from a file name: `knowledge/archive/foo-bar.md` → `foo-bar`. */
-export function idFromPath(file: string): string {
-  const base = file.split("/").pop() ?? file;
-  return base.replace(/\.md$/i, "");
-}
 
 export function parseEntry(bytes: Uint8Array, options: ParseOptions): ParseResult {
   const { file } = options;

@@ -5,10 +5,8 @@
  */
 import path from "node:path";
 import type { FrontmatterEdit } from "../entry/edit.js";
-import type { Diagnostic } from "../entry/diagnostic.js";
-import { idFromPath, todayUtc } from "../entry/parse.js";
+import { todayUtc } from "../entry/file-facts.js";
 import type { EntrySummary } from "../entry/types.js";
-import { closest } from "../text/suggest.js";
 import { relativePath, type Layout } from "../store/layout.js";
 import { editedText, entryPath, readEntryText } from "../store/mutate.js";
 import { applyChange, type AppendEvents, type Change, type ChangeOutcome } from "./change.js";
@@ -16,26 +14,7 @@ import type { ManualResult } from "../types/entries.js";
 
 export type { AppendEvents } from "./change.js";
 
-export type Lookup<E = EntrySummary> = { kind: "found"; entry: E } | { kind: "not-found"; id: string; suggestions: string[] };
-
-/** Find an entry by id; "not found" is a value carrying close ids as suggestions. */
-export function lookup<E>(byId: Map<string, E>, id: string): Lookup<E> {
-  const entry = byId.get(id);
-  if (entry) return { kind: "found", entry };
-  const suggestions = closest(id, byId.keys());
-  return { kind: "not-found", id, suggestions };
-}
-
-/**
- * When no entry has `id` but a file named `<id>.md` exists and does not parse, why (file, line,
- * rule, message) — so that `confirm ID` on a broken entry does not claim there is no such entry.
- */
-export function unreadableEntry(loaded: { byId: ReadonlyMap<string, unknown>; diagnostics: readonly Diagnostic[] }, id: string): string | undefined {
-  if (loaded.byId.has(id)) return undefined;
-  const problem = loaded.diagnostics.find((d) => d.severity === "error" && idFromPath(d.file) === id);
-  if (!problem) return undefined;
-  return `${problem.file} holds "${id}" but cannot be parsed: ${problem.file}:${problem.line}:${problem.column} ${problem.rule} ${problem.message} — fix it (\`cairn check ${problem.file}\` lists every problem) and retry`;
-}
+export { lookup, unreadableEntry, type Lookup } from "./lookup.js";
 
 export type { ManualResult } from "../types/entries.js";
 

@@ -6,7 +6,7 @@
  */
 import type { CompletionItem, CompletionItemKind, CompletionList, Position, Range } from "vscode-languageserver";
 import { REFERENCE_KEYS } from "../check/references.js";
-import { idFromPath } from "../entry/parse.js";
+import { idFromPath } from "../entry/id.js";
 import { FRONTMATTER_FIELDS, REQUIRED_KEYS, type KnownKey } from "../entry/schema.js";
 import { ENTRY_STATUSES, PROVENANCES } from "../entry/types.js";
 import { splitLines } from "./positions.js";

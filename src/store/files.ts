@@ -3,7 +3,7 @@ import { lstatSync, readFileSync, statSync } from "node:fs";
 import { readdir, realpath } from "node:fs/promises";
 import path from "node:path";
 import { diagnostic, type Diagnostic } from "../entry/diagnostic.js";
-import { MAX_ENTRY_BYTES, parseEntry } from "../entry/parse.js";
+import { MAX_ENTRY_BYTES } from "../entry/file-facts.js";
 import type { Entry, EntryState } from "../entry/types.js";
 import { relativePath, type Layout } from "./layout.js";
 import { requireArchiveDir, requireKnowledgeDir } from "./require.js";
@@ -56,6 +56,9 @@ export function entryFileFor(layout: Layout, file: string): EntryFile | undefine
 
 export type ReadResult = { entry?: Entry; diagnostics: Diagnostic[]; bytes?: Uint8Array };
 
+/** The entry parser (and the YAML library under it), loaded when the first file is parsed: most commands parse none. */
+let parser: Promise<typeof import("../entry/parse.js")> | undefined;
+
 /** Read and parse one entry file; problems (symlink escape, too large, unreadable) become diagnostics. */
 export async function readEntryFile(layout: Layout, file: EntryFile, today?: string): Promise<ReadResult> {
   const problem = (rule: string, message: string): ReadResult => ({ diagnostics: [diagnostic(file.rel, rule, "error", message)] });
@@ -80,6 +83,7 @@ export async function readEntryFile(layout: Layout, file: EntryFile, today?: str
       return problem("file-too-large", `file is ${(size / 1024 / 1024).toFixed(1)} MB; entries must be under ${MAX_ENTRY_BYTES / 1024} KB of markdown. It was not parsed.`);
     }
     const bytes = readFileSync(file.abs);
+    const { parseEntry } = await (parser ??= import("../entry/parse.js"));
     const result = parseEntry(bytes, { file: file.rel, state: file.state, ...(today ? { today } : {}) });
     return { ...result, bytes };
   } catch (error) {

@@ -1,9 +1,9 @@
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { cairn, REPO } from "../helpers/cli.js";
-import { testdir } from "../helpers/fixture.js";
+import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
 
 const HEAVY = ["hnswlib-node", "@huggingface/transformers", "onnxruntime", "@energetic-ai", "@tensorflow", "chokidar", "chart.js", "/dist/report/", "vscode-languageserver", "vscode-jsonrpc"];
 
@@ -43,6 +43,22 @@ describe("heavy modules are loaded lazily", () => {
     expect(code).toBe(0);
     expect(modules.some((m) => m.includes("/node_modules/zod/"))).toBe(true);
     expect(modules.filter((m) => m.includes("/node_modules/zod/v4/locales/") && !m.endsWith("/en.js"))).toEqual([]);
+  });
+
+  it("with the index fresh, `status`, `index` and `search --json` load no YAML parser and no surgical editor: they parse no entry", async () => {
+    const root = await testdir({ ...SOURCE_FILES, "knowledge/a.md": entryText(), "knowledge/b.md": entryText({ finding: "Retries never back off; add jitter." }) });
+    expect((await cairn(["--root", root, "index"])).code).toBe(0);
+    expect((await cairn(["--root", root, "status"])).code).toBe(0); // the lint cache
+    for (const args of [["status"], ["index"], ["search", "retries", "--json"]]) {
+      const { code, modules } = await trace(["--root", root, ...args]);
+      expect(code).toBe(0);
+      expect(modules.some((m) => m.includes("/dist/knowledge-base.js"))).toBe(true);
+      for (const parser of ["/node_modules/yaml/", "/dist/entry/parse.js", "/dist/entry/edit.js", "/dist/store/mutate.js"]) expect(modules.filter((m) => m.includes(parser))).toEqual([]);
+    }
+    // The parser is still there when a command needs it: a changed entry is parsed.
+    await writeFile(path.join(root, "knowledge/b.md"), entryText({ finding: "Retries never back off; add jitter and a cap." }));
+    const { modules } = await trace(["--root", root, "status"]);
+    expect(modules.some((m) => m.includes("/node_modules/yaml/"))).toBe(true);
   });
 
   it("`cairn report --json` builds the model without the page, the chart library or the search index", async () => {
