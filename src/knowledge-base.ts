@@ -32,7 +32,7 @@ import type { KnowledgeView } from "./indexing/catalogue-view.js";
 import type { CheckOptions, CheckReport, FixAnchorsOptions, FixReport } from "./types/check.js";
 import type { CairnConfig } from "./types/config.js";
 import type { InitResult, ManualResult, NewEntryInput, NewEntryResult, RepairResult } from "./types/entries.js";
-import type { IndexOptions, IndexSummary, WatchHandle, WatchOptions } from "./types/indexing.js";
+import type { IndexOptions, IndexProgress, IndexSummary, WatchHandle, WatchOptions } from "./types/indexing.js";
 import type { InjectInput, InjectResult } from "./types/inject.js";
 import type { Layout, OpenOptions } from "./types/open.js";
 import type { CompoundFinding, CompoundResult, DecayOptions, DecayResult, Finding, RecordResult, ReviewOptions } from "./types/review.js";
@@ -71,6 +71,9 @@ export class KnowledgeBase {
   /** Receives warnings that belong to no single result (see OpenOptions.onWarning). */
   onWarning: (message: string) => void = () => {};
 
+  /** Told how a long refresh of the index goes, whichever operation started it (see OpenOptions.onProgress). */
+  onProgress: IndexProgress | undefined;
+
   #actor: Promise<string> | undefined;
   readonly #origin: string | undefined;
 
@@ -82,7 +85,7 @@ export class KnowledgeBase {
     this.ledger = openLedger(layout.ledger, { root: layout.root, snapshot: snapshotFileIn(layout.cache) });
     this.#now = now;
     this.#embedder = embedder;
-    this.#session = new IndexSession(layout, config, embedder, refreshIntervalMs);
+    this.#session = new IndexSession(layout, config, embedder, refreshIntervalMs, (done, total, phase) => this.onProgress?.(done, total, phase));
     if (who.actor !== undefined) this.#actor = Promise.resolve(who.actor);
     this.#origin = who.origin;
   }
@@ -161,7 +164,7 @@ export class KnowledgeBase {
     }
     // Every entry file is read and hashed (a size and mtime can hide an edit); files whose bytes are unchanged keep
     // their parse and rule results, so the result is exactly a full pass's.
-    const { index, run } = await this.#session.refreshNow({ verifyContent: true, embedLimit: 0 });
+    const { index, run } = await this.#session.refreshNow({ verifyContent: true, embedLimit: 0, ...this.#progress() });
     for (const warning of [...index.takeOpenWarnings(), ...run.warnings]) this.onWarning(warning);
     const { knowledgeView } = await import("./indexing/catalogue-view.js");
     const view = knowledgeView(index.catalogue, this.today());
@@ -344,9 +347,15 @@ export class KnowledgeBase {
     await opened.loadLexical(); // the lexical index is part of what `index` builds (loaded first, so the refresh builds into it as it parses)
     const warnings = [...opened.takeOpenWarnings(), ...opened.warnings];
     // `build`: the anchored code and lexical documents of changed entries are built now, not by the next search.
-    const { index, run } = await this.#session.refreshNow({ wait: true, build: true, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+    const { index, run } = await this.#session.refreshNow({ wait: true, build: true, ...this.#progress(options.onProgress) });
     const report = run.report!;
     return { ...report, warnings: [...new Set([...warnings, ...run.warnings])], entries: index.size, embedder: index.embedder?.id ?? null, saved: run.saved };
+  }
+
+  /** The progress callback of a refresh: the operation's own, else the knowledge base's. */
+  #progress(own?: IndexProgress): { onProgress?: IndexProgress } {
+    const onProgress = own ?? this.onProgress;
+    return onProgress ? { onProgress } : {};
   }
 
   /** Hybrid search (see SearchOptions); the index is refreshed from the files first when stale. */
@@ -680,6 +689,7 @@ export async function openKnowledgeBase(options: OpenOptions = {}): Promise<Know
   const who = { ...(options.actor !== undefined ? { actor: options.actor } : {}), ...(options.origin !== undefined ? { origin: options.origin } : {}) };
   const kb = new KnowledgeBase(layoutFor(root, config), config, options.now ?? (() => new Date()), options.embedder, options.refreshIntervalMs, who);
   if (options.onWarning) kb.onWarning = options.onWarning;
+  if (options.onProgress) kb.onProgress = options.onProgress;
   return kb;
 }
 

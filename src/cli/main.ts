@@ -3,6 +3,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { CairnError } from "../errors.js";
 import { EXIT, handleClosedOutput, processIo, reportError, type Io } from "./output.js";
+import { refreshProgress } from "./progress.js";
 import type { KnowledgeBase } from "../knowledge-base.js";
 import { VERSION } from "../version.js";
 import nodeModule from "node:module";
@@ -24,7 +25,7 @@ async function run(program: Command, action: Action, options: { here?: boolean }
   try {
     const { openKnowledgeBase } = await import("../knowledge-base.js");
     const root = program.opts<{ root?: string }>().root ?? (options.here ? process.cwd() : undefined);
-    const kb = await openKnowledgeBase({ ...(root ? { root } : {}), onWarning: (message) => io.err(`warning: ${message}`) });
+    const kb = await openKnowledgeBase({ ...(root ? { root } : {}), onWarning: (message) => io.err(`warning: ${message}`), onProgress: refreshProgress(io) });
     exitCode = await action(kb, io);
   } catch (error) {
     exitCode = reportError(io, error);

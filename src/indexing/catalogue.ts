@@ -151,6 +151,8 @@ export async function refreshCatalogue(
     verifyContent?: boolean;
     /** Told of the entries parsed, a chunk at a time, as they are parsed (and awaited); then `changes.parsed` keeps only their records (a first index of 100k entries must not hold every entry at once). */
     onParsed?: (chunk: ParsedEntry[]) => Promise<void> | void;
+    /** Told how many of the files to parse are done (with `onParsed`: parsed and handed on), after each chunk. */
+    onProgress?: (done: number, total: number) => void;
   } = {},
 ): Promise<{ data: StoredCatalogue; changes: CatalogueChanges }> {
   const files = options.files ?? (await listEntryFiles(layout));
@@ -204,6 +206,7 @@ export async function refreshCatalogue(
     toParse.push({ file, mtimeMs, size, ...(before ? { before } : {}) });
   }
   previous.willRead(toParse.length);
+  if (toParse.length) options.onProgress?.(0, toParse.length);
   // In chunks: what a chunk parsed is handed on (and can be dropped) before the next is read.
   for (let at = 0; at < toParse.length; at += PARSE_CHUNK) {
     // A large build allocates far more than it keeps: collect now and then so its peak memory stays that of what it keeps.
@@ -228,6 +231,7 @@ export async function refreshCatalogue(
       changes.parsed.set(file.rel, options.onParsed ? { record } : { record, entry: result.entry, doc });
     }
     if (options.onParsed && parsed.length) await options.onParsed(parsed);
+    options.onProgress?.(at + chunk.length, toParse.length);
   }
   for (let k = 0; k < previous.size; k++) {
     const path = previous.pathAt(k);

@@ -536,7 +536,7 @@ export class SearchIndex {
       const work = chunk.map((c) => c.record).filter((r) => !r.code || lexical.hashOf(r.id) !== docHash(r));
       await this.#build(work, (r) => parsed.get(r)?.entry, (r) => parsed.get(r)?.doc);
     };
-    const { data, changes } = await refreshCatalogue(this.layout, before, { ...(options.files ? { files: options.files } : {}), ...(options.verifyContent ? { verifyContent: true } : {}), onParsed });
+    const { data, changes } = await refreshCatalogue(this.layout, before, { ...(options.files ? { files: options.files } : {}), ...(options.verifyContent ? { verifyContent: true } : {}), ...(options.onProgress ? { onProgress: (done: number, total: number) => options.onProgress!(done, total, "indexing") } : {}), onParsed });
     // Entries whose anchored source files changed: their anchored code is read again (one stat per anchored file).
     const sources = changedSources(this.layout.root, data);
     const { stale, gone } = this.#debt;
@@ -646,6 +646,7 @@ export class SearchIndex {
       if (text !== undefined) missing.push({ id: record.id, hash: record.contentHash, text });
     }
     if (this.#embedderFailed) return;
+    if (missing.length) onProgress?.(0, missing.length, "embedding");
     try {
       for (let i = 0; i < missing.length; i += EMBED_BATCH) {
         const batch = missing.slice(i, i + EMBED_BATCH);

@@ -24,6 +24,8 @@ export class IndexSession {
   /** The `embedder` option of openKnowledgeBase (undefined: from config). */
   readonly #embedder: Embedder | null | undefined;
   readonly #intervalMs: number;
+  /** Told how the refreshes this session starts go (a search in a fresh clone parses every entry). */
+  readonly #onProgress: Progress | undefined;
   #index: Promise<SearchIndex> | undefined;
   /** When the last refresh that counts started. */
   #freshAt = 0;
@@ -37,11 +39,12 @@ export class IndexSession {
   #invalidations = 0;
   #refreshing: { since: number; done: Promise<string[]> } | undefined;
 
-  constructor(layout: Layout, config: CairnConfig, embedder: Embedder | null | undefined, intervalMs: number) {
+  constructor(layout: Layout, config: CairnConfig, embedder: Embedder | null | undefined, intervalMs: number, onProgress?: Progress) {
     this.#layout = layout;
     this.#config = config;
     this.#embedder = embedder;
     this.#intervalMs = intervalMs;
+    this.#onProgress = onProgress;
   }
 
   /** The index, opened once; a wrong root or knowledgeDir is an error here, before anything is created in .cairn/. */
@@ -124,7 +127,7 @@ export class IndexSession {
     if (running && running.since >= wanted) return running.done;
     if (running) await running.done.catch(() => undefined);
     if (this.#refreshing && this.#refreshing !== running && this.#refreshing.since >= wanted) return this.#refreshing.done;
-    const done = this.refreshNow({ embedLimit: SEARCH_EMBED_LIMIT }).then(({ run }) => run.warnings);
+    const done = this.refreshNow({ embedLimit: SEARCH_EMBED_LIMIT, ...(this.#onProgress ? { onProgress: this.#onProgress } : {}) }).then(({ run }) => run.warnings);
     const flight = { since: this.#invalidations, done };
     this.#refreshing = flight;
     try {

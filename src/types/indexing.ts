@@ -35,14 +35,18 @@ export type IndexSummary = SyncReport & {
   saved: boolean;
 };
 
-/** Progress of a long `index` run: texts embedded so far out of the total. */
-export type IndexProgress = (done: number, total: number, phase: "embedding") => void;
+/**
+ * Progress of a long refresh of the index: entry files parsed and indexed so far out of those to parse
+ * (`indexing`: a first index, a fresh clone, a branch switch), then texts embedded (`embedding`, only when an
+ * embedder ranks). Called with `done` 0 when a phase starts.
+ */
+export type IndexProgress = (done: number, total: number, phase: "indexing" | "embedding") => void;
 
 /** Options of `index`. */
 export type IndexOptions = {
   /** Start from scratch instead of updating incrementally. Default false. */
   rebuild?: boolean;
-  /** Called as embedding progresses. Default none. */
+  /** Called as indexing and embedding progress. Default: the knowledge base's `onProgress`. */
   onProgress?: IndexProgress;
 };
 

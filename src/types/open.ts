@@ -1,4 +1,5 @@
 /** Opening a knowledge base: its options and where its files are, as plain types. */
+import type { IndexProgress } from "./indexing.js";
 import type { Embedder } from "../indexing/embedder.js";
 import type { CairnConfig } from "./config.js";
 
@@ -20,6 +21,8 @@ export type OpenOptions = {
   refreshIntervalMs?: number;
   /** Called with warnings that belong to no single result, e.g. "finished a change a killed process left pending". Default: dropped. */
   onWarning?: (message: string) => void;
+  /** Told how a long refresh of the index goes, whichever operation started it (a search in a fresh clone parses every entry): for progress bars. Default: none. */
+  onProgress?: IndexProgress;
 };
 
 /** Where a knowledge base's files are: absolute paths. */

@@ -1,12 +1,10 @@
 import type { KnowledgeBase } from "../../knowledge-base.js";
 import { EXIT, formatDiagnostics, json, type Io } from "../output.js";
-import { progressBar } from "../progress.js";
 
 export async function index(kb: KnowledgeBase, io: Io, opts: { rebuild?: boolean; json?: boolean }): Promise<number> {
-  const bar = progressBar(io, "embedding");
   const started = Date.now();
-  const summary = await kb.index({ ...(opts.rebuild ? { rebuild: true } : {}), onProgress: (d, t) => bar.update(d, t) });
-  bar.done();
+  // Progress goes to the knowledge base's reporter (cli/progress.ts), as for every command.
+  const summary = await kb.index(opts.rebuild ? { rebuild: true } : {});
   if (opts.json) return json(io, summary), EXIT.ok;
   for (const w of summary.warnings) io.err(`warning: ${w}`);
   if (summary.errors.length) io.err(formatDiagnostics(summary.errors, "human", { errors: summary.errors.length, warnings: 0 }) + "\n(files that do not parse keep their last good version in the index)");
