@@ -60,6 +60,8 @@ export class KnowledgeBase {
   readonly #now: () => Date;
   /** The lint cache as this process last read or wrote it (`.cairn/lint.json`). */
   #lintCache: import("./check/lint-cache.js").LintCache | undefined;
+  /** The lint cache file read once for the inject gate's lookups, until this process holds the whole cache. */
+  #lintLookup: ReturnType<typeof import("./check/lint-cache.js").readLintLookup> | undefined;
   /** Temp files of killed writers were swept by this process already. */
   #swept = false;
   /** The one open index of this knowledge base, shared by searches, index(), lifecycle reads and the watcher. */
@@ -472,12 +474,12 @@ export class KnowledgeBase {
     const { lintKey, readLintLookup } = await import("./check/lint-cache.js");
     const input = { layout: this.layout, config: this.config, events: (await this.ledger.state()).state, today: this.today() };
     const linters: Array<Awaited<ReturnType<typeof recordLinter>>> = [];
-    let lookup: ReturnType<typeof readLintLookup> | undefined;
     return {
       record: (p) => index.recordAt(p),
       final: async (records) => {
         const want = { hashes: new Set(records.map((r) => r.fileHash)), paths: new Set(records.map((r) => r.path)) };
-        const base = this.#lintCache ?? (await (lookup ??= readLintLookup(this.layout.cache, lintKey(this.config, this.layout.cache)))).subset(want);
+        // A long-lived process (an MCP server) reads the file once: the lookup is kept until the whole cache is.
+        const base = this.#lintCache ?? (await (this.#lintLookup ??= readLintLookup(this.layout.cache, lintKey(this.config, this.layout.cache)))).subset(want);
         const linter = await recordLinter(input, base);
         linters.push(linter);
         return linter.final(records);
@@ -485,7 +487,9 @@ export class KnowledgeBase {
       save: async () => {
         for (const linter of linters) {
           const cache = await linter.save("merge");
-          if (!cache.partial) this.#lintCache = cache;
+          if (cache.partial) continue;
+          this.#lintCache = cache;
+          this.#lintLookup = undefined;
         }
       },
     };

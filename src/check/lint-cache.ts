@@ -164,8 +164,8 @@ function entriesOf(key: string, v: Stored, want?: Want): LintCache | undefined {
   return at === uses.length ? cache : undefined;
 }
 
-/** Write the cache; a `partial` one (readLintLookup) is merged into what the file holds. */
-export async function writeLintCache(cacheDir: string, cache: LintCache): Promise<void> {
+/** Write the cache; a `partial` one (readLintLookup) is merged into what the file holds. Returns the cache as written (whole). */
+export async function writeLintCache(cacheDir: string, cache: LintCache): Promise<LintCache> {
   if (cache.partial) {
     const whole = await readLintCache(cacheDir, cache.key);
     for (const [k, v] of cache.content) whole.content.set(k, v);
@@ -192,4 +192,5 @@ export async function writeLintCache(cacheDir: string, cache: LintCache): Promis
     if (a.diagnostics.length) stored.diagnostics[i] = a.diagnostics;
   }
   await writeFileAtomic(path.join(cacheDir, FILE), JSON.stringify(stored));
+  return cache;
 }

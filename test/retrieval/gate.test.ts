@@ -113,4 +113,22 @@ describe("status, search --explain and watch see the same rules", () => {
     expect(verdicts.get("knowledge/token.md")).toMatchObject({ injectable: false, blocking: [expect.objectContaining({ rule: "secret-github-token" })] });
     expect(verdicts.get("knowledge/ok.md")).toMatchObject({ injectable: true, blocking: [] });
   });
+
+  it("a long-lived process reads the lint cache once: after its gate saved what it computed, later injects gate from memory", async () => {
+    const files: Record<string, string> = { ...databaseEntries(6), "knowledge/token.md": BROKEN.token!.text };
+    const { root } = await project(files);
+    // An MCP server that only injects: nothing ever loaded the whole cache, and there is none on disk yet.
+    const server = await openKnowledgeBase({ root, embedder: null });
+    const first = await server.inject({ run: "r1", agent: "a", keywords: ["database"], dryRun: true });
+    expect(first.warnings.some((w) => w.startsWith("withheld token:"))).toBe(true);
+    const file = path.join(root, ".cairn/lint.json");
+    expect(JSON.parse(await readFile(file, "utf8")).paths.length).toBeGreaterThan(0);
+    // The file is damaged behind the server's back: it gates from what it holds, computes nothing, writes nothing.
+    await writeFile(file, "damaged");
+    const second = await server.inject({ run: "r2", agent: "a", keywords: ["database"], dryRun: true });
+    expect(second.entries.map((e) => e.id)).toEqual(first.entries.map((e) => e.id));
+    expect(second.warnings.some((w) => w.startsWith("withheld token:"))).toBe(true);
+    expect(await readFile(file, "utf8")).toBe("damaged");
+  });
 });
+
