@@ -49,6 +49,8 @@ export type RecordLintInput = {
    * `check` does, so a new untracked file is seen before it is committed. Default false.
    */
   strictAnchors?: boolean;
+  /** The lint cache's key (lintKey), when the caller computed it already: one inject gates many candidates. */
+  key?: string;
 };
 
 /** Rule results of catalogue records, from the lint cache or computed now (and kept for next time). */
@@ -63,11 +65,19 @@ export type RecordLinter = {
   computed: CatalogueLint["computed"];
 };
 
+type Tracker = { files: Set<string>; git: boolean; volatile: boolean };
+/**
+ * The anchor resolutions' trackers, one store for the process: Node 20 keeps every AsyncLocalStorage that ever ran
+ * and visits each one whenever a promise is created, so one per linter made a long-lived process (an MCP server
+ * gating each inject) slower with every call and never freed them.
+ */
+const trackers = new AsyncLocalStorage<Tracker>();
+
 /** `base`: the lint cache as this process last saw it (a long-lived process reads the file once); default: read it. */
 export async function recordLinter(input: RecordLintInput, base?: LintCache): Promise<RecordLinter> {
   const { layout, config, today } = input;
   const policy = createPolicy(config);
-  const key = lintKey(config, layout.cache);
+  const key = input.key ?? lintKey(config, layout.cache);
   const cache = base?.key === key ? base : await readLintCache(layout.cache, key);
   const next: LintCache = { key: cache.key, content: new Map(), anchors: new Map() };
   const computed = { content: 0, anchors: 0 };
@@ -197,8 +207,6 @@ function anchorLinter(input: RecordLintInput, cache: LintCache, next: LintCache,
 
   // One resolver for every stale entry. Resolutions wait mostly on file reads, so several run at once;
   // each reports what it read to its own tracker (async context), which becomes its cache dependencies.
-  type Tracker = { files: Set<string>; git: boolean; volatile: boolean };
-  const trackers = new AsyncLocalStorage<Tracker>();
   const onAccess = (access: Access) => {
     const tracker = trackers.getStore();
     if (!tracker) return;
