@@ -472,14 +472,15 @@ export class KnowledgeBase {
     const { index } = await this.searchIndex({ records: false });
     const { recordLinter } = await import("./check/catalogue-lint.js");
     const { lintKey, readLintLookup } = await import("./check/lint-cache.js");
-    const input = { layout: this.layout, config: this.config, events: (await this.ledger.state()).state, today: this.today() };
+    const key = lintKey(this.config, this.layout.cache);
+    const input = { layout: this.layout, config: this.config, events: (await this.ledger.state()).state, today: this.today(), key };
     const linters: Array<Awaited<ReturnType<typeof recordLinter>>> = [];
     return {
       record: (p) => index.recordAt(p),
       final: async (records) => {
         const want = { hashes: new Set(records.map((r) => r.fileHash)), paths: new Set(records.map((r) => r.path)) };
         // A long-lived process (an MCP server) reads the file once: the lookup is kept until the whole cache is.
-        const base = this.#lintCache ?? (await (this.#lintLookup ??= readLintLookup(this.layout.cache, lintKey(this.config, this.layout.cache)))).subset(want);
+        const base = this.#lintCache ?? (await (this.#lintLookup ??= readLintLookup(this.layout.cache, key))).subset(want);
         const linter = await recordLinter(input, base);
         linters.push(linter);
         return linter.final(records);

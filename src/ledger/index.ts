@@ -1,5 +1,6 @@
 /** The ledger API: an open ledger directory with append, cached read, and its folded state kept in a snapshot. */
 import { stat } from "node:fs/promises";
+import { lstatSync } from "node:fs";
 import path from "node:path";
 import { CairnError } from "../errors.js";
 import type { LedgerEvent } from "./events.js";
@@ -150,6 +151,10 @@ export class Ledger {
 
   async #state(entry: Shared): Promise<LedgerStateResult> {
     const names = await listLedgerFiles(this.dir);
+    // Nothing changed since the last fold (most calls of a long-lived process): the files' signatures by path say so
+    // without opening them. Anything else (a file changed, replaced by a link, vanished) takes the path below.
+    const last = this.#stateResult;
+    if (last !== undefined && last.value.state === entry.folded?.state && last.key === signaturesByPath(this.dir, names)) return last.value;
     const opened = await Promise.allSettled(names.map((name) => openLedgerFile(path.join(this.dir, name), name)));
     const files = opened.flatMap((o) => (o.status === "fulfilled" && o.value !== undefined ? [o.value] : []));
     try {
@@ -234,6 +239,17 @@ export class Ledger {
       throw new CairnError("IO", `Cannot stat ledger file ${path.join(this.dir, name)}: ${(cause as Error).message}`, { cause });
     }
   }
+}
+
+/** The state key of `names` from their stats by path (as `#state` keys them from their handles); undefined when one is not a regular file now. */
+function signaturesByPath(dir: string, names: readonly string[]): string | undefined {
+  const out: string[] = [];
+  for (const name of names) {
+    const s = lstatSync(path.join(dir, name), { bigint: true, throwIfNoEntry: false });
+    if (!s?.isFile()) return undefined;
+    out.push(`${name}\u0000${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`);
+  }
+  return out.join("\n");
 }
 
 /** Open the ledger in `dir` (usually `knowledge/.ledger`). Nothing is read or created until used. */
