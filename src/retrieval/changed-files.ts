@@ -132,15 +132,18 @@ function anchorsFor(candidate: AnchoredCandidate, change: ChangeIndex): readonly
   return candidate.anchors.some((a) => !a.glob && change.byPath.has(norm(a.path))) ? candidate.placed() : candidate.anchors;
 }
 
-/** Entries whose anchors touch the change: score = the level's strength; relevant only for precise levels; equal levels share a rank. */
-export function anchorSignals(candidates: readonly AnchoredCandidate[], change: ChangeSet): RankedSignal[] {
+/**
+ * Entries whose anchors touch the change: score = the level's strength; relevant only for precise levels; equal levels share a rank.
+ * `admit`: which touched entries may be ranked (a search's filter: asked only of the few touched, not of every entry).
+ */
+export function anchorSignals(candidates: readonly AnchoredCandidate[], change: ChangeSet, admit?: (id: string) => boolean): RankedSignal[] {
   if (!change.paths.length) return [];
   const index = indexChange(change);
   const memo = new Map<AnchorRef, TouchLevel | undefined>();
   const touched = candidates
     .flatMap((c) => {
       const level = touchOfAll(anchorsFor(c, index), index, memo);
-      return level ? [{ id: c.id, level, strength: TOUCH_STRENGTH[level] }] : [];
+      return level && (admit === undefined || admit(c.id)) ? [{ id: c.id, level, strength: TOUCH_STRENGTH[level] }] : [];
     })
     .sort((a, b) => b.strength - a.strength || (a.id < b.id ? -1 : 1));
   // Rank = 1 + the number of entries with a strictly greater strength (equal levels share a rank).

@@ -44,11 +44,12 @@ export async function hybridSearch(index: SearchIndex, query: string, options: S
   const paths = [...new Set([...(options.changedFiles ?? []), ...hunks.flatMap((f) => (f.oldPath ? [f.path, f.oldPath] : [f.path]))])];
   const anchor = paths.length
     ? anchorSignals(
-        index.ids().filter(filter).map((id) => {
+        index.ids().map((id) => {
           const anchors = index.anchorsOf(id)!;
           return { id, anchors: anchors.paths, placed: anchors.placed };
         }),
         { paths, files: hunks },
+        filter,
       )
     : undefined;
 

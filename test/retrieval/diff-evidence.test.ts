@@ -75,6 +75,20 @@ describe("changed code weighed by anchor precision", () => {
     expect(signals[0]!.score).toBeGreaterThan(5 * signals[1]!.score);
   });
 
+  it("ranks only the entries a search admits: one filtered out (archived, another agent's) takes no rank", () => {
+    const candidates = [
+      { id: "archived-exact", anchors: [{ path: "lib/rules/no-useless-concat.js", startLine: 8, endLine: 9 }] },
+      { id: "same-file", anchors: [{ path: "lib/rules/no-useless-concat.js" }] },
+      { id: "untouched", anchors: [{ path: "lib/linter/linter.js" }] },
+    ];
+    const asked: string[] = [];
+    const signals = anchorSignals(candidates, change, (id) => (asked.push(id), id !== "archived-exact"));
+    expect(signals.map((s) => [s.id, s.rank, s.touch])).toEqual([["same-file", 1, "file"]]);
+    // The filter is asked only about touched entries (a search at 10k entries touches a few).
+    expect(asked).toEqual(["archived-exact", "same-file"]);
+    expect(anchorSignals(candidates, change).map((s) => [s.id, s.rank])).toEqual([["archived-exact", 1], ["same-file", 2]]);
+  });
+
   it("inject's query holds the keywords, the summary, the changed paths as words and the diff's code", () => {
     const q = injectQueries({ keywords: ["correctness"], summary: AUTOFIX_SUMMARY }, diff);
     expect(q.keywords).toBe("correctness");
