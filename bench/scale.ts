@@ -45,6 +45,8 @@ const REPO = path.join(HERE, "..");
 const NODE = process.execPath;
 
 type Build = { name: "base" | "current"; dist: string; cli: string; commit?: string };
+/** A build as the results file records it. */
+type RecordedBuild = Pick<Build, "name" | "dist" | "commit">;
 
 type Args = {
   quick: boolean;
@@ -259,7 +261,7 @@ async function measureClone(builds: readonly Build[], args: Args, work: string):
 }
 
 type Previous = { sizes?: SizeMeasurements[]; clone?: Awaited<ReturnType<typeof measureClone>>; watch?: { entries: number; builds: Record<string, WatchCheck> } };
-type PreviousFile = { measurements?: Previous; loads?: Array<{ at: string; loadavg: number[] }>; tables?: { phases?: Array<{ phase: string; minutes: number }> } };
+type PreviousFile = { builds?: RecordedBuild[]; measurements?: Previous; loads?: Array<{ at: string; loadavg: number[] }>; tables?: { phases?: Array<{ phase: string; minutes: number }> } };
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
@@ -270,6 +272,8 @@ async function main(): Promise<void> {
   if (!builds.length) throw new Error("--only-base needs --base DIR");
   if (!hasGnuTime) log("warning: /usr/bin/time (GNU time) is missing: peak RSS is not measured");
   log(`builds: ${builds.map((b) => `${b.name} ${b.dist}${b.commit ? ` (${b.commit.slice(0, 7)})` : ""}`).join(", ")}; sizes ${args.sizes.join(", ")}; ${args.runs} runs; load average ${atStart.loadavg.join(" / ")}`);
+  /** The build the goal rows are about: the last one this run times (current, or base with --only-base). */
+  const mainBuild = builds.at(-1)!.name;
   const work = await mkdtemp(path.join(os.tmpdir(), "cairn-scale-"));
   /** The results file as it is now (another run may be writing other parts of it). */
   const previous = async (): Promise<PreviousFile> =>
@@ -313,11 +317,14 @@ async function main(): Promise<void> {
     // earlier clone-only run must not sit next to this run's clone row).
     const redone = (at: string) => myLoads.has(at) || args.sizes.some((n) => at === `start (${n})` || at.startsWith(`start (${n},`) || at === `after ${n}`) || (args.clone && /fresh[ -]clone/.test(at));
     const allLoads = [...(before.loads ?? []).filter((l) => !redone(l.at)), ...loads];
-    await writeReport(allSizes, cloneNow, watchNow, allPhases, allLoads);
+    // Builds of the kept measurements too (a --base run of 10k merged with a current-only run of 100k): base first.
+    const timed = new Set(builds.map((b) => b.name));
+    const allBuilds: RecordedBuild[] = [...(before.builds ?? []).filter((b) => !timed.has(b.name)), ...builds].sort((a, b) => (a.name === "base" ? -1 : b.name === "base" ? 1 : 0));
+    await writeReport(allBuilds, allSizes, cloneNow, watchNow, allPhases, allLoads);
   }
 
-  async function writeReport(sizes: SizeMeasurements[], clone: Previous["clone"], watch: Previous["watch"], phases: Array<{ phase: string; minutes: number }>, loads: Array<{ at: string; loadavg: number[] }>): Promise<void> {
-    const primary = builds.at(-1)!.name;
+  async function writeReport(builds: readonly RecordedBuild[], sizes: SizeMeasurements[], clone: Previous["clone"], watch: Previous["watch"], phases: Array<{ phase: string; minutes: number }>, loads: Array<{ at: string; loadavg: number[] }>): Promise<void> {
+    const primary = mainBuild;
     const tag = builds.length > 1 || primary === "base" ? ` (${primary === "base" ? "base build" : "current build"})` : "";
     const goals: GoalRow[] = [];
     const [reference, ...larger] = sizes;
@@ -369,7 +376,7 @@ async function main(): Promise<void> {
   }
 }
 
-function setupText(builds: readonly Build[], sizes: readonly SizeMeasurements[], loads: ReadonlyArray<{ at: string; loadavg: number[] }>): string {
+function setupText(builds: readonly RecordedBuild[], sizes: readonly SizeMeasurements[], loads: ReadonlyArray<{ at: string; loadavg: number[] }>): string {
   const buildList = builds.map((b) => `${b.name}${b.commit ? ` (${b.commit.slice(0, 7)})` : ""}`).join(" and ");
   const kbs = sizes.map((s) => `${fmt(s.entries)} entries (${fmt(s.archived ?? 0)} archived; ${s.ledger ? `${fmt(s.ledger.events)} ledger events in ${s.ledger.runs} past runs` : "no ledger"}; runs per command: ${[...new Set(Object.values(s.rows).flatMap((r) => Object.values(r).map((x) => x.runs.length)))].join("/")})`);
   return [
