@@ -90,6 +90,28 @@ describe("the ledger snapshot in .cairn/", () => {
     await expectWholeLedger(await cold());
   });
 
+  it("a ledger of several files: an append to one, then either file replaced, answers as a full read", async () => {
+    const [jan, feb] = [path.join(ledgerDir, "2026-01.jsonl"), path.join(ledgerDir, FILE)];
+    await writeFile(jan, lines(0, 20));
+    await writeFile(feb, lines(20, 40));
+    const warm = openLedger(ledgerDir, options);
+    expect((await warm.state()).state.size).toBe(40);
+    // An append to one file: the other is unchanged since it was folded.
+    await appendFile(feb, lines(40, 41));
+    await expectWholeLedger(await warm.state());
+    // The unchanged file is replaced (a checkout): the re-fold reads both files from the start.
+    await writeFile(`${jan}.new`, `${lines(0, 20)}${event(19, "late")}\n`.replace(`"E000019"`, `"E000019b"`));
+    await rename(`${jan}.new`, jan);
+    await expectWholeLedger(await warm.state());
+    await expectWholeLedger(await cold());
+    // The appended file replaced while the other is up to date: the same.
+    await writeFile(`${feb}.new`, lines(20, 45));
+    await rename(`${feb}.new`, feb);
+    const after = await warm.state();
+    await expectWholeLedger(after);
+    expect(after.state.size).toBe(46);
+  });
+
   it("keeps torn last lines out of what it covers and warns about them like a full read", async () => {
     const file = path.join(ledgerDir, FILE);
     await writeFile(file, `${lines(0, 20)}${event(20).slice(0, 30)}`);
