@@ -263,17 +263,21 @@ export class LayeredLexical {
       return a > 0 ? this.#weights[s]! / (1 - b + (b * length) / a) : 0;
     };
     const touched: number[] = [];
-    const nums: number[] = [];
-    const pseudo: number[] = [];
     const overlayScores = new Map<string, number>();
     const termOf = new Map<string, number>();
+    const scores = this.#scores;
     for (const [term, qw] of n === 0 ? [] : query) {
       if (qw <= 0) continue;
-      nums.length = 0;
-      pseudo.length = 0;
-      let df = 0;
       const t = base ? base.lookup(term) : -1;
       termOf.set(term, t);
+      const overlayIds = this.#overlayLists.get(term);
+      // The idf first (live documents holding the term), so each posting is scored in the one pass that reads it.
+      const df = (t >= 0 ? this.#liveDocs(t) : 0) + (overlayIds?.size ?? 0);
+      if (df === 0) continue;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      // saturate(pseudoTf, idf, qw) with its operations in the same order: the same scores to the last bit.
+      const weight = qw * idf;
+      const k1plus = k1 + 1;
       if (t >= 0) {
         const { docs, slotCounts } = base!.pairs(t);
         // The hottest loop of a search (every posting of every query term): fields read once into locals.
@@ -283,28 +287,21 @@ export class LayeredLexical {
         const dead = this.#dead;
         for (let p = 0, end = docs.length; p < end; ) {
           const num = docs[p]!;
-          let tfSum = 0;
+          if (dead[num]) {
+            while (p < end && docs[p] === num) p++;
+            continue;
+          }
           if (factorEpoch[num] !== epoch) this.#refreshFactors(num, factor);
+          const row = num * SLOTS;
+          let tfSum = 0;
           for (; p < end && docs[p] === num; p++) {
             const packed = slotCounts[p]!;
-            tfSum += (packed >>> segmentSlotBits) * factors[num * SLOTS + (packed & segmentSlotMask)]!;
+            tfSum += (packed >>> segmentSlotBits) * factors[row + (packed & segmentSlotMask)]!;
           }
-          if (dead[num]) continue;
-          df++;
-          nums.push(num);
-          pseudo.push(tfSum);
+          if (tfSum <= 0) continue;
+          if (scores[num] === 0) touched.push(num);
+          scores[num]! += (weight * tfSum * k1plus) / (tfSum + k1);
         }
-      }
-      const overlayIds = this.#overlayLists.get(term);
-      df += overlayIds?.size ?? 0;
-      if (df === 0) continue;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      for (let i = 0; i < nums.length; i++) {
-        const pseudoTf = pseudo[i]!;
-        if (pseudoTf <= 0) continue;
-        const num = nums[i]!;
-        if (this.#scores[num] === 0) touched.push(num);
-        this.#scores[num]! += saturate(pseudoTf, idf, qw);
       }
       for (const id of overlayIds ?? []) {
         const doc = this.#overlay.get(id)!;
@@ -318,7 +315,6 @@ export class LayeredLexical {
     const overlayIds = [...overlayScores.keys()];
     const overlayValues = [...overlayScores.values()];
     const candidates = touched.concat(overlayIds.map((_, k) => -1 - k));
-    const scores = this.#scores;
     const termIn = (term: string) => {
       let t = termOf.get(term);
       if (t === undefined) termOf.set(term, (t = base ? base.lookup(term) : -1));
