@@ -6,6 +6,8 @@
  * file have their anchored code read again) and saved. The watcher holds the writer lock and keeps
  * the lexical index loaded, so what it saves is complete.
  */
+import { statSync } from "node:fs";
+import path from "node:path";
 import { COLLECT_FROM_ENTRIES, collectGarbage } from "../store/gc.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { acquireIndexLock } from "./lock.js";
@@ -18,18 +20,21 @@ export type { WatchEvent, WatchHandle, WatchOptions } from "../types/indexing.js
 
 export async function watchIndex(index: SearchIndex, options: WatchOptions = {}): Promise<WatchHandle> {
   const debounceMs = options.debounceMs ?? 150;
+  const settleMs = options.settleMs ?? 500;
   const emit = options.onEvent ?? (() => {});
   const release = await acquireIndexLock(index.layout.cache, { wait: false, root: index.layout.root });
 
   let timer: NodeJS.Timeout | undefined;
+  let recheck: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   let waiters: Array<() => void> = [];
   let closed = false;
   let reported = new Set<string>();
+  let heldByRules = new Set<string>();
   let schedule = (): void => {};
   const sources = await watchSources(index.layout.root, () => schedule(), (message) => emit({ type: "error", message }));
 
-  const refresh = async (): Promise<void> => {
+  const refresh = async (final = false): Promise<void> => {
     const started = Date.now();
     const pending = waiters;
     waiters = [];
@@ -37,14 +42,24 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
       await index.loadLexical();
       const refreshed = await index.refresh();
       sources.sync(index.anchoredSources());
-      const { report, problems } = await withRuleProblems(index, refreshed, options.lint);
+      const { report, problems } = await withRuleProblems(index, refreshed, options.lint, [...heldByRules]);
       // Searchable now (in memory); the save below only makes it visible to other processes.
-      // A broken file is re-read on every refresh until fixed: report each problem once, not every time.
+      // A broken file is re-read while its stat is recent: report each problem once, not every time. A problem in a
+      // file still being written is held until the file has settled; then the file is read again (its stat is still
+      // recent) or, for a rule error, linted again.
       const key = (d: Diagnostic): string => `${d.file}:${d.line}:${d.column}:${d.rule}:${d.message}`;
-      const current = new Set(problems.map(key));
-      const fresh = problems.filter((d) => !reported.has(key(d)));
-      reported = current;
+      const unsettled = final ? new Set<string>() : writtenWithin(index.layout.root, problems, settleMs);
+      const fresh = problems.filter((d) => !reported.has(key(d)) && !unsettled.has(d.file));
+      reported = new Set(problems.filter((d) => !unsettled.has(d.file) || reported.has(key(d))).map(key));
       if (fresh.length) emit({ type: "invalid", diagnostics: fresh });
+      const parseFailed = new Set(refreshed.errors.map((d) => d.file));
+      heldByRules = new Set(problems.filter((d) => !reported.has(key(d)) && !parseFailed.has(d.file)).map((d) => d.file));
+      if (problems.some((d) => !reported.has(key(d)))) {
+        clearTimeout(recheck);
+        recheck = setTimeout(() => {
+          if (!closed) running = running.then(() => refresh());
+        }, settleMs);
+      }
       const changed = report.added.length + report.updated.length + report.removed.length + report.moved.length + report.codeChanged.length;
       if (changed) emit({ type: "updated", report, ms: Date.now() - started });
       await index.save();
@@ -61,7 +76,7 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
     if (closed) return;
     clearTimeout(timer);
     timer = setTimeout(() => {
-      running = running.then(refresh);
+      running = running.then(() => refresh());
     }, debounceMs);
   };
 
@@ -70,7 +85,7 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
 
   const ready = (async () => {
     // The first refresh starts after the directories are watched: no change falls between the two.
-    await (running = running.then(refresh));
+    await (running = running.then(() => refresh()));
     emit({ type: "ready", entries: index.size });
   })();
 
@@ -80,10 +95,11 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
     async close() {
       closed = true;
       clearTimeout(timer);
+      clearTimeout(recheck);
       dirs.close();
       await sources.close();
       await running;
-      await refresh();
+      await refresh(true);
       await release();
     },
   };
@@ -93,10 +109,18 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
  * Parse failures, plus rule errors of the files this refresh (re)indexed: a file with an error is
  * reported as invalid with its diagnostics and left out of the `updated` lists.
  */
-async function withRuleProblems(index: SearchIndex, report: SyncReport, lint: WatchOptions["lint"]): Promise<{ report: SyncReport; problems: Diagnostic[] }> {
+async function withRuleProblems(
+  index: SearchIndex,
+  report: SyncReport,
+  lint: WatchOptions["lint"],
+  /** Files (repo-relative) whose rule errors were held back until they settled: linted again although unchanged. */
+  held: string[],
+): Promise<{ report: SyncReport; problems: Diagnostic[] }> {
   if (!lint) return { report, problems: report.errors };
   const changedIds = [...report.added, ...report.updated, ...report.moved];
-  const files = changedIds.map((id) => index.meta(id)?.path).filter((p): p is string => p !== undefined);
+  const changed = changedIds.map((id) => index.meta(id)?.path).filter((p): p is string => p !== undefined);
+  const stillThere = held.filter((file) => statSync(path.resolve(index.layout.root, file), { throwIfNoEntry: false })?.isFile());
+  const files = [...new Set([...changed, ...stillThere])];
   if (!files.length) return { report, problems: report.errors };
   const diagnostics = await lint(files);
   const broken = new Set(diagnostics.filter((d) => d.severity === "error").map((d) => d.file));
@@ -106,4 +130,15 @@ async function withRuleProblems(index: SearchIndex, report: SyncReport, lint: Wa
     report: { ...report, added: report.added.filter(ok), updated: report.updated.filter(ok), moved: report.moved.filter(ok) },
     problems: [...report.errors, ...diagnostics.filter((d) => broken.has(d.file))],
   };
+}
+
+/** Files (repo-relative, as diagnostics name them) of these problems modified less than `ms` ago. */
+function writtenWithin(root: string, problems: Diagnostic[], ms: number): Set<string> {
+  const recent = new Set<string>();
+  const now = Date.now();
+  for (const file of new Set(problems.map((d) => d.file))) {
+    const stat = statSync(path.resolve(root, file), { throwIfNoEntry: false });
+    if (stat && now - stat.mtimeMs < ms) recent.add(file);
+  }
+  return recent;
 }

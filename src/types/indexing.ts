@@ -83,6 +83,12 @@ export type WatchEvent =
 export type WatchOptions = {
   /** Quiet period after the last file event before the index is refreshed, in ms. Default 150. */
   debounceMs?: number;
+  /**
+   * A problem in a file modified less than this long ago (ms) is reported once the file has been left alone
+   * that long: an editor that truncates and rewrites a file in place is seen half-written now and then, and
+   * that moment is not the user's mistake. The index keeps the last good version meanwhile. Default 500.
+   */
+  settleMs?: number;
   /** Called for every watcher event. Default: none. */
   onEvent?: (event: WatchEvent) => void;
   /**

@@ -78,6 +78,26 @@ describe("cairn watch", () => {
     expect(catalogue.records.map((r) => r.id)).toEqual(["a", "c"]);
   });
 
+  it("reports a file rewritten in place once it has settled, not the empty moment an editor's truncate left", async () => {
+    const root = await testdir({ ...SOURCE_FILES, "knowledge/b.md": entryText({ finding: "Beta finding about connection pools." }) });
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    const events: WatchEvent[] = [];
+    const handle = await kb.watch({ debounceMs: 50, settleMs: 2_500, onEvent: (e) => events.push(e) });
+    await handle.ready;
+    // The editor truncates the file; a refresh reads it empty before the new text is written.
+    const sawEmpty = handle.settled();
+    await writeFile(path.join(root, "knowledge/b.md"), "");
+    await sawEmpty;
+    expect(events.filter((e) => e.type === "invalid")).toEqual([]);
+    await writeFile(path.join(root, "knowledge/b.md"), "---\nprovenance: [\n---\n");
+    await waitFor(async () => events.some((e) => e.type === "invalid"));
+    await handle.close();
+    const invalid = events.filter((e) => e.type === "invalid");
+    expect(invalid).toHaveLength(1);
+    expect(invalid[0]).toMatchObject({ diagnostics: [{ file: "knowledge/b.md", line: 2 }] });
+    expect(await kb.search("pools").then((r) => r.results.map((x) => x.id))).toEqual(["b"]); // the last good version meanwhile
+  });
+
   it("watches the source files entries are anchored to: an edited function body is searchable, an awaited file too", async () => {
     const source = (word: string) => `export function handleRequest() {\n  ${word}(ctx);\n  return fetch('x');\n}\n`;
     const root = await testdir({
