@@ -9,6 +9,7 @@ import { CairnError } from "../../errors.js";
 import { analyzeDoc, SLOTS, slotWeights, weighQuery } from "./analyze.js";
 import type { DocTerms, FieldTf, SearchHit, WeightedQuery } from "./lexical-index.js";
 import type { LexicalDoc, LexicalParams } from "./params.js";
+import { overlayPairs } from "./overlay-pairs.js";
 import { buildSegment, Segment, segmentSlotBits, segmentSlotMask, writeSegment, type SegmentDoc } from "./segment.js";
 import { topKOf } from "./top-k.js";
 import { TOKENIZER_VERSION } from "./tokenize.js";
@@ -383,52 +384,51 @@ export class LayeredLexical {
       docs.push({ id: base.id(num), hash: base.hash(num), lengths: Array.from(base.lengths.subarray(num * SLOTS, (num + 1) * SLOTS)) });
     }
     const overlay = [...this.#overlay].sort((a, b) => (a[0] < b[0] ? -1 : 1));
-    const overlayNum = new Map<string, number>();
-    for (const [id, d] of overlay) {
-      overlayNum.set(id, docs.length);
-      docs.push({ id, hash: d.hash, lengths: d.lengths });
-    }
+    const firstOverlayNum = docs.length;
+    for (const [id, d] of overlay) docs.push({ id, hash: d.hash, lengths: d.lengths });
     const overlayTerms = [...this.#overlayLists.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    // Merge both sorted dictionaries; per merged term, its base index (or -1) and its overlay term (or undefined),
+    const fresh = overlayPairs(
+      overlay.map(([, d]) => d),
+      overlayTerms,
+      firstOverlayNum,
+    );
+    // Merge both sorted dictionaries; per merged term, its base index (or -1) and its overlay term index (or -1),
     // in flat arrays (a 100k-entry base has ~10⁶ terms: no tuple per term). Terms whose every posting died are dropped.
     const terms: string[] = [];
     const baseOf: number[] = [];
-    const overlayOf: Array<string | undefined> = [];
+    const overlayOf: number[] = [];
     let i = 0;
     let j = 0;
     while (i < base.termCount || j < overlayTerms.length) {
       const bt = i < base.termCount ? base.term(i) : undefined;
       const ot = overlayTerms[j];
       let b = -1;
-      let o: string | undefined;
+      let o = -1;
       if (bt !== undefined && (ot === undefined || bt < ot)) b = i++;
-      else if (bt !== undefined && bt === ot) (b = i++), (o = overlayTerms[j++]);
-      else o = overlayTerms[j++];
-      if (o === undefined && this.#liveDocs(b) === 0) continue;
-      terms.push(o ?? bt!);
+      else if (bt !== undefined && bt === ot) (b = i++), (o = j++);
+      else o = j++;
+      if (o < 0 && this.#liveDocs(b) === 0) continue;
+      terms.push(o >= 0 ? overlayTerms[o]! : bt!);
       baseOf.push(b);
       overlayOf.push(o);
     }
-    const postings = (k: number): { docs: number[]; tfs: FieldTf[] } => {
+    const starts = base.postingStart;
+    const packedPairs = base.allPairs().slotCounts;
+    // Base pairs are copied as they are, renumbered (renumbering keeps their order); the overlay's follow.
+    const pairsOf = (k: number, emit: (doc: number, packed: number) => void): void => {
       const bt = baseOf[k]!;
-      const ot = overlayOf[k];
-      const out = { docs: [] as number[], tfs: [] as FieldTf[] };
+      const ot = overlayOf[k]!;
       if (bt >= 0) {
-        const list = base.postings(bt);
-        list.docs.forEach((num, x) => {
-          if (renumber[num]! >= 0) out.docs.push(renumber[num]!), out.tfs.push(list.tfs[x]!);
-        });
+        for (let p = starts[bt]!, end = starts[bt + 1]!; p < end; p++) {
+          const num = renumber[all[p]!]!;
+          if (num >= 0) emit(num, packedPairs[p]!);
+        }
       }
-      if (ot !== undefined) {
-        const holders = [...this.#overlayLists.get(ot)!].map((id) => [overlayNum.get(id)!, id] as const).sort((a, b) => a[0] - b[0]);
-        for (const [num, id] of holders) out.docs.push(num), out.tfs.push(this.#overlay.get(id)!.terms.get(ot)!);
-      }
-      return out;
+      if (ot >= 0) for (let p = fresh.start[ot]!, end = fresh.start[ot + 1]!; p < end; p++) emit(fresh.docs[p]!, fresh.packed[p]!);
     };
     // Pairs counted from the flat arrays, not by decoding every posting list an extra time.
-    let pairs = 0;
+    let pairs = fresh.docs.length;
     for (let p = 0; p < all.length; p++) if (!this.#dead[all[p]!]) pairs++;
-    for (const d of this.#overlay.values()) for (const tf of d.terms.values()) pairs += tf.length / 2;
-    return writeSegment(this.params, docs, { terms, postings, pairs });
+    return writeSegment(this.params, docs, { terms, pairsOf, pairs });
   }
 }

@@ -10,15 +10,23 @@ export type SegmentDoc = { id: string; hash: string; terms: ReadonlyMap<string, 
 
 const encoder = new TextEncoder();
 
-/** A sorted term dictionary with, per term, the documents (in segment order) and slot frequencies. */
+/** A sorted term dictionary with, per term, its (document, slot) pairs. */
 export type PostingSource = {
   /** Terms in ascending code-unit order. */
   terms: string[];
-  /** For term i: the documents holding it (ascending) and their frequencies, parallel arrays. */
-  postings(i: number): { docs: ArrayLike<number>; tfs: ReadonlyArray<FieldTf> };
+  /**
+   * Term i's pairs in ascending document order (a document's pairs together), each as `emit(document,
+   * count << SLOT_BITS | slot)`: a merge copies a segment's packed pairs as they are, no array per posting.
+   */
+  pairsOf(i: number, emit: (doc: number, packed: number) => void): void;
   /** The number of (document, slot) pairs over all postings, when the source knows it (saves a pass over every posting list). */
   pairs?: number;
 };
+
+/** A document's slot frequencies ([slot, count, …]) as packed pairs. */
+function emitTf(doc: number, tf: FieldTf, emit: (doc: number, packed: number) => void): void {
+  for (let k = 0; k < tf.length; k += 2) emit(doc, ((tf[k + 1] ?? 0) << SLOT_BITS) | (tf[k] ?? 0));
+}
 
 /** Build a segment from documents (numbered in the given order). */
 export function buildSegment(params: LexicalParams, docs: readonly SegmentDoc[]): Uint8Array {
@@ -33,7 +41,13 @@ export function buildSegment(params: LexicalParams, docs: readonly SegmentDoc[])
   });
   const terms = [...byTerm.keys()].sort(compareStrings);
   const lists = terms.map((t) => byTerm.get(t)!);
-  return writeSegment(params, docs, { terms, postings: (i) => lists[i]! });
+  return writeSegment(params, docs, {
+    terms,
+    pairsOf(i, emit) {
+      const list = lists[i]!;
+      for (let x = 0; x < list.docs.length; x++) emitTf(list.docs[x]!, list.tfs[x]!, emit);
+    },
+  });
 }
 
 /** Write a segment from documents and a posting source over them (used to merge segments without re-analyzing). */
@@ -44,7 +58,7 @@ export function writeSegment(params: LexicalParams, docs: ReadonlyArray<Pick<Seg
   const hashLengths = docs.map((d) => Buffer.byteLength(d.hash));
   const termLengths = source.terms.map((t) => Buffer.byteLength(t));
   let pairs = source.pairs ?? 0;
-  if (source.pairs === undefined) for (let i = 0; i < source.terms.length; i++) for (const tf of source.postings(i).tfs) pairs += tf.length / 2;
+  if (source.pairs === undefined) for (let i = 0; i < source.terms.length; i++) source.pairsOf(i, () => pairs++);
   const tableSize = tableSizeFor(source.terms.length);
   const sum = (list: number[]) => list.reduce((s, b) => s + b, 0);
 
@@ -122,18 +136,21 @@ export function writeSegment(params: LexicalParams, docs: ReadonlyArray<Pick<Seg
   const pairDoc = u32("pairDoc", pairs);
   const pairSlotCount = u32("pairSlotCount", pairs);
   let p = 0;
+  let last = -1;
+  let termDocCount = 0;
+  // Writes past the counted pairs fall outside the typed arrays (ignored) and fail the check below.
+  const emit = (doc: number, packed: number): void => {
+    pairDoc[p] = doc;
+    pairSlotCount[p] = packed;
+    p++;
+    if (doc !== last) (termDocCount++, (last = doc));
+  };
   for (let t = 0; t < source.terms.length; t++) {
     postingStart[t] = p;
-    const { docs: nums, tfs } = source.postings(t);
-    termDocs[t] = nums.length;
-    for (let i = 0; i < nums.length; i++) {
-      const tf = tfs[i]!;
-      for (let k = 0; k < tf.length; k += 2) {
-        pairDoc[p] = nums[i]!;
-        pairSlotCount[p] = ((tf[k + 1] ?? 0) << SLOT_BITS) | (tf[k] ?? 0);
-        p++;
-      }
-    }
+    last = -1;
+    termDocCount = 0;
+    source.pairsOf(t, emit);
+    termDocs[t] = termDocCount;
   }
   postingStart[source.terms.length] = p;
   if (p !== pairs) throw new CairnError("INVALID", `internal error: a lexical segment was written with ${p} posting pairs where ${pairs} were counted`);

@@ -23,6 +23,18 @@ function expectSameRanking(layered: LayeredLexical, docs: Iterable<LexicalDoc>, 
   }
 }
 
+/** Every term's postings by document id: two segments over the same documents, numbered differently, compare equal. */
+function postingsById(segment: Segment): Map<string, Array<[string, number[]]>> {
+  const out = new Map<string, Array<[string, number[]]>>();
+  for (let t = 0; t < segment.termCount; t++) {
+    const { docs, tfs } = segment.postings(t);
+    if (!docs.length) continue;
+    const list = docs.map((num, i): [string, number[]] => [segment.id(num), tfs[i]!]).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    out.set(segment.term(t), list);
+  }
+  return out;
+}
+
 describe("the binary segment", () => {
   it("round-trips documents: ids, hashes, lengths, term lookup and postings", () => {
     const scratch = new LexicalIndex();
@@ -143,8 +155,13 @@ describe("the layered lexical index", () => {
         const restored = LayeredLexical.restore(params, base, JSON.parse(JSON.stringify(layered.delta())));
         expectSameRanking(restored, final.values(), queries);
         expect(restored.changed).toBe(false);
-        const compacted = new LayeredLexical(params, Segment.open(layered.compact()));
+        const bytes = layered.compact();
+        const compacted = new LayeredLexical(params, Segment.open(bytes));
         expectSameRanking(compacted, final.values(), queries);
+        // The merge copies base pairs and packs the overlay's: the postings of a segment built from the final documents.
+        const scratch = new LayeredLexical(params);
+        for (const d of final.values()) scratch.add(d, `${d.fields.title}|${d.fields.finding}`);
+        expect(postingsById(Segment.open(bytes))).toEqual(postingsById(Segment.open(scratch.compact())));
         expect(compacted.pending).toEqual({ overlay: 0, dead: 0, base: final.size });
       }),
       { numRuns: 80 },
