@@ -15,7 +15,7 @@ import { listEntryFiles, mapLimit, readEntryFile, type EntryFile } from "../stor
 import type { Layout } from "../store/layout.js";
 import { collectGarbage } from "../store/gc.js";
 import type { StoredCatalogue } from "./catalogue-store.js";
-import { entryDocument, type AnchorRef, type IndexDoc } from "./document.js";
+import { entryDocument, sha256, type AnchorRef, type IndexDoc } from "./document.js";
 
 /**
  * What an entry's anchored-code lexical field was built from (search-index.ts fills it when it
@@ -91,8 +91,8 @@ const LINE_KEYS = [...DATE_KEYS, "supersedes", "supersededBy", "contradicts"] as
 
 export const emptyCatalogue = (): CatalogueData => ({ records: [], broken: [] });
 
-export function shortHash(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, 32);
+export function shortHash(text: string, hexChars = 32): string {
+  return sha256(text, hexChars);
 }
 
 /** The record of a parsed entry file. */
@@ -108,10 +108,10 @@ export function recordOf(entry: Entry, problems: readonly Diagnostic[], stat: { 
     state: entry.state,
     frontmatter,
     anchors: owned(doc.meta.anchors),
-    fileHash: entry.hash.slice(0, 32),
+    fileHash: owned(entry.hash.slice(0, 32)),
     lexicalHash: doc.lexicalHash,
     contentHash: doc.meta.contentHash,
-    verifyHash: shortHash(entry.verify.text).slice(0, 16),
+    verifyHash: shortHash(entry.verify.text, 16),
     ...(Object.keys(keyLines).length ? { keyLines } : {}),
     ...(parseProblems.length ? { problems: parseProblems } : {}),
     mtimeMs: stat.mtimeMs,

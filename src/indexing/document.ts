@@ -51,7 +51,7 @@ export function entryDocument(entry: Entry): IndexDoc {
     id: entry.id,
     lexical,
     embedText,
-    lexicalHash: sha256(JSON.stringify(lexical.fields)).slice(0, 32),
+    lexicalHash: sha256(JSON.stringify(lexical.fields), 32),
     meta: {
       path: entry.path,
       state: entry.state,
@@ -69,8 +69,9 @@ export function entryDocument(entry: Entry): IndexDoc {
   };
 }
 
-export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+/** The SHA-256 of `text` in hex, its first `hexChars` digits (a string of its own, not a slice that keeps the whole digest). */
+export function sha256(text: string, hexChars = 64): string {
+  return createHash("sha256").update(text).digest().toString("hex", 0, hexChars / 2);
 }
 
 function stringList(value: unknown): string[] {

@@ -11,5 +11,5 @@ export { codeBatch, type CodeBatch } from "../anchors/code.js";
 export async function entryDocWithCode(batch: CodeBatch, entry: Entry, doc: IndexDoc = entryDocument(entry)): Promise<{ doc: IndexDoc; code: CodeRecord }> {
   const code = await anchoredCode(batch, entry.evidence.anchors);
   if (code.text) doc.lexical.fields.anchoredCode = code.text;
-  return { doc, code: { hash: shortHash(code.text).slice(0, 16), anchors: anchorsKey(entry.evidence.anchors), sources: code.sources, places: code.places } };
+  return { doc, code: { hash: shortHash(code.text, 16), anchors: anchorsKey(entry.evidence.anchors), sources: code.sources, places: code.places } };
 }

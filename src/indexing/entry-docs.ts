@@ -18,7 +18,7 @@ export function docHash(record: Pick<CatalogueRecord, "lexicalHash" | "code">): 
 
 /** A key of an entry's anchors as written: a frontmatter-only edit keeps it (and the code built for it). */
 export function anchorsKey(anchors: readonly Anchor[]): string {
-  return shortHash(JSON.stringify(anchors.map((a) => [a.repo ?? "", a.qualifier ?? "", a.path ?? "", a.startLine ?? 0, a.endLine ?? 0, a.symbol ?? "", a.glob ? 1 : 0]))).slice(0, 16);
+  return shortHash(JSON.stringify(anchors.map((a) => [a.repo ?? "", a.qualifier ?? "", a.path ?? "", a.startLine ?? 0, a.endLine ?? 0, a.symbol ?? "", a.glob ? 1 : 0])), 16);
 }
 
 /**
