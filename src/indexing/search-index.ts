@@ -21,7 +21,7 @@ import { entryFileFor, mapLimit, readEntryFile, type EntryFile } from "../store/
 import { relativePath, type Layout } from "../store/layout.js";
 import { writeFileAtomic } from "../store/atomic.js";
 import { cacheSeal } from "../store/cache-seal.js";
-import { collectGarbage } from "../store/gc.js";
+import { COLLECT_FROM_ENTRIES, collectGarbage } from "../store/gc.js";
 import { assertTreeContained } from "../store/contain.js";
 import { emptyCatalogue, refreshCatalogue, type CatalogueRecord, type ParsedEntry } from "./catalogue.js";
 import { readCatalogue, writeCatalogue, type CatalogueDirs, type LexicalDebt } from "./catalogue-file.js";
@@ -73,8 +73,8 @@ const BUILD_READS = 16;
 const COMPACT_MIN = 1_000;
 /** While documents are added, fold the overlay into an in-memory segment once it holds this many (and a quarter of the base). */
 const FOLD_AT = 2_048;
-/** …and at the latest every this many: an overlay document costs far more memory than its segment bytes (a first index of 100k entries peaked at 1.7–2.5 GB folding at a quarter of the base). */
-const FOLD_MAX = 8_192;
+/** …and at the latest every this many: an overlay document costs far more memory than its segment bytes (a first index of 100k entries peaked at 1.7–2.5 GB folding at a quarter of the base, 1.03 GB at every 8,192 and 0.92 GB at every 4,096, with a collection before each fold). */
+const FOLD_MAX = 4_096;
 /** Reads of the saved index tried when another process replaces it meanwhile, before rebuilding from the entry files. */
 const OPEN_ATTEMPTS = 5;
 
@@ -674,6 +674,8 @@ export class SearchIndex {
     const lexical = this.#lexical!;
     const { overlay, base } = lexical.pending;
     if (overlay < FOLD_AT || (overlay < base / 4 && overlay < FOLD_MAX)) return;
+    // The parse's garbage first: the compaction allocates a second copy of the segment (native memory) on top of the heap.
+    if (base >= COLLECT_FROM_ENTRIES) collectGarbage();
     const bytes = lexical.compact();
     this.#setLexical(new LayeredLexical(this.#params, Segment.open(bytes)));
     this.#folded = bytes;
@@ -704,6 +706,7 @@ export class SearchIndex {
       const pending = lexical.pending;
       const segmentGone = files.segment !== null && !existsSync(path.join(this.layout.cache, files.segment));
       if (this.#folded || moved || segmentGone || (pending.base === 0 && pending.overlay > 0) || pending.overlay + pending.dead > Math.max(COMPACT_MIN, pending.base / 10)) {
+        if (pending.base >= COLLECT_FROM_ENTRIES && pending.overlay + pending.dead > 0) collectGarbage();
         const bytes = this.#folded && pending.overlay + pending.dead === 0 ? this.#folded : lexical.compact();
         this.#folded = null;
         files.segment = `segments/lexical-${generation}.bin`;
