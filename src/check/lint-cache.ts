@@ -83,10 +83,73 @@ export async function readLintCache(cacheDir: string, key: string): Promise<Lint
 /**
  * The cache file read once, for lookups of a few entries (the inject gate's candidates): `subset` turns only the
  * wanted results into a cache (not 10k of them). Such a cache is `partial`: writing it merges it into the file.
+ * A long-lived process asks for a subset on every inject: the file's lists are indexed (and checked) once, on the
+ * first, so each later subset costs its wanted entries, not a walk of every result.
  */
 export async function readLintLookup(cacheDir: string, key: string): Promise<{ subset(want: Want): LintCache }> {
   const stored = readStored(cacheDir, key);
-  return { subset: (want) => ({ ...((stored && entriesOf(key, stored, want)) ?? emptyCache(key)), partial: true }) };
+  let index: StoredIndex | null | undefined;
+  return {
+    subset: (want) => {
+      if (index === undefined) index = (stored && indexOf(stored)) ?? null;
+      return { ...((stored && index && wantedOf(key, stored, index, want)) ?? emptyCache(key)), partial: true };
+    },
+  };
+}
+
+/** Where each result sits in a stored cache: clean hashes as a set, each anchor path's run in `uses`. */
+type StoredIndex = { clean: ReadonlySet<string>; runs: ReadonlyMap<string, { i: number; from: number; n: number }>; volatiles: ReadonlySet<number> };
+
+/** The index of a stored cache; undefined when its anchor lists are malformed (then none of it is used). */
+function indexOf(v: Stored): StoredIndex | undefined {
+  const runs = new Map<string, { i: number; from: number; n: number }>();
+  let at = 0;
+  for (let i = 0; i < v.paths.length; i++) {
+    const n = v.uses[at++];
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || at + n > v.uses.length) return undefined;
+    for (let j = at; j < at + n; j++) if (v.deps[v.uses[j] as number] === undefined) return undefined;
+    runs.set(v.paths[i] as string, { i, from: at, n });
+    at += n;
+  }
+  return at === v.uses.length ? { clean: new Set(v.clean), runs, volatiles: new Set(v.volatile) } : undefined;
+}
+
+/** The wanted results of an indexed stored cache; undefined when one of them is malformed. */
+function wantedOf(key: string, v: Stored, index: StoredIndex, want: Want): LintCache | undefined {
+  const cache = emptyCache(key);
+  for (const hash of want.hashes) {
+    if (index.clean.has(hash)) cache.content.set(hash, CLEAN);
+    else if (Object.hasOwn(v.content, hash)) {
+      const c = contentOf(v.content[hash]);
+      if (!c) return undefined;
+      cache.content.set(hash, c);
+    }
+  }
+  for (const file of want.paths) {
+    const run = index.runs.get(file);
+    if (!run) continue;
+    const deps = new Array<string>(run.n);
+    for (let j = 0; j < run.n; j++) deps[j] = v.deps[v.uses[run.from + j] as number]!;
+    const result = anchorOf(v, run.i, deps, index.volatiles);
+    if (!result) return undefined;
+    cache.anchors.set(file, result);
+  }
+  return cache;
+}
+
+/** A stored content result, checked; undefined when malformed. */
+function contentOf(c: unknown): ContentLint | undefined {
+  if (!isList(c) || !isList(c[0]) || !isList(c[1])) return undefined;
+  return { diagnostics: c[0] as Diagnostic[], directives: c[1] as Directive[] };
+}
+
+/** The stored anchor result at position `i` (its dependencies read), checked; undefined when malformed. */
+function anchorOf(v: Stored, i: number, deps: string[], volatiles: ReadonlySet<number>): AnchorLint | undefined {
+  const token = v.git[i];
+  const found = v.diagnostics[i] ?? [];
+  if ((token !== undefined && !isString(token)) || !isList(found)) return undefined;
+  // One shape for every result (no spread of optional parts): 10k of them are made by a full read.
+  return { key: v.keys[i] as string, deps, git: token, volatile: volatiles.has(i) ? true : undefined, diagnostics: found as Diagnostic[] };
 }
 
 type Want = { hashes: ReadonlySet<string>; paths: ReadonlySet<string> };
@@ -116,50 +179,30 @@ function readStored(cacheDir: string, key: string): Stored | undefined {
   return v as Stored;
 }
 
-/**
- * The cache a stored object describes — every result, or only the `want`ed ones — or undefined when any part of
- * it is malformed (then none of it is used).
- */
-function entriesOf(key: string, v: Stored, want?: Want): LintCache | undefined {
+/** The whole cache a stored object describes, or undefined when any part of it is malformed (then none of it is used). */
+function entriesOf(key: string, v: Stored): LintCache | undefined {
   const cache = emptyCache(key);
-  const content = (hash: string, c: unknown): boolean => {
-    if (!isList(c) || !isList(c[0]) || !isList(c[1])) return false;
-    cache.content.set(hash, { diagnostics: c[0] as Diagnostic[], directives: c[1] as Directive[] });
-    return true;
-  };
-  if (want) {
-    // A scan of the clean list per wanted hash: a few of them, against a Set of 10k built for each.
-    for (const hash of want.hashes) {
-      if (v.clean.includes(hash)) cache.content.set(hash, CLEAN);
-      else if (Object.hasOwn(v.content, hash) && !content(hash, v.content[hash])) return undefined;
-    }
-  } else {
-    for (const hash of v.clean) cache.content.set(hash, CLEAN);
-    for (const [hash, c] of Object.entries(v.content)) if (!content(hash, c)) return undefined;
+  for (const hash of v.clean) cache.content.set(hash, CLEAN);
+  for (const [hash, stored] of Object.entries(v.content)) {
+    const c = contentOf(stored);
+    if (!c) return undefined;
+    cache.content.set(hash, c);
   }
   const volatiles = new Set(v.volatile);
-  const { paths, keys, uses, deps, git, diagnostics } = v;
-  // `uses` holds each path's dependency count and indices in turn: every result is walked, only the wanted kept.
+  const { paths, uses, deps } = v;
   let at = 0;
   for (let i = 0; i < paths.length; i++) {
     const n = uses[at++];
     if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || at + n > uses.length) return undefined;
-    const file = paths[i] as string;
-    if (want && !want.paths.has(file)) {
-      at += n;
-      continue;
-    }
     const list = new Array<string>(n);
     for (let j = 0; j < n; j++) {
       const dep = deps[uses[at++] as number];
       if (dep === undefined) return undefined;
       list[j] = dep;
     }
-    const token = git[i];
-    const found = diagnostics[i] ?? [];
-    if ((token !== undefined && !isString(token)) || !isList(found)) return undefined;
-    // One shape for every result (no spread of optional parts): 10k of them are made here.
-    cache.anchors.set(file, { key: keys[i] as string, deps: list, git: token, volatile: volatiles.has(i) ? true : undefined, diagnostics: found as Diagnostic[] });
+    const result = anchorOf(v, i, list, volatiles);
+    if (!result) return undefined;
+    cache.anchors.set(paths[i] as string, result);
   }
   return at === uses.length ? cache : undefined;
 }
