@@ -36,7 +36,7 @@ import { coldRun, hasGnuTime, type ColdRun } from "./lib/cold.js";
 import { generateQueries } from "./lib/corpus.js";
 import { fmt, goalTable, machine, RESULTS_DIR, table, writeResults, type GoalRow } from "./lib/report.js";
 import { buildKnowledgeBase, copyKnowledgeBase, sh, type ScaleKb } from "./lib/scale-kb.js";
-import { compareTable, fmtMb, fmtMs, referenceRows, scaledRows, summarizeRuns, warmRows, type RunRecord, type SizeMeasurements } from "./lib/scale-report.js";
+import { compareTable, firstIndexRows, fmtMb, fmtMs, referenceRows, scaledRows, summarizeRuns, warmRows, type RunRecord, type SizeMeasurements } from "./lib/scale-report.js";
 import { ROWS, type RowContext } from "./lib/scale-rows.js";
 import { checkWatcher, inotifyLimits, type WatchCheck } from "./lib/scale-watch.js";
 
@@ -330,6 +330,7 @@ async function main(): Promise<void> {
     const [reference, ...larger] = sizes;
     if (reference) goals.push(...referenceRows(ROWS, reference, primary, ""));
     for (const size of larger) goals.push(...scaledRows(ROWS, size, reference, primary, ""));
+    goals.push(...firstIndexRows(sizes, primary));
     if (clone) {
       const s = summarizeRuns(clone.runs[primary]);
       const node = summarizeRuns(clone.node).ms;

@@ -111,6 +111,22 @@ export function scaledRows(rows: readonly Row[], size: SizeMeasurements, referen
   });
 }
 
+/** The first `cairn index` of each size (one run, on the copy the rows then use): a command of its own, with peak RSS ≤ 1 GB from 100k on. */
+export function firstIndexRows(sizes: readonly SizeMeasurements[], build: string): GoalRow[] {
+  return sizes.map((size) => {
+    const s = summarizeRuns(size.initialIndex[build] ? [size.initialIndex[build]] : undefined);
+    const ok = s.status === "ok";
+    const large = size.entries >= 100_000;
+    return {
+      metric: `first \`cairn index\` (no \`.cairn/\`) at ${k(size.entries)}`,
+      goal: large ? "peak RSS ≤ 1 GB" : "—",
+      measured: measuredText(s),
+      baseline: ok ? `${fmt((size.entries / s.ms) * 1_000, 0)} entries/s` : "",
+      pass: !ok ? false : large ? s.rssMb !== null && s.rssMb <= GB : null,
+    };
+  });
+}
+
 export function warmRows(sizes: readonly SizeMeasurements[], build: string, tag: string): GoalRow[] {
   const out: GoalRow[] = [];
   const small = sizes[0];

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { coldRun, hasGnuTime } from "../../bench/lib/cold.js";
-import { summarizeRuns, type RunRecord } from "../../bench/lib/scale-report.js";
+import { firstIndexRows, summarizeRuns, type RunRecord, type SizeMeasurements } from "../../bench/lib/scale-report.js";
 
 describe("coldRun (bench/lib/cold.ts)", () => {
   it("times a process and reads its peak RSS", async () => {
@@ -57,5 +57,13 @@ describe("summarizeRuns (bench/lib/scale-report.ts)", () => {
 
   it("reports a timeout", () => {
     expect(summarizeRuns([{ ms: 600_000, rssMb: null, outcome: "timeout", code: null }]).status).toBe("timeout");
+  });
+
+  it("gives the first index a row per size: no goal at 10k, peak RSS ≤ 1 GB at 100k", () => {
+    const size = (entries: number, run: RunRecord): SizeMeasurements => ({ entries, baselines: { node: [], parse: [] }, rows: {}, warm: {}, initialIndex: { current: run } });
+    const [small, large, over] = firstIndexRows([size(10_000, ok(20_000, 300)), size(100_000, ok(150_000, 920)), size(200_000, ok(300_000, 1_100))], "current");
+    expect(small).toMatchObject({ metric: "first `cairn index` (no `.cairn/`) at 10k", goal: "—", pass: null, baseline: "500 entries/s" });
+    expect(large).toMatchObject({ goal: "peak RSS ≤ 1 GB", measured: "150 s, peak 920 MB (1 run)", pass: true });
+    expect(over).toMatchObject({ pass: false });
   });
 });
