@@ -5,6 +5,7 @@
  * command's repair must finish it: one copy, in the right place, with exactly one event.
  */
 import { execFileSync, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -97,10 +98,16 @@ describe("a change interrupted at any step is finished by the next command", () 
     const script = `
       const { openKnowledgeBase } = await import(${JSON.stringify(path.join(REPO, "dist/index.js"))});
       const kb = await openKnowledgeBase({ root: ${JSON.stringify(root)}, embedder: null });
-      setTimeout(() => process.stdout.write("blocked\\n"), 500);
       await kb.archive("ctx", "by hand");`;
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
-    await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "ignore", "inherit"] });
+    // Killed once the entry has moved (written to archive/, then deleted from knowledge/): the append that follows
+    // cannot finish (no one reads the FIFO). A fixed delay instead was too short on a loaded machine.
+    const moved = () => existsSync(path.join(root, "knowledge/archive/ctx.md")) && !existsSync(path.join(root, "knowledge/ctx.md"));
+    for (const end = Date.now() + 30_000; !moved(); ) {
+      if (Date.now() > end || child.exitCode !== null) throw new Error("the archive never moved the entry");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await new Promise((r) => setTimeout(r, 200));
     const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
     child.kill("SIGKILL");
     await exited;
