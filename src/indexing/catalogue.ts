@@ -14,6 +14,7 @@ import type { Entry, EntryState } from "../entry/types.js";
 import { listEntryFiles, mapLimit, readEntryFile, type EntryFile } from "../store/files.js";
 import type { Layout } from "../store/layout.js";
 import { collectGarbage } from "../store/gc.js";
+import { owned } from "../text/own.js";
 import type { StoredCatalogue } from "./catalogue-store.js";
 import { entryDocument, sha256, type AnchorRef, type IndexDoc } from "./document.js";
 
@@ -118,22 +119,6 @@ export function recordOf(entry: Entry, problems: readonly Diagnostic[], stat: { 
     size: stat.size,
     code: undefined,
   };
-}
-
-/**
- * A copy of a parsed value that shares no memory with the file text it was parsed from. V8 keeps a substring of
- * 13 characters or more as a view of its whole parent string: an anchor's path or a title would hold its entry's
- * whole file in memory for as long as the record lives (heap snapshot of a first index at 30k entries: ~50 MB of file texts held by anchor paths, titles and ids).
- */
-function owned<T>(value: T): T {
-  if (typeof value === "string") return (value.length < 13 ? value : JSON.parse(JSON.stringify(value))) as T;
-  if (Array.isArray(value)) return value.map(owned) as T;
-  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-    const copy: Record<string, unknown> = {};
-    for (const [key, v] of Object.entries(value)) copy[key] = owned(v);
-    return copy as T;
-  }
-  return value;
 }
 
 /** The parser's problems of a record as of `today`: its stored problems plus future dates, which depend on the day. */

@@ -1,4 +1,5 @@
 /** Lexing of one region into words, numbers, operators and punctuation; identifier splitting. */
+import { ownString } from "../../text/own.js";
 
 export type LexemeKind = "word" | "path" | "number" | "op" | "punct";
 export type Lexeme = { kind: LexemeKind; text: string; start: number; end: number };
@@ -63,9 +64,10 @@ const splits = new Map<string, Readonly<SplitIdentifier>>();
 export function splitIdentifier(word: string): Readonly<SplitIdentifier> {
   let split = splits.get(word);
   if (split) return split;
-  split = splitAnew(word);
+  // Kept: the word and its pieces as strings of their own, not views of the text they were lexed from.
+  split = splitAnew(ownString(word));
   if (splits.size >= 50_000) splits.clear();
-  splits.set(word, split);
+  splits.set(ownString(word), split);
   return split;
 }
 

@@ -2,6 +2,7 @@
  * Porter (1980) English stemmer, compact. Only lowercase ASCII words of 3+ letters are stemmed;
  * anything else (identifiers with digits, non-Latin words) is returned unchanged.
  */
+import { ownString } from "../../text/own.js";
 
 const isConsonant = (w: string, i: number): boolean => {
   const c = w[i];
@@ -116,6 +117,8 @@ export function stem(word: string): string {
   w = replaceSuffix(w, STEP4, (s, suffix) => measure(s) > 1 && (suffix !== "ion" || /[st]$/.test(s)));
   w = step5(w);
   if (cache.size > 50_000) cache.clear();
-  cache.set(word, w);
+  // The memo keeps strings of its own: a word lexed from an entry or a query would otherwise hold that whole text.
+  w = ownString(w);
+  cache.set(ownString(word), w);
   return w;
 }
