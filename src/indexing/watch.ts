@@ -132,13 +132,16 @@ async function withRuleProblems(
   };
 }
 
-/** Files (repo-relative, as diagnostics name them) of these problems modified less than `ms` ago. */
+/** Files (repo-relative, as diagnostics name them) of these problems modified less than `ms` ago (or ahead). */
 function writtenWithin(root: string, problems: Diagnostic[], ms: number): Set<string> {
   const recent = new Set<string>();
   const now = Date.now();
   for (const file of new Set(problems.map((d) => d.file))) {
     const stat = statSync(path.resolve(root, file), { throwIfNoEntry: false });
-    if (stat && now - stat.mtimeMs < ms) recent.add(file);
+    // An mtime far in the future (a clock skew, a `touch -d`) never settles: it counts as settled, or the problem would
+    // never be reported and the file re-read every `ms` for good.
+    const age = stat ? now - stat.mtimeMs : Number.POSITIVE_INFINITY;
+    if (age > -ms && age < ms) recent.add(file);
   }
   return recent;
 }

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openKnowledgeBase } from "../../src/index.js";
@@ -96,6 +96,21 @@ describe("cairn watch", () => {
     expect(invalid).toHaveLength(1);
     expect(invalid[0]).toMatchObject({ diagnostics: [{ file: "knowledge/b.md", line: 2 }] });
     expect(await kb.search("pools").then((r) => r.results.map((x) => x.id))).toEqual(["b"]); // the last good version meanwhile
+  });
+
+  it("reports a broken file whose mtime is in the future (it never settles) instead of holding it for good", async () => {
+    const root = await testdir({ ...SOURCE_FILES, "knowledge/b.md": entryText({ finding: "Beta finding about connection pools." }) });
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    const events: WatchEvent[] = [];
+    const handle = await kb.watch({ debounceMs: 50, settleMs: 300, onEvent: (e) => events.push(e) });
+    await handle.ready;
+    const file = path.join(root, "knowledge/b.md");
+    await writeFile(file, "---\nprovenance: [\n---\n");
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    await utimes(file, tomorrow, tomorrow);
+    await waitFor(async () => events.some((e) => e.type === "invalid"), 5_000);
+    await handle.close();
+    expect(events.filter((e) => e.type === "invalid")).toHaveLength(1);
   });
 
   it("watches the source files entries are anchored to: an edited function body is searchable, an awaited file too", async () => {
