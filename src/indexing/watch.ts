@@ -57,7 +57,7 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
       if (problems.some((d) => !reported.has(key(d)))) {
         clearTimeout(recheck);
         recheck = setTimeout(() => {
-          if (!closed) running = running.then(() => refresh());
+          if (!closed) enqueue();
         }, settleMs);
       }
       const changed = report.added.length + report.updated.length + report.removed.length + report.moved.length + report.codeChanged.length;
@@ -72,12 +72,12 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
       for (const resolve of pending) resolve();
     }
   };
+  /** Refreshes run one after another. */
+  const enqueue = (): Promise<void> => (running = running.then(() => refresh()));
   schedule = (): void => {
     if (closed) return;
     clearTimeout(timer);
-    timer = setTimeout(() => {
-      running = running.then(() => refresh());
-    }, debounceMs);
+    timer = setTimeout(enqueue, debounceMs);
   };
 
   // Editors' atomic saves (write temp + rename) arrive as several events; the debounce merges them.
@@ -85,7 +85,7 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
 
   const ready = (async () => {
     // The first refresh starts after the directories are watched: no change falls between the two.
-    await (running = running.then(() => refresh()));
+    await enqueue();
     emit({ type: "ready", entries: index.size });
   })();
 
