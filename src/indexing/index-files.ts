@@ -1,12 +1,53 @@
 /**
- * The files of a saved index generation in `.cairn/`: opening the ones a manifest names (the segment kept open,
- * so a process saving meanwhile cannot pull it away), telling when another process replaced the generation,
+ * The files of a saved index generation in `.cairn/`: reading the generation the manifest names (the segment kept
+ * open, so a process saving meanwhile cannot pull it away; read again when another process replaced it meanwhile),
  * and removing the generations a new manifest no longer refers to.
  */
-import { openSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { readManifest, type Manifest } from "./manifest.js";
+import { cacheSeal } from "../store/cache-seal.js";
+import { readCatalogue, type CatalogueDirs } from "./catalogue-file.js";
+import type { StoredCatalogue } from "./catalogue-store.js";
+import type { SavedLexical } from "./lexical-docs.js";
+import { INDEX_FORMAT, readManifest, type Manifest } from "./manifest.js";
+
+/** Reads of the saved index tried when another process replaces it meanwhile, before rebuilding from the entry files. */
+const OPEN_ATTEMPTS = 5;
+
+/** A saved index as read: nothing usable (start fresh; `warning` says why when something was wrong), or the generation its manifest names. */
+export type SavedIndex = { kind: "fresh"; warning?: string } | { kind: "saved"; manifest: Manifest; catalogue: StoredCatalogue; lexical: SavedLexical };
+
+/**
+ * Read the saved index in `cache`: its manifest, catalogue and lexical files (the segment opened, the rest read when
+ * first searched). `afterManifest`: a test seam run between reading the manifest and the files it names.
+ */
+export async function readSavedIndex(cache: string, dirs: CatalogueDirs, afterManifest?: () => Promise<void>): Promise<SavedIndex> {
+  for (let attempt = 1; ; attempt++) {
+    const read = await readManifest(cache);
+    if (read.kind === "missing") return { kind: "fresh" };
+    if (read.kind === "corrupt") return { kind: "fresh", warning: `the index in .cairn/ was unreadable (${read.reason}); rebuilding it from the entry files` };
+    const manifest = read.manifest;
+    if (manifest.format !== INDEX_FORMAT) return { kind: "fresh", warning: `the index format changed (${String(manifest.format)} → ${INDEX_FORMAT}); rebuilding` };
+    // A committed or copied .cairn/ could claim that an entry with a secret parses clean: only trust what was written here.
+    if (manifest.seal === undefined || manifest.seal !== cacheSeal(cache)) return { kind: "fresh", warning: "the index in .cairn/ was not built in this directory (copied, or committed to git); rebuilding it from the entry files" };
+    await afterManifest?.();
+    // The lexical files first: a process saving meanwhile removes the generation it replaced, but a file open here stays readable.
+    const lexical = openLexicalFiles(cache, manifest);
+    const catalogue = await readCatalogue(path.join(cache, manifest.files.catalogue), path.join(cache, manifest.files.records), dirs);
+    if ((catalogue.kind === "corrupt" || lexical.problem) && attempt < OPEN_ATTEMPTS && (await replaced(cache, manifest))) {
+      // Another process saved while this one read (a watcher at 100k entries saves for seconds): read its generation
+      // instead of rebuilding everything from the entry files.
+      if (lexical.fd !== null) closeSync(lexical.fd);
+      continue;
+    }
+    if (catalogue.kind === "corrupt") {
+      if (lexical.fd !== null) closeSync(lexical.fd);
+      return { kind: "fresh", warning: `the index in .cairn/ was unreadable (${catalogue.reason}); rebuilding it from the entry files` };
+    }
+    return { kind: "saved", manifest, catalogue: catalogue.saved, lexical: { fd: lexical.fd, delta: lexical.delta, problem: lexical.problem ?? null, debt: catalogue.saved.lexical } };
+  }
+}
 
 /** The base segment (opened, kept open) and the delta's text of a manifest; `problem` when one is unreadable. */
 export function openLexicalFiles(cache: string, manifest: Manifest): { fd: number | null; delta: string | null; problem?: string } {
