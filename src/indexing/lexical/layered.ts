@@ -9,12 +9,13 @@ import { CairnError } from "../../errors.js";
 import { analyzeDoc, SLOTS, slotWeights, weighQuery } from "./analyze.js";
 import type { DocTerms, FieldTf, SearchHit, WeightedQuery } from "./lexical-index.js";
 import type { LexicalDoc, LexicalParams } from "./params.js";
-import { overlayPairs } from "./overlay-pairs.js";
-import { buildSegment, Segment, segmentSlotBits, segmentSlotMask, writeSegment, type SegmentDoc } from "./segment.js";
+import { compactLayers } from "./compact.js";
+import { buildSegment, Segment, segmentSlotBits, segmentSlotMask, type SegmentDoc } from "./segment.js";
 import { topKOf } from "./top-k.js";
 import { TOKENIZER_VERSION } from "./tokenize.js";
 
-type OverlayDoc = DocTerms & { hash: string };
+/** A document of the overlay: its analysed terms and lengths, and the hash of the fields it came from. */
+export type OverlayDoc = DocTerms & { hash: string };
 
 /** The overlay as saved next to the base segment (JSON). */
 export type LexicalDelta = {
@@ -373,62 +374,6 @@ export class LayeredLexical {
       const docs: SegmentDoc[] = [...this.#overlay].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([id, d]) => ({ id, hash: d.hash, terms: d.terms, lengths: d.lengths }));
       return buildSegment(this.params, docs);
     }
-    // Every posting is read (one read of the whole lists, not one per term).
-    const all = base.allPairs().docs;
-    // Renumber base survivors, then append the overlay; merge both sorted dictionaries term by term.
-    const renumber = new Int32Array(base.size).fill(-1);
-    const docs: Array<Pick<SegmentDoc, "id" | "hash" | "lengths">> = [];
-    for (let num = 0; num < base.size; num++) {
-      if (this.#dead[num]) continue;
-      renumber[num] = docs.length;
-      docs.push({ id: base.id(num), hash: base.hash(num), lengths: Array.from(base.lengths.subarray(num * SLOTS, (num + 1) * SLOTS)) });
-    }
-    const overlay = [...this.#overlay].sort((a, b) => (a[0] < b[0] ? -1 : 1));
-    const firstOverlayNum = docs.length;
-    for (const [id, d] of overlay) docs.push({ id, hash: d.hash, lengths: d.lengths });
-    const overlayTerms = [...this.#overlayLists.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const fresh = overlayPairs(
-      overlay.map(([, d]) => d),
-      overlayTerms,
-      firstOverlayNum,
-    );
-    // Merge both sorted dictionaries; per merged term, its base index (or -1) and its overlay term index (or -1),
-    // in flat arrays (a 100k-entry base has ~10⁶ terms: no tuple per term). Terms whose every posting died are dropped.
-    const terms: string[] = [];
-    const baseOf: number[] = [];
-    const overlayOf: number[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < base.termCount || j < overlayTerms.length) {
-      const bt = i < base.termCount ? base.term(i) : undefined;
-      const ot = overlayTerms[j];
-      let b = -1;
-      let o = -1;
-      if (bt !== undefined && (ot === undefined || bt < ot)) b = i++;
-      else if (bt !== undefined && bt === ot) (b = i++), (o = j++);
-      else o = j++;
-      if (o < 0 && this.#liveDocs(b) === 0) continue;
-      terms.push(o >= 0 ? overlayTerms[o]! : bt!);
-      baseOf.push(b);
-      overlayOf.push(o);
-    }
-    const starts = base.postingStart;
-    const packedPairs = base.allPairs().slotCounts;
-    // Base pairs are copied as they are, renumbered (renumbering keeps their order); the overlay's follow.
-    const pairsOf = (k: number, emit: (doc: number, packed: number) => void): void => {
-      const bt = baseOf[k]!;
-      const ot = overlayOf[k]!;
-      if (bt >= 0) {
-        for (let p = starts[bt]!, end = starts[bt + 1]!; p < end; p++) {
-          const num = renumber[all[p]!]!;
-          if (num >= 0) emit(num, packedPairs[p]!);
-        }
-      }
-      if (ot >= 0) for (let p = fresh.start[ot]!, end = fresh.start[ot + 1]!; p < end; p++) emit(fresh.docs[p]!, fresh.packed[p]!);
-    };
-    // Pairs counted from the flat arrays, not by decoding every posting list an extra time.
-    let pairs = fresh.docs.length;
-    for (let p = 0; p < all.length; p++) if (!this.#dead[all[p]!]) pairs++;
-    return writeSegment(this.params, docs, { terms, pairsOf, pairs });
+    return compactLayers(this.params, { base, dead: this.#dead, liveDocs: (t) => this.#liveDocs(t) }, this.#overlay, [...this.#overlayLists.keys()]);
   }
 }
