@@ -9,7 +9,7 @@ import type { AnchorRef } from "../../src/indexing/document.js";
 import { LexicalIndex, type LexicalDoc, type LexicalParamsInput } from "../../src/indexing/lexical/index.js";
 import { anchorSignals, type ChangeSet } from "../../src/retrieval/changed-files.js";
 import { fuse, lexicalSignals, type FusedHit, type FusionParams, type LexicalHit, type RankedSignal } from "../../src/retrieval/fusion.js";
-import { KEYWORD_FOCUS_WEIGHT, mergeRanked } from "../../src/retrieval/inject.js";
+import { KEYWORD_FOCUS_WEIGHT, mergeRanked } from "../../src/retrieval/focus.js";
 import { matchedWeights } from "../../src/retrieval/search.js";
 import type { BenchDoc } from "./dataset.js";
 

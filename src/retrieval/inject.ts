@@ -3,8 +3,7 @@ import path from "node:path";
 import type { CairnConfig } from "../config.js";
 import { anchorWarning } from "../anchors/entry.js";
 import { createLinter, type Linter } from "../check/engine.js";
-import { describeBlocking, gateVerdict, type GateVerdict } from "../check/gate.js";
-import { refsOf } from "../check/references.js";
+import { describeBlocking, gateVerdict } from "../check/gate.js";
 import type { Entry } from "../entry/types.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import type { CatalogueRecord } from "../indexing/catalogue.js";
@@ -12,13 +11,14 @@ import type { LedgerSource, NewEvent } from "../ledger/index.js";
 import { heldOutForRun, injectionsForRun, ledgerState, projectState, type RunRef } from "../ledger/index.js";
 import { selectWithHoldout } from "../lifecycle/select.js";
 import type { Withheld } from "../types/inject.js";
-import { nearDecayAt } from "../lifecycle/decay.js";
 import { readEntryFile, type EntryFile, type ReadResult } from "../store/files.js";
 import type { Layout } from "../store/layout.js";
-import { verificationStates, verificationWarning, type VerificationState } from "../verify/records.js";
+import { verificationStates } from "../verify/records.js";
 import { unknownAgentWarning } from "./agents.js";
 import { fitToBudget } from "./budget.js";
-import { oneLine, type ContextEntry } from "./context.js";
+import { oneLine } from "./context.js";
+import { focusResponses } from "./focus.js";
+import { toContext, withContradictions, type Candidate } from "./inject-context.js";
 import { parseDiffEvidence, type DiffEvidence } from "./diff.js";
 import type { SearchOptions, SearchResponse, SearchResult } from "./search.js";
 import { prepareTokenCounter, TOKENIZER } from "./tokens.js";
@@ -230,8 +230,6 @@ export function injectQueries(input: Pick<InjectInput, "keywords" | "summary" | 
   return keywords && (input.summary?.trim() || diff?.queryText.trim()) ? { full, keywords } : { full };
 }
 
-type Candidate = { hit: SearchResult; entry: Entry; verdict: GateVerdict; drift: string[]; context?: ContextEntry };
-
 class SearchUnavailable extends Error {}
 
 /**
@@ -335,118 +333,6 @@ async function readEarlier(layout: Layout, ids: string[]): Promise<Map<string, E
   return out;
 }
 
-/** Reciprocal-rank merge of ranked lists (k 60, list weights default 1); an item keeps its first list's copy; ties by id. */
-export function mergeRanked<T extends { id: string }>(lists: ReadonlyArray<readonly T[]>, weights: readonly number[] = []): Array<{ item: T; score: number }> {
-  const byId = new Map<string, { item: T; score: number }>();
-  lists.forEach((list, l) => {
-    const weight = weights[l] ?? 1;
-    list.forEach((item, i) => {
-      const current = byId.get(item.id);
-      byId.set(item.id, { item: current?.item ?? item, score: (current?.score ?? 0) + weight / (60 + i + 1) });
-    });
-  });
-  return [...byId.values()].sort((a, b) => b.score - a.score || (a.item.id < b.item.id ? -1 : 1));
-}
-
-/**
- * Weight of the keywords-only ranking when it re-ranks the full query's results (the full query's is 1).
- * Default 0.05, a tie-breaker (bench/retrieval-floor.ts, inject-style queries: at 1, 0.5 and 0.25
- * an agent's generic keywords reorder the review's own matches enough to push the right entry out
- * of the five — at 0.25 inject-style Cranfield kept 87% of Hit@5, at 0.05 96%; near-equal matches
- * still go the agent's way).
- */
-export const KEYWORD_FOCUS_WEIGHT = 0.05;
-
-/** Why an entry matching only the agent's keywords is not injected. */
-export const KEYWORDS_ONLY_REASON = "matches the agent's keywords, but nothing of the change under review (summary, diff, changed files)";
-
-/**
- * The full query's results, re-ranked by reciprocal-rank fusion with the keywords-only results;
- * entries found by the keywords alone are listed below the floor (they say nothing about this review).
- * Only the order within the first `window` results (not counting `skip`ped ids: those injected earlier
- * in the run) changes: which entries fill the slots is the review's decision, the agent's keywords
- * only order them (before, an entry just past the slots could overtake the last one on a keyword
- * match: on held-out inject-style Cranfield queries that pushed the right entry out of the five in 2
- * of 112 queries, and on review-anchored 2 of 173).
- */
-export function focusResponses(full: SearchResponse, keywords: SearchResponse, window = Infinity, skip: ReadonlySet<string> = new Set()): SearchResponse {
-  let cut = 0;
-  for (let open = window; cut < full.results.length && open > 0; cut++) if (!skip.has(full.results[cut]!.id)) open--;
-  const head = full.results.slice(0, cut);
-  const supported = new Set(head.map((r) => r.id));
-  const reordered = mergeRanked([head, keywords.results.filter((r) => supported.has(r.id))], [1, KEYWORD_FOCUS_WEIGHT]).map(({ item, score }) => ({ ...item, score: Number(score.toFixed(6)) }));
-  const results = [...reordered, ...full.results.slice(cut)];
-  const fullIds = new Set(full.results.map((r) => r.id));
-  const keywordOnly = keywords.results.filter((r) => !fullIds.has(r.id)).map((r) => ({ ...r, explain: { ...r.explain, relevant: false, cut: [KEYWORDS_ONLY_REASON] } }));
-  const below = full.belowFloor || keywords.belowFloor ? [...keywordOnly, ...(full.belowFloor ?? [])] : undefined;
-  return {
-    results,
-    warnings: [...new Set([...full.warnings, ...keywords.warnings])],
-    mode: full.mode === "hybrid" || keywords.mode === "hybrid" ? "hybrid" : "lexical",
-    ...(below ? { belowFloor: below } : {}),
-  };
-}
-
-/** The entry as the agent sees it, with its own warnings (drift, disputed, near decay); contradictions are added per selection. */
-function toContext(config: CairnConfig, candidate: Candidate, unconfirmedRuns: number, verification: VerificationState | undefined): ContextEntry {
-  const { entry, hit } = candidate;
-  const fm = entry.frontmatter;
-  // Drift travels with the entry ("the cited lines moved to 92-101"); it never filters it out.
-  const warnings: string[] = [...candidate.drift];
-  const failed = verificationWarning(entry, verification);
-  if (failed) warnings.push(oneLine(failed));
-  const status = typeof fm.status === "string" ? fm.status : "observed";
-  if (status === "disputed") warnings.push("disputed: another review or a human questioned this entry");
-  if (unconfirmedRuns >= nearDecayAt(config)) {
-    warnings.push(`near decay: injected in ${unconfirmedRuns}/${config.decayAfterRuns} runs without an independent confirmation`);
-  }
-  return {
-    id: entry.id,
-    ...(typeof fm.title === "string" ? { title: oneLine(fm.title) } : {}),
-    finding: oneLine(entry.finding.text),
-    ...(entry.fix ? { fix: oneLine(entry.fix.text) } : {}),
-    evidence: entry.evidence.anchors.length ? distinct(entry.evidence.anchors.map(anchorText)) : [oneLine(entry.evidence.text)],
-    verify: entry.verify.steps.map(oneLine),
-    lastConfirmed: str(fm.lastConfirmed) ?? null,
-    provenance: str(fm.provenance) ?? null,
-    status,
-    score: hit.score,
-    warnings,
-  };
-}
-
-/** The chosen entries' contexts with "contradicts injected entry" warnings against each other and earlier calls of the run. */
-function withContradictions(chosen: Candidate[], earlier: Map<string, Entry | undefined>): ContextEntry[] {
-  const entries = chosen.map((c) => c.entry);
-  const earlierEntries = [...earlier.values()].filter((e): e is Entry => e !== undefined);
-  return chosen.map(({ entry, context }) => {
-    const others = [...entries.filter((e) => e.id !== entry.id), ...earlierEntries];
-    const otherIds = new Set([...others.map((e) => e.id), ...earlier.keys()]);
-    const contradicted = new Set([
-      ...refsOf(entry, "contradicts").filter((id) => otherIds.has(id)),
-      ...others.filter((e) => refsOf(e, "contradicts").includes(entry.id)).map((e) => e.id),
-    ]);
-    const base = context!;
-    return contradicted.size ? { ...base, warnings: [...base.warnings, ...[...contradicted].map((id) => `contradicts injected entry ${id}`)] } : base;
-  });
-}
-
-/** An anchor as the agent reads it: the anchor and its note (a prose anchor's note already holds the anchor). */
-function anchorText(anchor: Entry["evidence"]["anchors"][number]): string {
-  const note = anchor.note?.trim();
-  return oneLine(!note ? anchor.raw : note.includes(anchor.raw.trim()) ? note : `${anchor.raw} — ${note}`);
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
-}
-
-/** Anchors found in one prose paragraph share its text: show it once (drop lines another line already contains). */
-function distinct(lines: string[]): string[] {
-  const unique = [...new Set(lines)];
-  return unique.filter((line, i) => !unique.some((other, j) => j !== i && other.length > line.length && other.includes(line)));
-}
-
 /** Candidates read beyond the filled slots, so that entries due for holdout are still tested. */
 const HOLDOUT_SPARE = 5;
 
@@ -456,6 +342,6 @@ function withOrigin(origin: string | undefined): { origin?: string } {
 
 /** What the ledger projection needs of an entry. */
 function confirmationInfo(entry: Entry): { id: string; lastConfirmed?: string } {
-  const lastConfirmed = str(entry.frontmatter.lastConfirmed);
+  const lastConfirmed = typeof entry.frontmatter.lastConfirmed === "string" ? entry.frontmatter.lastConfirmed : undefined;
   return lastConfirmed === undefined ? { id: entry.id } : { id: entry.id, lastConfirmed };
 }

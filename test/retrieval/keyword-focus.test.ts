@@ -1,6 +1,6 @@
 /** The agent's keywords order the entries a review supports; they never decide which fill the slots. */
 import { describe, expect, it } from "vitest";
-import { focusResponses } from "../../src/retrieval/inject.js";
+import { focusResponses } from "../../src/retrieval/focus.js";
 import type { SearchResponse, SearchResult } from "../../src/retrieval/search.js";
 
 const hit = (id: string, score: number): SearchResult => ({ id, path: `knowledge/${id}.md`, state: "active", score, status: "observed", explain: { relevant: true } });

@@ -1,0 +1,76 @@
+/**
+ * An injected entry as the agent reads it (`inject`): its finding, fix, evidence and verification steps on one
+ * line each, with the warnings that travel with it — anchor drift, a failed verification, disputed, near decay,
+ * and contradictions with the other entries in the same prompt.
+ */
+import type { CairnConfig } from "../config.js";
+import { refsOf } from "../check/references.js";
+import type { GateVerdict } from "../check/gate.js";
+import type { Entry } from "../entry/types.js";
+import { nearDecayAt } from "../lifecycle/decay.js";
+import { verificationWarning, type VerificationState } from "../verify/records.js";
+import { oneLine, type ContextEntry } from "./context.js";
+import type { SearchResult } from "./search.js";
+
+/** A search result the gate admitted: the entry read from its file, the gate's verdict, its drift warnings, and (once chosen) its context. */
+export type Candidate = { hit: SearchResult; entry: Entry; verdict: GateVerdict; drift: string[]; context?: ContextEntry };
+
+/** The entry as the agent sees it, with its own warnings (drift, disputed, near decay); contradictions are added per selection. */
+export function toContext(config: CairnConfig, candidate: Candidate, unconfirmedRuns: number, verification: VerificationState | undefined): ContextEntry {
+  const { entry, hit } = candidate;
+  const fm = entry.frontmatter;
+  // Drift travels with the entry ("the cited lines moved to 92-101"); it never filters it out.
+  const warnings: string[] = [...candidate.drift];
+  const failed = verificationWarning(entry, verification);
+  if (failed) warnings.push(oneLine(failed));
+  const status = typeof fm.status === "string" ? fm.status : "observed";
+  if (status === "disputed") warnings.push("disputed: another review or a human questioned this entry");
+  if (unconfirmedRuns >= nearDecayAt(config)) {
+    warnings.push(`near decay: injected in ${unconfirmedRuns}/${config.decayAfterRuns} runs without an independent confirmation`);
+  }
+  return {
+    id: entry.id,
+    ...(typeof fm.title === "string" ? { title: oneLine(fm.title) } : {}),
+    finding: oneLine(entry.finding.text),
+    ...(entry.fix ? { fix: oneLine(entry.fix.text) } : {}),
+    evidence: entry.evidence.anchors.length ? distinct(entry.evidence.anchors.map(anchorText)) : [oneLine(entry.evidence.text)],
+    verify: entry.verify.steps.map(oneLine),
+    lastConfirmed: str(fm.lastConfirmed) ?? null,
+    provenance: str(fm.provenance) ?? null,
+    status,
+    score: hit.score,
+    warnings,
+  };
+}
+
+/** The chosen entries' contexts with "contradicts injected entry" warnings against each other and earlier calls of the run. */
+export function withContradictions(chosen: Candidate[], earlier: Map<string, Entry | undefined>): ContextEntry[] {
+  const entries = chosen.map((c) => c.entry);
+  const earlierEntries = [...earlier.values()].filter((e): e is Entry => e !== undefined);
+  return chosen.map(({ entry, context }) => {
+    const others = [...entries.filter((e) => e.id !== entry.id), ...earlierEntries];
+    const otherIds = new Set([...others.map((e) => e.id), ...earlier.keys()]);
+    const contradicted = new Set([
+      ...refsOf(entry, "contradicts").filter((id) => otherIds.has(id)),
+      ...others.filter((e) => refsOf(e, "contradicts").includes(entry.id)).map((e) => e.id),
+    ]);
+    const base = context!;
+    return contradicted.size ? { ...base, warnings: [...base.warnings, ...[...contradicted].map((id) => `contradicts injected entry ${id}`)] } : base;
+  });
+}
+
+/** An anchor as the agent reads it: the anchor and its note (a prose anchor's note already holds the anchor). */
+function anchorText(anchor: Entry["evidence"]["anchors"][number]): string {
+  const note = anchor.note?.trim();
+  return oneLine(!note ? anchor.raw : note.includes(anchor.raw.trim()) ? note : `${anchor.raw} — ${note}`);
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Anchors found in one prose paragraph share its text: show it once (drop lines another line already contains). */
+function distinct(lines: string[]): string[] {
+  const unique = [...new Set(lines)];
+  return unique.filter((line, i) => !unique.some((other, j) => j !== i && other.length > line.length && other.includes(line)));
+}
