@@ -1,0 +1,24 @@
+/** Entries' anchors as the knowledge base changes them: drifted anchors repaired, and fingerprints recorded on confirmation. */
+import type { Entry } from "../entry/types.js";
+import type { NewEvent } from "../ledger/index.js";
+import type { FixAnchorsOptions, FixReport } from "../types/check.js";
+import type { KbContext } from "./context.js";
+
+/** Repair drifted anchors surgically (moved line ranges, renamed paths); `dryRun` only previews. */
+export async function fixAnchors(ctx: Pick<KbContext, "layout" | "config" | "append" | "load" | "invalidate">, options: FixAnchorsOptions = {}): Promise<FixReport> {
+  const { fixEntryAnchors } = await import("../anchors/fix-entries.js");
+  const { anchorResolverFor } = await import("../check/anchors.js");
+  const { selectEntries } = await import("../anchors/live.js");
+  const loaded = await ctx.load();
+  const entries = selectEntries(ctx.layout, loaded.entries, options.paths);
+  const report = await fixEntryAnchors(ctx.layout.root, anchorResolverFor(ctx.layout, { repos: ctx.config.repos }), entries, { dryRun: options.dryRun ?? false, append: ctx.append });
+  if (!report.dryRun && report.files.length) ctx.invalidate();
+  return report;
+}
+
+/** An append that adds anchor fingerprints to the confirmation events of `entries`. */
+export async function fingerprinting(ctx: Pick<KbContext, "layout" | "config" | "append">, entries: Entry[]): Promise<(events: NewEvent[]) => Promise<unknown>> {
+  const { appendWithFingerprints } = await import("../anchors/entry.js");
+  const { anchorResolverFor } = await import("../check/anchors.js");
+  return appendWithFingerprints(ctx.append, anchorResolverFor(ctx.layout, { repos: ctx.config.repos }), entries);
+}

@@ -1,0 +1,58 @@
+/** `check`: every check rule over the entry files, from the catalogue and the lint cache, or a full pass when it must. */
+import path from "node:path";
+import type { Embedder } from "../indexing/embedder.js";
+import type { LoadedKnowledge } from "../store/load.js";
+import { checkUserPaths } from "../store/user-paths.js";
+import type { CheckOptions, CheckReport } from "../types/check.js";
+import type { KbContext } from "./context.js";
+
+/** Run every check rule (see README "Checks"); `duplicates` adds the near-duplicate rule, which uses the search index. */
+export async function checkKnowledge(ctx: Pick<KbContext, "layout" | "config" | "ledger" | "session" | "embedder" | "lint" | "today" | "warn" | "progress">, options: CheckOptions = {}): Promise<CheckReport> {
+  const { duplicates, ...rest } = options;
+  await checkUserPaths(ctx.layout, rest.paths ?? []);
+  const paths = (rest.paths ?? []).map((p) => path.resolve(ctx.layout.root, p));
+  // Files outside the knowledge dir, and the near-duplicate rule (whole entries, the model), take the full pass.
+  if (duplicates || paths.some((p) => p !== ctx.layout.knowledge && !p.startsWith(ctx.layout.knowledge + path.sep))) {
+    const { runCheck } = await import("../check/run.js");
+    return runCheck(ctx.layout, ctx.config, { today: ctx.today(), ...rest, ...(duplicates ? { nearDuplicates: (loaded: LoadedKnowledge) => nearDuplicates(ctx, loaded) } : {}) });
+  }
+  // Every entry file is read and hashed (a size and mtime can hide an edit); files whose bytes are unchanged keep
+  // their parse and rule results, so the result is exactly a full pass's.
+  const { index, run } = await ctx.session.refreshNow({ verifyContent: true, embedLimit: 0, ...ctx.progress() });
+  for (const warning of [...index.takeOpenWarnings(), ...run.warnings]) ctx.warn(warning);
+  const { knowledgeView } = await import("../indexing/catalogue-view.js");
+  const view = knowledgeView(index.catalogue, ctx.today());
+  const { lintCatalogue } = await import("../check/catalogue-lint.js");
+  const { state } = await ctx.ledger.state();
+  const lint = await lintCatalogue({ layout: ctx.layout, config: ctx.config, view, events: state, today: ctx.today(), anchors: rest.anchors !== false, strictAnchors: true }, ctx.lint.cache);
+  ctx.lint.cache = lint.cache;
+  const inPaths = (file: string) => !paths.length || paths.some((p) => { const abs = path.join(ctx.layout.root, file); return abs === p || abs.startsWith(p + path.sep); });
+  const diagnostics = lint.diagnostics.filter((d) => inPaths(d.file));
+  const files = [...view.entries.map((e) => e.path), ...index.catalogue.broken.map((b) => b.path), ...index.catalogue.records.filter((r) => r.unparsed).map((r) => r.path)].filter(inPaths).length;
+  return { diagnostics, errors: diagnostics.filter((d) => d.severity === "error").length, warnings: diagnostics.filter((d) => d.severity === "warning").length, files };
+}
+
+async function nearDuplicates(ctx: Pick<KbContext, "layout" | "config" | "session" | "embedder" | "warn">, loaded: LoadedKnowledge) {
+  const { findNearDuplicates } = await import("../check/duplicates.js");
+  const { index } = await ctx.session.fresh({ search: true });
+  // Opt-in and meant for CI: the model compares the lexically pre-selected pairs only (their vectors are cached).
+  const embedder = index.embedder ? undefined : await matchingEmbedder(ctx);
+  const { cachedEmbed } = await import("../indexing/cached-embed.js");
+  const embed = embedder ? await cachedEmbed(ctx.layout.cache, embedder) : undefined;
+  try {
+    return await findNearDuplicates(index, loaded, ctx.config.duplicateThreshold, embed);
+  } catch (error) {
+    if (!embed) throw error;
+    ctx.warn(`embedding model unavailable for near-duplicates (${(error as Error).message}); compared by word overlap`);
+    return findNearDuplicates(index, loaded, ctx.config.duplicateThreshold);
+  }
+}
+
+/** The configured embedder (or the `embedder` option), usable or null, for comparing a few texts. */
+async function matchingEmbedder(ctx: Pick<KbContext, "layout" | "config" | "embedder" | "warn">): Promise<Embedder | null> {
+  if (ctx.embedder !== undefined) return ctx.embedder;
+  const { createEmbedder, usableEmbedder } = await import("../indexing/embedders/index.js");
+  const { embedder, warning } = await usableEmbedder(createEmbedder(ctx.config.embedder, { root: ctx.layout.root }));
+  if (warning) ctx.warn(warning);
+  return embedder;
+}

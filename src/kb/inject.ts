@@ -1,0 +1,87 @@
+/** `inject` by the knowledge base: serialised per knowledge base by the inject lock, gated by the rule results of the lint cache. */
+import { knowledgeDirProblem } from "../store/require.js";
+import type { InjectInput, InjectResult } from "../types/inject.js";
+import type { KbContext } from "./context.js";
+
+/** `inject` waits at most this long for another injection's lock, then goes on unserialised with a warning. */
+const INJECT_LOCK_WAIT_MS = 1_000;
+
+/**
+ * Knowledge for one agent in one run: at most maxPerAgent entries across all calls for that agent and run,
+ * above the relevance floor; records an `injected` event unless dryRun. Never throws for search failures.
+ */
+export async function injectKnowledge(ctx: Pick<KbContext, "layout" | "config" | "ledger" | "append" | "lint" | "now" | "today" | "origin" | "repair" | "search" | "searchIndex" | "agentScopes">, input: InjectInput): Promise<InjectResult> {
+  (await import("../retrieval/tokens.js")).prepareTokenCounter();
+  const { injectInputSchema, parseInput } = await import("../lifecycle/inputs.js");
+  parseInput(injectInputSchema, input, "inject: the input", '{ run: "pr-123", agent: "security", keywords?: ["auth"], summary?: "…" }');
+  const { inject } = await import("../retrieval/inject.js");
+  const { acquireLock } = await import("../store/lock.js");
+  // Serialise read-check-append so concurrent calls for one agent and run cannot exceed the cap.
+  let release: (() => Promise<void>) | undefined;
+  const lockWarnings: string[] = [];
+  // A root without a knowledge dir gets no lock (no .cairn/ is created there); the search below reports it.
+  const usable = !(await knowledgeDirProblem(ctx.layout).catch(() => "unsafe"));
+  if (!input.dryRun && usable) {
+    await ctx.repair().catch((error: Error) => lockWarnings.push(`could not repair pending changes (${error.message})`));
+    try {
+      // Never wait more than 1 s: a review must not stall on the knowledge system.
+      release = await acquireLock(ctx.layout.cache, "inject", { wait: INJECT_LOCK_WAIT_MS, root: ctx.layout.root, purpose: "injections" });
+    } catch (error) {
+      // Never block a review on the knowledge system: go on unserialised, say so.
+      lockWarnings.push(`could not serialise injections (${(error as Error).message}); concurrent calls for this agent and run may exceed the cap`);
+    }
+  }
+  try {
+    const result = await inject(
+      {
+        layout: ctx.layout,
+        config: ctx.config,
+        events: async () => (await ctx.ledger.state()).state,
+        search: (query, options) => ctx.search(query, options),
+        append: ctx.append,
+        agentScopes: () => ctx.agentScopes(),
+        gate: () => cachedGate(ctx),
+        origin: () => ctx.origin(),
+        today: ctx.today(),
+        now: () => ctx.now(),
+      },
+      input,
+    );
+    return lockWarnings.length ? { ...result, warnings: [...lockWarnings, ...result.warnings] } : result;
+  } finally {
+    await release?.().catch(() => {});
+  }
+}
+
+/**
+ * The inject gate's rule results from the catalogue and the lint cache (computed and kept for entries not in it). A
+ * process that has not read the whole lint cache reads only the candidates' results (a few of 10k).
+ */
+async function cachedGate(ctx: Pick<KbContext, "layout" | "config" | "ledger" | "lint" | "today" | "searchIndex">): Promise<import("../retrieval/inject.js").CachedGate> {
+  // The candidates' records are read one at a time (the whole records file is not needed).
+  const { index } = await ctx.searchIndex({ records: false });
+  const { recordLinter } = await import("../check/catalogue-lint.js");
+  const { lintKey, readLintLookup } = await import("../check/lint-cache.js");
+  const key = lintKey(ctx.config, ctx.layout.cache);
+  const input = { layout: ctx.layout, config: ctx.config, events: (await ctx.ledger.state()).state, today: ctx.today(), key };
+  const linters: Array<Awaited<ReturnType<typeof recordLinter>>> = [];
+  return {
+    record: (p) => index.recordAt(p),
+    final: async (records) => {
+      const want = { hashes: new Set(records.map((r) => r.fileHash)), paths: new Set(records.map((r) => r.path)) };
+      // A long-lived process (an MCP server) reads the file once: the lookup is kept until the whole cache is.
+      const base = ctx.lint.cache ?? (await (ctx.lint.lookup ??= readLintLookup(ctx.layout.cache, key))).subset(want);
+      const linter = await recordLinter(input, base);
+      linters.push(linter);
+      return linter.final(records);
+    },
+    save: async () => {
+      for (const linter of linters) {
+        const cache = await linter.save("merge");
+        if (cache.partial) continue;
+        ctx.lint.cache = cache;
+        ctx.lint.lookup = undefined;
+      }
+    },
+  };
+}
