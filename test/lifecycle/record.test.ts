@@ -180,9 +180,7 @@ describe("record: dry run and decay (the spec's literal rule: holdout off)", () 
     expect((await kb.status()).entries.find((e) => e.id === "db-1")!.unconfirmedRuns).toBe(0);
   });
 
-  // Known gap (src/knowledge-base.ts, see the report): the dry run plans decay without the
-  // confirmations it has just planned, so it lists db-1 as archived. Remove `.fails` once
-  // recordFindings passes the planned confirmations to planDecay({ confirmed }).
+  // A dry run once planned decay without the confirmations it had just planned, and listed db-1 as archived.
   it("dry run agrees with the real run when a planned independent confirmation saves an entry", async () => {
     const { kb, clock } = await project(databaseEntries(1), { config: { holdout: "off" } });
     for (let run = 1; run <= 10; run++) {
