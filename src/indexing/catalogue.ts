@@ -19,7 +19,7 @@ import type { StoredCatalogue } from "./catalogue-store.js";
 import { entryDocument, sha256, type AnchorRef, type IndexDoc } from "./document.js";
 
 /**
- * What an entry's anchored-code lexical field was built from (search-index.ts fills it when it
+ * What an entry's anchored-code lexical field was built from (lexical-docs.ts fills it when it
  * indexes the entry): the code's hash, a key of the anchors it was resolved for, the files it read
  * (their signatures, checked on every refresh) and where anchors point now.
  */
