@@ -11,7 +11,7 @@ type Debt = { stale: Set<string>; gone: Set<string> };
 
 /**
  * Fill `report` (added, updated, moved, removed, unchanged, codeChanged, duplicate-id warnings) and mark in `debt`
- * every id whose lexical document may differ now. `codeStale`: ids whose anchored source files changed. Returns the
+ * every id whose record differs now (`oweDisplaced` adds the ids a duplicate took the file of). `codeStale`: ids whose anchored source files changed. Returns the
  * ids whose content changed (their vectors are embedded again).
  */
 export function compareCatalogues(before: StoredCatalogue, data: StoredCatalogue, changes: CatalogueChanges, codeStale: ReadonlySet<string>, report: SyncReport, debt: Debt): string[] {
@@ -50,10 +50,14 @@ export function compareCatalogues(before: StoredCatalogue, data: StoredCatalogue
     stale.delete(id);
   }
   report.codeChanged = [...codeStale].filter((id) => previousAt.has(id) && data.sameAs(now.get(id)!, before, previousAt.get(id)!)).sort();
-  // A parsed file that lost its id to another file (a duplicate id) was built as it was parsed: the indexed one's is owed.
+  return contentChanged;
+}
+
+/** A parsed file that lost its id to another file (a duplicate id) was built as it was parsed: the indexed one's document is owed. */
+export function oweDisplaced(data: StoredCatalogue, changes: CatalogueChanges, stale: Set<string>): void {
+  const now = data.positions();
   for (const { record } of changes.parsed.values()) {
     const k = now.get(record.id);
     if (k === undefined || data.decodedAt(k) !== record) stale.add(record.id);
   }
-  return contentChanged;
 }

@@ -25,7 +25,7 @@ import { IndexVectors } from "./index-vectors.js";
 import type { LayeredLexical } from "./lexical/layered.js";
 import { LexicalDocs } from "./lexical-docs.js";
 import { collectGenerations, readSavedIndex, type SavedIndex } from "./index-files.js";
-import { compareCatalogues } from "./refresh-changes.js";
+import { compareCatalogues, oweDisplaced } from "./refresh-changes.js";
 import { INDEX_FORMAT, readManifest, writeManifest, type Manifest } from "./manifest.js";
 import type { VectorHit } from "./vectors.js";
 import type { SyncReport } from "../types/indexing.js";
@@ -331,6 +331,7 @@ export class SearchIndex {
       stale.add(id);
     }
     if (sources.settled || sources.stale.size) this.#dirty = true;
+    oweDisplaced(data, changes, stale);
     if (this.#docs.loaded) await this.#docs.pay(this.#source(), changes.parsed);
     if (this.#vectors) {
       data.loadLines();
