@@ -10,9 +10,16 @@ import path from "node:path";
 import type { FSWatcher } from "chokidar";
 import { findEscapeSync } from "../store/contain.js";
 
+/** The longest a first sync waits for chokidar to watch the anchored sources (at 100k entries it reads ~1,400 directories). */
+const READY_WAIT_MS = 30_000;
+
 export type SourceWatcher = {
-  /** Watch exactly these repo-relative files (called after every refresh with the index's anchored sources). */
-  sync(files: readonly string[]): void;
+  /**
+   * Watch exactly these repo-relative files (called after every refresh with the index's anchored sources). The first
+   * call resolves once chokidar watches them (its `ready`): a watcher that says it is ready must not miss an edit made
+   * right after; later additions are watched as chokidar gets to them (each refresh also stats every anchored file).
+   */
+  sync(files: readonly string[]): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -27,15 +34,24 @@ export async function watchSources(root: string, onChange: () => void, onError: 
   let wanted = "";
   let watcher: FSWatcher | undefined;
 
-  const start = (dirs: string[]): FSWatcher => {
+  const start = (dirs: string[]): { watcher: FSWatcher; ready: Promise<void> } => {
     const w = watch(dirs, { ignoreInitial: true, depth: 0, followSymlinks: false, ignored: (p: string) => !allowed.has(path.resolve(p)) });
     for (const event of ["add", "change", "unlink", "addDir", "unlinkDir"] as const) w.on(event, onChange);
     w.on("error", (error) => onError((error as Error).message));
-    return w;
+    // chokidar reports `ready` once it has read every directory it was given; never wait for it without bound.
+    const ready = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, READY_WAIT_MS);
+      timer.unref();
+      w.once("ready", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    return { watcher: w, ready };
   };
 
   return {
-    sync(files) {
+    async sync(files) {
       const key = files.join("\n");
       if (key === wanted) return;
       wanted = key;
@@ -57,11 +73,13 @@ export async function watchSources(root: string, onChange: () => void, onError: 
       const drop = [...watched].filter((d) => !dirs.has(d));
       for (const d of add) watched.add(d);
       for (const d of drop) watched.delete(d);
-      if (!watcher && add.length) watcher = start(add);
+      let started: Promise<void> | undefined;
+      if (!watcher && add.length) ({ watcher, ready: started } = start(add));
       else if (add.length) watcher!.add(add);
       if (drop.length) watcher?.unwatch(drop);
       // Files of already watched directories that became wanted: watch them now, not at the directory's next event.
       if (watcher) for (const rel of files) if (!add.includes(path.dirname(path.join(absRoot, rel)))) watcher.add(path.join(absRoot, rel));
+      await started;
     },
     async close() {
       await watcher?.close();

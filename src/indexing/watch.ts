@@ -41,7 +41,7 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
     try {
       await index.loadLexical();
       const refreshed = await index.refresh();
-      sources.sync(index.anchoredSources());
+      await sources.sync(index.anchoredSources());
       const { report, problems } = await withRuleProblems(index, refreshed, options.lint, [...heldByRules]);
       // Searchable now (in memory); the save below only makes it visible to other processes.
       // A broken file is re-read while its stat is recent: report each problem once, not every time. A problem in a

@@ -145,6 +145,29 @@ describe("cairn watch", () => {
     await handle.close();
   });
 
+  it.runIf(process.platform === "linux")("is ready only once every anchored source directory is watched, and sees an edit made right after", async () => {
+    const source = (word: string) => `export function handleRequest() {\n  ${word}(ctx);\n  return fetch('x');\n}\n`;
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 200; i++) {
+      files[`src/m${i}/auth.ts`] = source(`firstOcelot${i}`);
+      files[`knowledge/e${i}.md`] = entryText({ finding: `Finding number ${i}.`, evidence: `src/m${i}/auth.ts:1-4, handleRequest() — ctx not checked.` });
+    }
+    const root = await testdir(files);
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    await kb.index();
+    const events: WatchEvent[] = [];
+    const before = inotifyWatches();
+    const handle = await kb.watch({ debounceMs: 50, onEvent: (e) => events.push(e) });
+    await handle.ready;
+    // knowledge/ and each of the 200 source directories (the archive does not exist here); before, `ready` came
+    // while chokidar was still adding them (the scale bench counted 2 watches at ready at 100k entries).
+    expect(inotifyWatches() - before).toBeGreaterThanOrEqual(201);
+    await writeFile(path.join(root, "src/m199/auth.ts"), source("lastPangolinHook"));
+    await waitFor(async () => events.some((e) => e.type === "updated" && e.report.codeChanged.includes("e199")), 5_000);
+    expect((await kb.search("lastPangolinHook")).results.map((r) => r.id)).toEqual(["e199"]);
+    await handle.close();
+  });
+
   it("is consistent with the files after a storm of 1,000 changes", async () => {
     const files: Record<string, string> = { ...SOURCE_FILES };
     for (let i = 0; i < 100; i++) files[`knowledge/e${i}.md`] = entryText({ finding: `Finding number ${i} about topic ${i % 7}.` });
@@ -178,8 +201,8 @@ describe("cairn watch", () => {
     const handle = await kb.watch({ debounceMs: 50 });
     await handle.ready;
     const held = inotifyWatches() - before;
-    // knowledge/ and knowledge/archive/, plus the anchored source (src/auth.ts) and its directory.
-    expect(held).toBeGreaterThanOrEqual(2);
+    // knowledge/ and knowledge/archive/, plus the anchored source (src/auth.ts) and its directory: in place once ready.
+    expect(held).toBeGreaterThanOrEqual(3);
     expect(held).toBeLessThanOrEqual(6);
     await writeFile(path.join(root, "knowledge/e7.md"), entryText({ finding: "Finding number seven now mentions a quokkaLatch." }));
     await waitFor(async () => (await kb.search("quokkaLatch")).results[0]?.id === "e7");
