@@ -7,6 +7,7 @@
  */
 import type { AnchorRef } from "../../src/indexing/document.js";
 import { LexicalIndex, type LexicalDoc, type LexicalParamsInput } from "../../src/indexing/lexical/index.js";
+import { queryWeights } from "../../src/indexing/lexical/query-weights.js";
 import { anchorSignals, type ChangeSet } from "../../src/retrieval/changed-files.js";
 import { fuse, lexicalSignals, type FusedHit, type FusionParams, type LexicalHit, type RankedSignal } from "../../src/retrieval/fusion.js";
 import { KEYWORD_FOCUS_WEIGHT, mergeRanked } from "../../src/retrieval/focus.js";
@@ -21,17 +22,6 @@ export type Collected = { full: LexicalHit[]; keywords?: LexicalHit[]; anchor?: 
 
 /** A set as the pipeline sees it: the entry fields of each document and its anchors. */
 export type PipelineSet = { docs: readonly BenchDoc[]; toDoc: (doc: BenchDoc) => LexicalDoc; anchorsOf?: (id: string) => AnchorRef[] };
-
-/** Query term → idf weight, as `SearchIndex.lexicalQueryWeights` computes it. */
-export function queryWeights(index: LexicalIndex, query: string): Map<string, number> {
-  const n = Math.max(1, index.size);
-  const out = new Map<string, number>();
-  for (const [term, qw] of index.queryTerms(query)) {
-    const df = index.documentFrequency(term);
-    out.set(term, qw * Math.log(1 + (n - df + 0.5) / (df + 0.5)));
-  }
-  return out;
-}
 
 /** Lexical hits with matched share and evidence, exactly as `hybridSearch` computes them. */
 export function lexicalHitsOf(index: LexicalIndex, query: string, depth: number): LexicalHit[] {

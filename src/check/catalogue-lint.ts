@@ -98,7 +98,6 @@ export async function recordLinter(input: RecordLintInput, base?: LintCache): Pr
     // Linting a large knowledge base from a cold cache allocates far more than it keeps (every entry read and parsed):
     // V8 would let the heap grow to ~3× what is live (a first `status` at 100k peaked at 995 MB) before collecting.
     collectEvery = records.length >= COLLECT_FROM_ENTRIES ? COLLECT_EVERY : Infinity;
-    let sinceCollect = 0;
     for (const record of records) {
       diagnostics.push(...problemsOf(record, today));
       if (record.unparsed) continue;
@@ -110,8 +109,7 @@ export async function recordLinter(input: RecordLintInput, base?: LintCache): Pr
         const found = await (await contentLinter()).entryDiagnostics({ file: record.path, state: record.state, text });
         const directives = findDirectives(text);
         content = found.length || directives.length ? { diagnostics: found, directives } : CLEAN;
-        computed.content++;
-        if (++sinceCollect >= collectEvery) (sinceCollect = 0), collectGarbage();
+        if (++computed.content % collectEvery === 0) collectGarbage();
       }
       next.content.set(record.fileHash, content);
       // Only files with directives are listed: the policy reads a missing file as one without any.

@@ -99,14 +99,14 @@ export class IndexVectors {
     const all = [...need.values()];
     const limit = options.embedLimit ?? Infinity;
     if (all.length > limit && limit > 0) report.warnings.push(`${all.length - limit} entries have no vector yet; they are ranked by words alone until \`cairn index\` embeds them (${this.embedder.id})`);
-    await this.embed(cache, all.slice(0, limit), changed.textOf, report, options.onProgress, changed.keep);
+    await this.#embed(cache, all.slice(0, limit), changed.textOf, report, options.onProgress, changed.keep);
   }
 
   /**
    * Give every record of `records` its vector: from the embedding cache in `cache` by content hash, else embedded
    * (`textOf` its text). The cache keeps the vectors of `keep()`'s content hashes when flushed.
    */
-  async embed(cache: string, records: CatalogueRecord[], textOf: (r: CatalogueRecord) => Promise<string | undefined>, report: SyncReport, onProgress: Progress | undefined, keep: () => Set<string>): Promise<void> {
+  async #embed(cache: string, records: CatalogueRecord[], textOf: (r: CatalogueRecord) => Promise<string | undefined>, report: SyncReport, onProgress: Progress | undefined, keep: () => Set<string>): Promise<void> {
     const embedder = this.embedder;
     if (!records.length) return;
     const embeddings = await EmbeddingCache.open(path.join(cache, "embeddings"), embedder.id, embedder.dims);

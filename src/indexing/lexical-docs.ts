@@ -228,18 +228,6 @@ export class LexicalDocs {
     collectGarbage();
   }
 
-  /** Query term → idf-weighted importance, for the lexical relevance floor (after loading). */
-  queryWeights(query: string): Map<string, number> {
-    const lexical = this.index();
-    const n = Math.max(1, lexical.size);
-    const out = new Map<string, number>();
-    for (const [term, qw] of lexical.queryTerms(query)) {
-      const df = lexical.documentFrequency(term);
-      out.set(term, qw * Math.log(1 + (n - df + 0.5) / (df + 0.5)));
-    }
-    return out;
-  }
-
   /** Forget everything (`cairn index --rebuild`): an empty index, nothing owed until the next refresh lists the files. */
   reset(): void {
     this.closeSegment();

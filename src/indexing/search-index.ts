@@ -24,6 +24,7 @@ import type { Embedder } from "./embedder.js";
 import { IndexVectors } from "./index-vectors.js";
 import type { LayeredLexical } from "./lexical/layered.js";
 import { LexicalDocs } from "./lexical-docs.js";
+import { queryWeights } from "./lexical/query-weights.js";
 import { collectGenerations, readSavedIndex, type SavedIndex } from "./index-files.js";
 import { compareCatalogues, oweDisplaced } from "./refresh-changes.js";
 import { INDEX_FORMAT, readManifest, writeManifest, type Manifest } from "./manifest.js";
@@ -235,7 +236,7 @@ export class SearchIndex {
 
   /** Query term → idf-weighted importance, for the lexical relevance floor (after `loadLexical()`). */
   lexicalQueryWeights(query: string): Map<string, number> {
-    return this.#docs.queryWeights(query);
+    return queryWeights(this.#docs.index(), query);
   }
 
   vectorSearch(vector: Float32Array, limit: number, filter?: (id: string) => boolean): VectorHit[] {

@@ -14,25 +14,26 @@ export type ReviewContext = Pick<KbContext, "layout" | "config" | "ledger" | "ap
 export async function recordFindings(ctx: ReviewContext, run: string, findings: Finding[], options: ReviewOptions = {}): Promise<RecordResult> {
   const { parseRecordInput } = await import("../lifecycle/inputs.js");
   const input = parseRecordInput(run, findings);
-  if (!options.dryRun) await ctx.repair();
-  const review = await import("../lifecycle/review.js");
-  return review.withLifecycleLock(ctx.layout, !options.dryRun, () => review.recordFindings(reviewDeps(ctx), input.run, input.findings, options));
+  return underLifecycleLock(ctx, options, (review, deps) => review.recordFindings(deps, input.run, input.findings, options));
 }
 
 /** Archive every active entry past its decay limit (decayAfterRuns injected runs, or its holdout runs spent, since its last confirmation). Never deletes. */
 export async function decay(ctx: ReviewContext, options: DecayOptions = {}): Promise<DecayResult> {
-  if (!options.dryRun) await ctx.repair();
-  const review = await import("../lifecycle/review.js");
-  return review.withLifecycleLock(ctx.layout, !options.dryRun, async () => review.decayLoaded(reviewDeps(ctx), await ctx.knowledge(), options));
+  return underLifecycleLock(ctx, options, async (review, deps) => review.decayLoaded(deps, await ctx.knowledge(), options));
 }
 
 /** Turn converging findings (2+ independent agents, durable, evidence + verify, sanitized, not a duplicate) into entries; restore recurring archived ones. */
 export async function compound(ctx: ReviewContext, run: string, findings: CompoundFinding[], options: ReviewOptions = {}): Promise<CompoundResult> {
   const { parseCompoundInput } = await import("../lifecycle/inputs.js");
   const input = parseCompoundInput(run, findings);
+  return underLifecycleLock(ctx, options, (review, deps) => review.compound(deps, input.run, input.findings, options));
+}
+
+/** Pending changes repaired first, then `task` under the lifecycle lock (a dry run writes nothing: neither is done). */
+async function underLifecycleLock<T>(ctx: ReviewContext, options: { dryRun?: boolean }, task: (review: typeof import("../lifecycle/review.js"), deps: ReviewDeps) => Promise<T>): Promise<T> {
   if (!options.dryRun) await ctx.repair();
   const review = await import("../lifecycle/review.js");
-  return review.withLifecycleLock(ctx.layout, !options.dryRun, () => review.compound(reviewDeps(ctx), input.run, input.findings, options));
+  return review.withLifecycleLock(ctx.layout, !options.dryRun, () => task(review, reviewDeps(ctx)));
 }
 
 function reviewDeps(ctx: ReviewContext): ReviewDeps {

@@ -65,9 +65,10 @@ export function splitIdentifier(word: string): Readonly<SplitIdentifier> {
   let split = splits.get(word);
   if (split) return split;
   // Kept: the word and its pieces as strings of their own, not views of the text they were lexed from.
-  split = splitAnew(ownString(word));
+  const own = ownString(word);
+  split = splitAnew(own);
   if (splits.size >= 50_000) splits.clear();
-  splits.set(ownString(word), split);
+  splits.set(own, split);
   return split;
 }
 
