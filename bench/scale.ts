@@ -11,7 +11,7 @@
  *   npm run bench -- scale [--quick]
  *   npx tsx bench/scale.ts [--quick] [--base DIR [--only-base]] [--sizes 10000,100000] [--runs 5]
  *                          [--clone-runs 5] [--clone-entries 1000] [--timeout-min 10]
- *                          [--no-clone] [--no-watch] [--merge] [--keep] [--rep-minutes M]
+ *                          [--no-clone] [--no-watch] [--no-served] [--merge] [--keep] [--rep-minutes M]
  *
  * --base DIR     also time another build in the same run, interleaved (DIR: its dist/ or its checkout);
  *                make one with: git worktree add /tmp/cairn-base COMMIT && cd /tmp/cairn-base && npm ci
@@ -22,6 +22,8 @@
  *                again at every write, so two runs of different parts can share the file)
  * --rep-minutes  start no further repetition of a size after M minutes (at least one runs; each row
  *                reports how many runs its median is of)
+ * --no-served    skip the rows timed again with `cairn watch` running (the current build's watcher runs the
+ *                commands for their processes; the base build may predate that)
  * --keep         keep the temp directories (their paths are printed)
  */
 import { existsSync } from "node:fs";
@@ -32,12 +34,13 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { log } from "./lib/args.js";
 import { cliIn } from "./lib/cli-path.js";
-import { coldRun, hasGnuTime, type ColdRun } from "./lib/cold.js";
+import { coldRun, hasGnuTime } from "./lib/cold.js";
 import { generateQueries } from "./lib/corpus.js";
 import { fmt, goalTable, machine, RESULTS_DIR, table, writeResults, type GoalRow } from "./lib/report.js";
 import { buildKnowledgeBase, copyKnowledgeBase, sh, type ScaleKb } from "./lib/scale-kb.js";
-import { compareTable, firstIndexRows, fmtMb, fmtMs, referenceRows, scaledRows, summarizeRuns, warmRows, type RunRecord, type SizeMeasurements } from "./lib/scale-report.js";
+import { compareTable, firstIndexRows, fmtMb, fmtMs, record, referenceRows, scaledRows, summarizeRuns, warmRows, type RunRecord, type SizeMeasurements } from "./lib/scale-report.js";
 import { ROWS, type RowContext } from "./lib/scale-rows.js";
+import { measureServed, OWN_PROCESS, SERVED_ROWS, servedName } from "./lib/scale-served.js";
 import { checkWatcher, inotifyLimits, type WatchCheck } from "./lib/scale-watch.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -59,6 +62,8 @@ type Args = {
   onlyBase: boolean;
   clone: boolean;
   watch: boolean;
+  /** Also time the command rows with `cairn watch` running (it runs them for the command processes). */
+  served: boolean;
   merge: boolean;
   keep: boolean;
   /** Stop starting repetitions of a size after this many minutes (at least one runs). Default: no limit. */
@@ -93,6 +98,7 @@ function parseArgs(argv: readonly string[]): Args {
     onlyBase: argv.includes("--only-base"),
     clone: !argv.includes("--no-clone"),
     watch: !argv.includes("--no-watch"),
+    served: !argv.includes("--no-served"),
     merge: argv.includes("--merge"),
     keep: argv.includes("--keep"),
     repMinutes: int("--rep-minutes", Number.MAX_SAFE_INTEGER),
@@ -108,15 +114,6 @@ async function buildAt(name: Build["name"], dir: string): Promise<Build> {
   const commit = (await sh("git", ["rev-parse", "HEAD"], path.dirname(dist)).catch(() => "")).trim();
   return { name, dist, cli, ...(commit ? { commit } : {}) };
 }
-
-const record = (run: ColdRun, problem?: string): RunRecord => ({
-  ms: Math.round(run.ms * 10) / 10,
-  rssMb: run.rssMb === null ? null : Math.round(run.rssMb),
-  outcome: run.outcome,
-  code: run.code,
-  ...(problem ? { problem } : {}),
-  ...(run.outcome !== "ok" || problem ? { stderr: run.stderr.slice(-4_000) } : {}),
-});
 
 const describe = (r: RunRecord) => `${fmtMs(r.ms)} ${fmtMb(r.rssMb)}${r.outcome !== "ok" ? ` ${r.outcome.toUpperCase()} (exit ${r.code})` : ""}${r.problem ? ` (${r.problem})` : ""}`;
 
@@ -184,7 +181,7 @@ async function measureSize(entries: number, builds: readonly Build[], args: Args
             dirty[build.name] = false;
           }
           await row.prepare?.(ctx);
-          const run = await coldRun(NODE, [build.cli, "--root", root, ...row.args(ctx)], { timeoutMs: args.timeoutMs, ...(row.okCodes ? { okCodes: row.okCodes } : {}) });
+          const run = await coldRun(NODE, [build.cli, "--root", root, ...row.args(ctx)], { timeoutMs: args.timeoutMs, env: OWN_PROCESS, ...(row.okCodes ? { okCodes: row.okCodes } : {}) });
           const problem = run.outcome === "ok" ? row.verify?.(run.stdout, ctx) : undefined;
           const rec = record(run, problem);
           (rows[row.id] ??= { runs: [] }).runs.push(rec);
@@ -200,6 +197,16 @@ async function measureSize(entries: number, builds: readonly Build[], args: Args
       await progress(size);
     }
   });
+  const main = builds.at(-1)!;
+  if (args.served && main.name === "current") {
+    await phase(`rows with cairn watch running at ${label}`, async () => {
+      const context = { entries: kb.active, sources: kb.sources, agents: kb.agents, scratch };
+      const watcher = await measureServed(main.cli, main.name, roots[main.name]!, size, context, { runs: args.runs, timeoutMs: args.timeoutMs, log });
+      size.served = { ...size.served, [main.name]: watcher };
+      log(`  ${servedName(main.name)}: ${watcher.outcome}, watcher ready in ${fmtMs(watcher.readyMs ?? Number.NaN)}, its peak RSS ${fmtMb(watcher.peakRssMb)}${watcher.stderr ? `: ${watcher.stderr.slice(-400)}` : ""}`);
+    });
+    await progress(size);
+  }
   await phase(`warm library rows at ${label}`, async () => {
     const queries = path.join(scratch, "queries.json");
     // 200 timed calls of each after 3 warm-up calls: the first few dozen run before the JIT has compiled the hot paths
@@ -333,6 +340,23 @@ async function main(): Promise<void> {
     const [reference, ...larger] = sizes;
     if (reference) goals.push(...referenceRows(ROWS, reference, primary, ""));
     for (const size of larger) goals.push(...scaledRows(ROWS, size, reference, primary, ""));
+    // The same commands, each still a new process, with `cairn watch` running them for it.
+    const served = servedName(primary);
+    const servedRows = ROWS.filter((row) => SERVED_ROWS.has(row.id));
+    const watching = " — `cairn watch` running";
+    if (reference?.rows[served]) goals.push(...referenceRows(servedRows, reference, served, watching));
+    for (const size of larger) if (size.rows[served]) goals.push(...scaledRows(servedRows, size, reference?.rows[served] ? reference : undefined, served, watching));
+    for (const size of sizes) {
+      const w = size.served?.[primary];
+      if (!w) continue;
+      goals.push({
+        metric: `\`cairn watch\` running those commands at ${size.entries.toLocaleString("en-US")} entries: its own memory`,
+        goal: "peak RSS ≤ 1 GB",
+        measured: w.outcome === "ok" ? `peak ${fmtMb(w.peakRssMb)}, ${fmtMb(w.rssMb)} after the last command` : `**${w.outcome}**`,
+        baseline: w.outcome === "ok" ? `ready in ${fmtMs(w.readyMs ?? Number.NaN)}` : "",
+        pass: w.outcome === "ok" && (w.peakRssMb ?? Infinity) <= 1_024,
+      });
+    }
     goals.push(...firstIndexRows(sizes, primary));
     if (clone) {
       const s = summarizeRuns(clone.runs[primary]);
@@ -362,7 +386,7 @@ async function main(): Promise<void> {
     const limits = await inotifyLimits();
     const tables: Record<string, unknown> = {
       setup: setupText(builds, sizes, loads),
-      compare: builds.length > 1 ? compareTable(ROWS, sizes, builds.map((b) => b.name)) : `_(one build measured: ${primary}; run with \`--base DIR\` for a before/after table)_`,
+      compare: compareTable(ROWS, sizes, [...builds.map((b) => b.name), ...(sizes.some((s) => s.rows[served]) ? [served] : [])]),
       watch: watchText(watch, limits),
       phases,
     };

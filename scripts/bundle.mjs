@@ -13,6 +13,7 @@
  *
  *   node scripts/bundle.mjs            # reads dist/ (run tsc first), writes dist/bin/
  */
+import { createHash } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,3 +54,8 @@ const result = await build({
 });
 // Which source modules each chunk holds: test/cli/lazy-imports.test.ts maps the chunks a command loads back to them.
 writeFileSync(path.join(out, "meta.json"), `${JSON.stringify(result.metafile)}\n`);
+// What `cairn watch` and a command forwarded to it compare before the watcher runs the command: the same build on
+// both sides, or the command runs in its own process (an upgraded cairn never talks to an older watcher's code).
+const hash = createHash("sha256");
+for (const file of Object.keys(result.metafile.outputs).sort()) hash.update(file).update("\0").update(readFileSync(path.join(repo, file))).update("\0");
+writeFileSync(path.join(out, "build-id"), `${version}+${hash.digest("hex").slice(0, 32)}\n`);

@@ -6,12 +6,13 @@ import { validateRuleSettings } from "./check/rules/registry.js";
 import { CairnError } from "./errors.js";
 import { didYouMean } from "./text/suggest.js";
 import { assertContained } from "./store/contain.js";
+import { CONFIG_FILE } from "./store/root.js";
 import { DEFAULT_CONFIG, type AgentDeclaration, type CairnConfig, type EmbedderConfig } from "./types/config.js";
 import type { Assert, Equals } from "./types/equals.js";
 
 export { DEFAULT_CONFIG, type AgentDeclaration, type CairnConfig, type EmbedderConfig } from "./types/config.js";
 
-export const CONFIG_FILE = "cairn.config.json";
+export { CONFIG_FILE };
 
 /**
  * The vector list's ranking weight in fusion. 0 (the default): embeddings do not rank, so `index`,

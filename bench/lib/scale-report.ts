@@ -5,12 +5,23 @@
 import { fmt, type GoalRow } from "./report.js";
 import type { ColdRun } from "./cold.js";
 import type { Goal, Row } from "./scale-rows.js";
+import type { ServedWatcher } from "./scale-served.js";
 import { median, percentile } from "./stats.js";
 
 /** One cold run as stored in the results (stdout dropped, stderr kept only on failure). */
 export type RunRecord = { ms: number; rssMb: number | null; outcome: ColdRun["outcome"]; code: number | null; problem?: string; stderr?: string };
 
 export type RowResult = { runs: RunRecord[] };
+
+/** A cold run as the results keep it. */
+export const record = (run: ColdRun, problem?: string): RunRecord => ({
+  ms: Math.round(run.ms * 10) / 10,
+  rssMb: run.rssMb === null ? null : Math.round(run.rssMb),
+  outcome: run.outcome,
+  code: run.code,
+  ...(problem ? { problem } : {}),
+  ...(run.outcome !== "ok" || problem ? { stderr: run.stderr.slice(-4_000) } : {}),
+});
 
 export type WarmResult = { outcome: ColdRun["outcome"]; firstMs?: number; search?: number[]; inject?: number[]; rssMb?: number; peakRssMb?: number | null; stderr?: string };
 
@@ -22,6 +33,8 @@ export type SizeMeasurements = {
   warm: Record<string, WarmResult>;
   /** The initial `cairn index` of each build's copy (untimed in the rows; here for the record). */
   initialIndex: Record<string, RunRecord>;
+  /** Per build: the `cairn watch` that ran the rows of `<build>+watch` (its readiness and its own memory). */
+  served?: Record<string, ServedWatcher>;
   /** The generated ledger and archive. */
   ledger?: { events: number; runs: number; byType: Record<string, number> } | null;
   archived?: number;

@@ -114,7 +114,8 @@ export async function checkWatcher(cli: string, root: string, entries: readonly 
       const reportedMs = reported ? performance.now() - t : null;
       // Let the watcher's save finish before another process reads the index.
       await sleep(reported ? 1_000 : 0);
-      const search = await coldRun(process.execPath, [cli, "--root", root, "search", text, "--json", "--limit", "3"], { timeoutMs: options.timeoutMs });
+      // In its own process (not run by the watcher): the edit must be in the index the watcher saved.
+      const search = await coldRun(process.execPath, [cli, "--root", root, "search", text, "--json", "--limit", "3"], { timeoutMs: options.timeoutMs, env: { CAIRN_USE_WATCH: "0" } });
       let top: string | null = null;
       try {
         top = (JSON.parse(search.stdout) as { results: Array<{ id: string }> }).results[0]?.id ?? null;

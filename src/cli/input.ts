@@ -1,12 +1,19 @@
 /** Read JSON input for record/compound from a file or stdin ('-'), validated with clear errors. */
 import { readFile } from "node:fs/promises";
+import path from "node:path";
 import type * as z from "zod";
 import { CairnError } from "../errors.js";
+import type { Io } from "./output.js";
 
-export async function readJsonInput<T>(source: string, schema: z.ZodType<T>, what: string, example: string): Promise<T> {
+/** A file argument's text: '-' is standard input; a relative path resolves against the command's working directory. */
+export function readInputText(io: Io, source: string): Promise<string> {
+  return source === "-" ? (io.stdin ?? readStdin)() : readFile(path.resolve(io.cwd ?? process.cwd(), source), "utf8");
+}
+
+export async function readJsonInput<T>(io: Io, source: string, schema: z.ZodType<T>, what: string, example: string): Promise<T> {
   let text: string;
   try {
-    text = source === "-" ? await readStdin() : await readFile(source, "utf8");
+    text = await readInputText(io, source);
   } catch (cause) {
     throw new CairnError("USAGE", `cannot read ${what} from ${source}: ${(cause as Error).message}`, { cause });
   }

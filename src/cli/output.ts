@@ -10,6 +10,14 @@ export type Io = {
   err: (text: string) => void;
   /** True when stderr is a terminal (progress bars, colours). */
   tty: boolean;
+  /** Write to stderr as is, no newline added (a progress bar redrawing its line). Default: process.stderr. */
+  rawErr?: (text: string) => void;
+  /** stdout is a terminal and NO_COLOR is unset: marks may be coloured. Default: false. */
+  color?: boolean;
+  /** The directory relative file arguments resolve against. Default: process.cwd(). */
+  cwd?: string;
+  /** All of standard input as UTF-8 text ('-' as a file argument). Default: this process's stdin. */
+  stdin?: () => Promise<string>;
 };
 
 /** Streams whose reader went away (EPIPE): nothing more is written to them. */
@@ -24,6 +32,8 @@ export const processIo: Io = {
   out: (text) => write(process.stdout, text),
   err: (text) => write(process.stderr, text),
   tty: Boolean(process.stderr.isTTY),
+  rawErr: (text) => void (closed.has(process.stderr) || process.stderr.write(text)),
+  color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
 };
 
 /**

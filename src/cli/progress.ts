@@ -26,6 +26,7 @@ export function refreshProgress(io: Io): IndexProgress {
 
 export function progressBar(io: Io, label: string): { update: (done: number, total: number) => void; done: () => void } {
   if (!io.tty) return { update: () => {}, done: () => {} };
+  const write = io.rawErr ?? ((text: string) => void process.stderr.write(text));
   let last = 0;
   let shown = false;
   return {
@@ -36,10 +37,10 @@ export function progressBar(io: Io, label: string): { update: (done: number, tot
       shown = true;
       const width = 30;
       const filled = total ? Math.round((done / total) * width) : width;
-      process.stderr.write(`\r${label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total}`);
+      write(`\r${label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total}`);
     },
     done() {
-      if (shown) process.stderr.write("\r\x1b[2K");
+      if (shown) write("\r\x1b[2K");
     },
   };
 }

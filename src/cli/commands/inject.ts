@@ -1,7 +1,6 @@
-import { readFile } from "node:fs/promises";
 import { CairnError } from "../../errors.js";
 import type { KnowledgeBase } from "../../knowledge-base.js";
-import { readStdin } from "../input.js";
+import { readInputText } from "../input.js";
 import { EXIT, json, list, type Io } from "../output.js";
 
 type Opts = {
@@ -26,7 +25,7 @@ export async function inject(kb: KnowledgeBase, io: Io, opts: Opts): Promise<num
   let summary = opts.summary;
   if (opts.summaryFile !== undefined) {
     try {
-      summary = opts.summaryFile === "-" ? await readStdin() : await readFile(opts.summaryFile, "utf8");
+      summary = await readInputText(io, opts.summaryFile);
     } catch (cause) {
       throw new CairnError("USAGE", `cannot read --summary-file ${opts.summaryFile}: ${(cause as Error).message}`, { cause });
     }
@@ -35,7 +34,7 @@ export async function inject(kb: KnowledgeBase, io: Io, opts: Opts): Promise<num
   let diff: string | undefined;
   if (opts.diff !== undefined) {
     try {
-      diff = opts.diff === "-" ? await readStdin() : await readFile(opts.diff, "utf8");
+      diff = await readInputText(io, opts.diff);
     } catch (cause) {
       throw new CairnError("USAGE", `cannot read --diff ${opts.diff}: ${(cause as Error).message}; expected a unified diff file (git diff > pr.diff) or - for stdin`, { cause });
     }

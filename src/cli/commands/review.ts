@@ -7,7 +7,7 @@ import { EXIT, json, table, type Io } from "../output.js";
 type Opts = { run: string; findings: string; dryRun?: boolean; strict?: boolean; json?: boolean };
 
 export async function record(kb: KnowledgeBase, io: Io, opts: Opts): Promise<number> {
-  const input = await readJsonInput(opts.findings, recordInputSchema, "findings", '{"findings":[{"agent":"security","text":"…","entry":"optional-id"}]}');
+  const input = await readJsonInput(io, opts.findings, recordInputSchema, "findings", '{"findings":[{"agent":"security","text":"…","entry":"optional-id"}]}');
   const result = await kb.recordFindings(opts.run, input.findings, { dryRun: opts.dryRun ?? false, strict: opts.strict ?? false });
   if (opts.json) return json(io, result), EXIT.ok;
   for (const w of result.warnings) io.err(`warning: ${w}`);
@@ -29,7 +29,7 @@ export async function record(kb: KnowledgeBase, io: Io, opts: Opts): Promise<num
 }
 
 export async function compound(kb: KnowledgeBase, io: Io, opts: Opts): Promise<number> {
-  const input = await readJsonInput(opts.findings, compoundInputSchema, "synthesized findings", '{"findings":[{"text":"…","agents":["a","b"],"evidence":["src/x.ts:1"],"verify":["…"],"durable":true}]}');
+  const input = await readJsonInput(io, opts.findings, compoundInputSchema, "synthesized findings", '{"findings":[{"text":"…","agents":["a","b"],"evidence":["src/x.ts:1"],"verify":["…"],"durable":true}]}');
   const result = await kb.compound(opts.run, input.findings, { dryRun: opts.dryRun ?? false, strict: opts.strict ?? false });
   if (opts.json) return json(io, result), EXIT.ok;
   for (const w of result.warnings) io.err(`warning: ${w}`);

@@ -42,7 +42,7 @@ export async function search(kb: KnowledgeBase, io: Io, query: string, opts: Opt
     return EXIT.ok;
   }
   if (!opts.explain) {
-    io.out(await readable(kb, query, response.results));
+    io.out(await readable(kb, query, response.results, io.color === true));
     return EXIT.ok;
   }
   const headers = ["#", "id", "score", "lexical", "vector", "changed", "inject gate", "path"];
@@ -66,8 +66,7 @@ export async function search(kb: KnowledgeBase, io: Io, query: string, opts: Opt
 }
 
 /** Each result as a person reads it: rank, title and id, relevance, path, and a snippet with the query's words marked. */
-async function readable(kb: KnowledgeBase, query: string, results: SearchResult[]): Promise<string> {
-  const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+async function readable(kb: KnowledgeBase, query: string, results: SearchResult[], color: boolean): Promise<string> {
   const mark = color ? (w: string) => `\x1b[1m${w}\x1b[22m` : (w: string) => `**${w}**`;
   const blocks = await Promise.all(
     results.map(async (r, i) => {

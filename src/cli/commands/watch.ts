@@ -1,8 +1,9 @@
+import path from "node:path";
 import type { KnowledgeBase } from "../../knowledge-base.js";
 import { EXIT, formatDiagnostics, type Io } from "../output.js";
 
 /** Watch until SIGINT/SIGTERM, printing one line per index update. */
-export async function watch(kb: KnowledgeBase, io: Io, opts: { debounce?: number }): Promise<number> {
+export async function watch(kb: KnowledgeBase, io: Io, opts: { debounce?: number; serve?: boolean }): Promise<number> {
   const stamp = () => new Date().toTimeString().slice(0, 8);
   const handle = await kb.watch({
     ...(opts.debounce !== undefined ? { debounceMs: opts.debounce } : {}),
@@ -30,10 +31,13 @@ export async function watch(kb: KnowledgeBase, io: Io, opts: { debounce?: number
     },
   });
   await handle.ready;
+  const server = opts.serve === false ? undefined : await (await import("../serve/server.js")).serveCommands(kb, { log: (line) => io.out(`${stamp()} ${line}`), warn: (line) => io.err(`${stamp()} ${line}`) });
+  if (server) io.out(`${stamp()} other cairn commands of this repository run here (socket ${path.relative(kb.layout.root, server.path)}; CAIRN_USE_WATCH=0 runs one in its own process)`);
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
   });
+  await server?.close();
   await handle.close();
   return EXIT.ok;
 }

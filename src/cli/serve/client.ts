@@ -1,0 +1,97 @@
+/**
+ * The client half of forwarding: hand the command line to a running `cairn watch` of the same root and print what
+ * it answers. Undefined (run the command here) whenever the watcher cannot answer as this process would: none
+ * running, another build, another environment, or anything odd about its socket.
+ */
+import { lstatSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { CairnError } from "../../errors.js";
+import type { Io } from "../output.js";
+import { readStdin } from "../input.js";
+import { buildId, MAX_SOCKET_PATH, PROTOCOL, readLines, send, sharedEnv, socketPath, USE_WATCH_ENV, type Request, type WatcherMessage } from "./protocol.js";
+
+/** How long a watcher may take to accept the command (it answers at once unless it is hung). */
+const HELLO_MS = 5_000;
+
+/** The exit code of the command as the watcher ran it, or undefined: run it in this process. */
+export async function viaWatch(argv: string[], root: string, io: Io): Promise<number | undefined> {
+  const mode = process.env[USE_WATCH_ENV]?.trim().toLowerCase();
+  if (mode === "0" || mode === "off" || mode === "false" || mode === "no") return undefined;
+  const required = mode === "require";
+  const notServed = (why: string): undefined => {
+    if (required) throw new CairnError("USAGE", `${USE_WATCH_ENV}=require, but no cairn watch ran the command: ${why}`);
+    return undefined;
+  };
+  if (process.platform === "win32") return notServed("cairn watch serves commands on Linux and macOS only");
+  const build = buildId();
+  if (build === undefined) return notServed("this cairn is not the bundled command line (dist/bin/cairn.js)");
+  const file = socketPath(root);
+  const unsafe = unsafeSocket(file);
+  if (unsafe) return notServed(unsafe);
+  const request: Request = { v: PROTOCOL, build, root, argv, cwd: process.cwd(), env: sharedEnv(), tty: io.tty, color: io.color === true };
+  const answer = await exchange(file, request, io);
+  return "exit" in answer ? answer.exit : notServed(answer.declined);
+}
+
+/** Why the socket at `file` must not be used, or undefined: a socket of this user in a real .cairn/ directory of this user. */
+function unsafeSocket(file: string): string | undefined {
+  if (file.length > MAX_SOCKET_PATH) return `the socket path ${file} is longer than a Unix socket path may be`;
+  const uid = process.getuid?.();
+  const dir = lstatSync(path.dirname(file), { throwIfNoEntry: false });
+  if (!dir) return "no .cairn/ directory (no index built yet)";
+  if (!dir.isDirectory()) return ".cairn/ is not a directory (a symbolic link is never followed)";
+  const socket = lstatSync(file, { throwIfNoEntry: false });
+  if (!socket) return "no cairn watch is running here";
+  if (!socket.isSocket()) return ".cairn/watch.sock is not a socket";
+  if (uid !== undefined && (socket.uid !== uid || dir.uid !== uid)) return ".cairn/watch.sock belongs to another user";
+  return undefined;
+}
+
+/** Send the request and relay the watcher's output until it exits; a refusal before the command started is `declined`. */
+function exchange(file: string, request: Request, io: Io): Promise<{ exit: number } | { declined: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.createConnection(file);
+    let settled = false;
+    let pid = 0;
+    let started = false;
+    const settle = (outcome: { exit: number } | { declined: string } | Error): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    const timer = setTimeout(() => settle({ declined: `cairn watch did not answer within ${HELLO_MS / 1000} s` }), HELLO_MS);
+    socket.on("connect", () => send(socket, request));
+    socket.on("error", (error) => {
+      if (!started) settle({ declined: `cannot reach cairn watch (${(error as NodeJS.ErrnoException).code ?? error.message}): it is not running, or was killed` });
+    });
+    socket.on("close", () => {
+      if (!started) return settle({ declined: "cairn watch closed the connection before running the command" });
+      // The command may have written: running it again here could apply it twice.
+      settle(new CairnError("IO", `cairn watch (pid ${pid}) stopped while it ran the command, which may or may not have taken effect: check with cairn status or cairn history ID before running it again`));
+    });
+    readLines(socket, 256 * 1024 * 1024, (line) => {
+      let message: WatcherMessage;
+      try {
+        message = JSON.parse(line) as WatcherMessage;
+      } catch {
+        return socket.destroy();
+      }
+      if ("decline" in message) settle({ declined: `cairn watch declined: ${message.decline}` });
+      else if ("hello" in message) (pid = message.hello), clearTimeout(timer);
+      else if ("start" in message) started = true;
+      else if ("out" in message) io.out(message.out);
+      else if ("err" in message) io.err(message.err);
+      else if ("raw" in message) (io.rawErr ?? ((text: string) => process.stderr.write(text)))(message.raw);
+      else if ("stdin" in message) {
+        (io.stdin ?? readStdin)().then(
+          (text) => send(socket, { stdin: text }),
+          (error: Error) => send(socket, { stdinError: error.message }),
+        );
+      } else if ("exit" in message) settle({ exit: message.exit });
+    });
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * Commands forwarded to a running `cairn watch`: where the watcher listens, what both sides must share for the
+ * watcher's answer to be the one this process would give, and the messages (one JSON object per line).
+ *
+ * Client → watcher: a Request line; later a `{ stdin }` line if the watcher asks for standard input.
+ * Watcher → client: `{ decline }` (the client runs the command itself) or `{ hello }`; then `{ start }` when the
+ * command begins (from here on it may have written), `{ out }`/`{ err }`/`{ raw }` output, `{ stdin: true }`,
+ * and `{ exit }` last.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Socket } from "node:net";
+import { StringDecoder } from "node:string_decoder";
+
+export const PROTOCOL = 1;
+
+/** The environment variable that turns forwarding off (`0`) or makes it mandatory (`require`: an error when no watcher runs the command). */
+export const USE_WATCH_ENV = "CAIRN_USE_WATCH";
+
+export type Request = {
+  v: typeof PROTOCOL;
+  /** The client's build (buildId): the watcher runs only the same code. */
+  build: string;
+  /** The project root the client resolved (--root, else found from its working directory). */
+  root: string;
+  /** The command line after `cairn`, as typed. */
+  argv: string[];
+  /** Where relative file arguments resolve. */
+  cwd: string;
+  /** sharedEnv() of the client. */
+  env: Record<string, string>;
+  /** The client's stderr is a terminal (progress bars). */
+  tty: boolean;
+  /** The client's stdout is a terminal and NO_COLOR is unset. */
+  color: boolean;
+};
+
+export type WatcherMessage =
+  | { decline: string }
+  | { hello: number }
+  | { start: true }
+  | { out: string }
+  | { err: string }
+  | { raw: string }
+  | { stdin: true }
+  | { exit: number };
+
+export type ClientMessage = { stdin: string } | { stdinError: string };
+
+/** The watcher's socket: in the root's .cairn/, never committed (a hostile change cannot plant one: git stores no sockets). */
+export function socketPath(root: string): string {
+  return path.join(root, ".cairn", "watch.sock");
+}
+
+/** A Unix socket's path must fit sockaddr_un: 104 bytes on macOS, 108 on Linux, the terminating NUL included. */
+export const MAX_SOCKET_PATH = 103;
+
+/** The build of this cairn, written beside the bundle by scripts/bundle.mjs; undefined when not running from the bundle (then nothing is forwarded). */
+export function buildId(): string | undefined {
+  try {
+    return readFileSync(new URL("./build-id", import.meta.url), "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Variables that change what a command does or records (the actor, git's configuration, dates, which git runs): a client whose values differ runs the command itself. */
+const SHARED = new Set(["HOME", "PATH", "TZ", "USER", "LOGNAME", "XDG_CONFIG_HOME"]);
+
+export function sharedEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const shared: Record<string, string> = {};
+  for (const name of Object.keys(env).sort()) {
+    if (name === USE_WATCH_ENV) continue;
+    if (SHARED.has(name) || name.startsWith("CAIRN_") || name.startsWith("GIT_")) shared[name] = env[name] ?? "";
+  }
+  return shared;
+}
+
+export function sameEnv(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
+}
+
+/** Call `onLine` with each complete line the socket sends; a line longer than `maxChars` destroys the socket. */
+export function readLines(socket: Socket, maxChars: number, onLine: (line: string) => void): void {
+  const decoder = new StringDecoder("utf8");
+  // A line's parts so far: a long line (a findings file on stdin) is joined once, not re-scanned per chunk.
+  let parts: string[] = [];
+  let size = 0;
+  socket.on("data", (chunk: Buffer) => {
+    let text = decoder.write(chunk);
+    let newline: number;
+    while ((newline = text.indexOf("\n")) >= 0) {
+      parts.push(text.slice(0, newline));
+      const line = parts.join("");
+      parts = [];
+      size = 0;
+      text = text.slice(newline + 1);
+      if (line) onLine(line);
+      if (socket.destroyed) return;
+    }
+    if (text) parts.push(text), (size += text.length);
+    if (size > maxChars) socket.destroy(new Error(`a message longer than ${maxChars} characters`));
+  });
+}
+
+export function send(socket: Socket, message: WatcherMessage | ClientMessage | Request): void {
+  if (!socket.destroyed && socket.writable) socket.write(`${JSON.stringify(message)}\n`);
+}

@@ -1,0 +1,209 @@
+/**
+ * The watcher half of forwarding: `cairn watch` answers other cairn commands of its root over a Unix socket in
+ * .cairn/, with its index, ledger and lint results already in memory. Each command re-checks every entry file
+ * first (the stat pass a new process makes), runs as it would in its own process (same argument parsing, same
+ * code), one at a time, and its output and exit code go back to the client. Anything that would make the
+ * answer differ from the client's own — another build, environment, root or configuration — is declined, and
+ * the client runs the command itself.
+ */
+import { chmodSync, lstatSync, readFileSync, realpathSync, unlinkSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import type { KnowledgeBase } from "../../knowledge-base.js";
+import { CONFIG_FILE, loadConfig } from "../../config.js";
+import { detectActor } from "../../lifecycle/actor.js";
+import { EXIT, reportError, type Io } from "../output.js";
+import { buildProgram, type Runner } from "../program.js";
+import { refreshProgress } from "../progress.js";
+import { buildId, MAX_SOCKET_PATH, PROTOCOL, readLines, sameEnv, send, sharedEnv, socketPath, type Request } from "./protocol.js";
+
+export type CommandServer = {
+  /** The socket's absolute path. */
+  path: string;
+  /** Stop accepting commands, let the running one finish, remove the socket. */
+  close(): Promise<void>;
+};
+
+export type ServeOptions = {
+  /** One line per command run for another process. */
+  log: (line: string) => void;
+  /** A declined command, and why serving could not start. */
+  warn: (line: string) => void;
+};
+
+/** A request line (the command line and environment) is small; stdin (a findings file) may be large. */
+const MAX_REQUEST_CHARS = 1024 * 1024;
+const MAX_STDIN_CHARS = 256 * 1024 * 1024;
+
+/** Serve forwarded commands for `kb` (whose index the caller's watcher keeps current); undefined when this platform, build or .cairn/ cannot. */
+export async function serveCommands(kb: KnowledgeBase, options: ServeOptions): Promise<CommandServer | undefined> {
+  const { log, warn } = options;
+  const build = buildId();
+  if (process.platform === "win32" || build === undefined) return undefined;
+  const root = kb.layout.root;
+  const file = socketPath(root);
+  if (file.length > MAX_SOCKET_PATH) return void warn(`not serving other commands: the socket path ${file} is longer than a Unix socket path may be`);
+  const refusal = clearSocketPlace(file);
+  if (refusal) return void warn(`not serving other commands: ${refusal}`);
+  const configText = readConfigText(root);
+  // The configuration this process opened with must be the file's now, or its answers would follow an old one.
+  if (JSON.stringify(await loadConfig(root)) !== JSON.stringify(kb.config)) return void warn(`not serving other commands: ${CONFIG_FILE} changed while the index was built; restart cairn watch`);
+  const realRoot = realpathSync(root);
+  const env = sharedEnv();
+
+  let queue: Promise<void> = Promise.resolve();
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => undefined); // a client that went away: its command still finishes
+    let request: Request | undefined;
+    let stdin: { resolve: (text: string) => void; reject: (error: Error) => void } | undefined;
+    readLines(socket, MAX_STDIN_CHARS, (line) => {
+      let message: unknown;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        return socket.destroy();
+      }
+      if (request === undefined) {
+        if (line.length > MAX_REQUEST_CHARS) return socket.destroy();
+        const why = mismatch(message, { build, realRoot, env, configAtStart: configText, configNow: () => readConfigText(root) });
+        if (why) {
+          warn(`declined a command: ${why}`);
+          return void (send(socket, { decline: why }), socket.end());
+        }
+        request = message as Request;
+        send(socket, { hello: process.pid });
+        const served = request;
+        const input = () =>
+          new Promise<string>((resolve, reject) => {
+            stdin = { resolve, reject };
+            send(socket, { stdin: true });
+          });
+        queue = queue.then(() => runForwarded(kb, served, socket, input, options));
+        return;
+      }
+      const reply = message as { stdin?: unknown; stdinError?: unknown };
+      if (typeof reply.stdin === "string") stdin?.resolve(reply.stdin);
+      else if (typeof reply.stdinError === "string") stdin?.reject(new Error(reply.stdinError));
+      stdin = undefined;
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(file, () => (server.off("error", reject), resolve()));
+  });
+  // Only this user may connect (a socket's permission to connect is its write bit).
+  chmodSync(file, 0o600);
+  return {
+    path: file,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await queue;
+      for (const socket of sockets) socket.destroy();
+      if (lstatSync(file, { throwIfNoEntry: false })?.isSocket()) unlinkSync(file);
+    },
+  };
+}
+
+/** Why a request must be declined, or undefined. */
+function mismatch(message: unknown, own: { build: string; realRoot: string; env: Record<string, string>; configAtStart: string | undefined; configNow: () => string | undefined }): string | undefined {
+  const r = message as Partial<Request> | null;
+  if (!r || typeof r !== "object" || r.v !== PROTOCOL) return "another version of the forwarding protocol";
+  if (!Array.isArray(r.argv) || !r.argv.every((a) => typeof a === "string") || typeof r.cwd !== "string" || !path.isAbsolute(r.cwd) || typeof r.root !== "string") return "a malformed request";
+  if (r.build !== own.build) return `another build of cairn (the watcher runs ${own.build}, the command ${String(r.build)}): restart cairn watch after upgrading`;
+  let root: string;
+  try {
+    root = realpathSync(r.root);
+  } catch {
+    return `the command's root ${r.root} does not exist`;
+  }
+  if (root !== own.realRoot) return `another root (${r.root})`;
+  if (!r.env || typeof r.env !== "object" || !sameEnv(r.env, own.env)) return "another environment (CAIRN_*, GIT_*, HOME, PATH, TZ or USER differ from the watcher's)";
+  if (own.configNow() !== own.configAtStart) return `${CONFIG_FILE} changed since cairn watch started: restart it to serve commands again`;
+  return undefined;
+}
+
+/** Run one forwarded command as the CLI would, its output and exit code going to the client. */
+async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Socket, stdin: () => Promise<string>, { log, warn }: ServeOptions): Promise<void> {
+  if (socket.destroyed) return; // the client went away while the command waited its turn
+  const began = Date.now();
+  const io: Io = {
+    out: (text) => send(socket, { out: text }),
+    err: (text) => send(socket, { err: text }),
+    rawErr: (text) => send(socket, { raw: text }),
+    tty: request.tty === true,
+    color: request.color === true,
+    cwd: request.cwd,
+    stdin,
+  };
+  // Who acts is read per command (the client's git configuration as it is now), not once per watcher.
+  const actor = detectActor(kb.layout.root);
+  let exit: number = EXIT.ok;
+  let started = false;
+  let declined: string | undefined;
+  const runner: Runner = async (_program, action, options = {}) => {
+    if (!options.forward) return void (declined = "this command is not one cairn watch runs for others");
+    started = true;
+    send(socket, { start: true });
+    const own = { onWarning: kb.onWarning, onProgress: kb.onProgress };
+    kb.onWarning = (message) => io.err(`warning: ${message}`);
+    kb.onProgress = refreshProgress(io);
+    try {
+      // What a new process sees: every entry file re-checked (one stat each; changed ones re-parsed).
+      kb.invalidate();
+      exit = await kb.actingAs(await actor, () => action(kb, io));
+    } catch (error) {
+      exit = reportError(io, error);
+    } finally {
+      kb.onWarning = own.onWarning;
+      kb.onProgress = own.onProgress;
+    }
+  };
+  try {
+    await buildProgram(runner).parseAsync(request.argv, { from: "user" });
+  } catch (error) {
+    if (!started) declined ??= `the arguments did not parse here (${(error as Error).message})`;
+  }
+  const name = commandName(request.argv);
+  if (!started) {
+    warn(`declined cairn ${name}: ${declined ?? "no command ran"}`);
+    send(socket, { decline: declined ?? "no command ran" });
+  } else {
+    log(`ran cairn ${name} for another process (${Date.now() - began} ms, exit ${exit})`);
+    send(socket, { exit });
+  }
+  socket.end();
+}
+
+/** The command's name: the first argument that is not a global option. */
+function commandName(argv: string[]): string {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--root") i++;
+    else if (!argv[i]!.startsWith("-")) return argv[i]!;
+  }
+  return "(none)";
+}
+
+/** Prepare the socket's place: .cairn/ a real directory of this user; a socket left by a killed watcher removed. Why not, or undefined. */
+function clearSocketPlace(file: string): string | undefined {
+  const dir = lstatSync(path.dirname(file), { throwIfNoEntry: false });
+  if (!dir?.isDirectory()) return ".cairn/ is not a directory (a symbolic link is never followed)";
+  const uid = process.getuid?.();
+  if (uid !== undefined && dir.uid !== uid) return ".cairn/ belongs to another user";
+  const existing = lstatSync(file, { throwIfNoEntry: false });
+  if (!existing) return undefined;
+  if (!existing.isSocket()) return `${file} exists and is not a socket; remove it`;
+  // Left by a watcher that was killed: this process holds the index writer lock, so no other watcher of this root runs.
+  unlinkSync(file);
+  return undefined;
+}
+
+function readConfigText(root: string): string | undefined {
+  try {
+    return readFileSync(path.join(root, CONFIG_FILE), "utf8");
+  } catch {
+    return undefined;
+  }
+}

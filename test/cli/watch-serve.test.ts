@@ -1,0 +1,248 @@
+/**
+ * A running `cairn watch` runs the other commands of its repository (status, show, search, inject, confirm, record, …)
+ * for their processes, with its index warm. Its answer must be the one the command would give in its own process:
+ * same output and exit code, every file re-checked first (an edit made just before is seen), the client's working
+ * directory, stdin and actor. Whatever would make it differ (another build, environment or configuration), or
+ * anything odd about the socket, runs the command in its own process instead. Real processes throughout.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { lstat, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
+import net from "node:net";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { sharedEnv } from "../../src/cli/serve/protocol.js";
+import { cairn, CLI } from "../helpers/cli.js";
+import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
+
+type Watcher = { child: ChildProcess; out: string[]; err: string[]; stop: () => Promise<void> };
+const running: Watcher[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((w) => w.stop()));
+});
+
+/** Start `cairn watch` in `root` and wait until it serves commands (or, `serving: false`, until it is ready). */
+async function startWatch(root: string, options: { env?: NodeJS.ProcessEnv; serving?: boolean } = {}): Promise<Watcher> {
+  const child = spawn(process.execPath, [CLI, "--root", root, "watch", "--debounce", "50"], { cwd: root, env: { ...process.env, NO_COLOR: "1", ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+  const out: string[] = [];
+  const err: string[] = [];
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const watcher: Watcher = {
+    child,
+    out,
+    err,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+  running.push(watcher);
+  const wanted = options.serving === false ? /watching / : /other cairn commands of this repository run here/;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`cairn watch did not get ready:\n${out.join("")}\n${err.join("")}`)), 30_000);
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out.push(chunk.toString());
+      if (wanted.test(out.join(""))) clearTimeout(timer), resolve();
+    });
+    child.stderr!.on("data", (chunk: Buffer) => void err.push(chunk.toString()));
+    child.once("exit", (code) => reject(new Error(`cairn watch exited with ${code}:\n${err.join("")}`)));
+  });
+  return watcher;
+}
+
+const served = (w: Watcher, command: string) => w.out.join("").split("\n").filter((l) => l.includes(`ran cairn ${command} for another process`)).length;
+
+/** The watcher logs a command after answering it: wait for the lines. */
+async function expectServed(w: Watcher, commands: string[], count: number): Promise<void> {
+  const total = () => commands.reduce((sum, c) => sum + served(w, c), 0);
+  await waitFor(() => total() >= count, 5_000).catch(() => undefined);
+  expect(total()).toBe(count);
+}
+const viaWatch = { CAIRN_USE_WATCH: "require" };
+const ownProcess = { CAIRN_USE_WATCH: "0" };
+
+async function project(extra: Record<string, string> = {}): Promise<string> {
+  return testdir({
+    "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }),
+    ...SOURCE_FILES,
+    "knowledge/ctx.md": entryText({ fm: "title: Context cancellation\nlastConfirmed: 2026-02-12\nprovenance: independent" }),
+    "knowledge/retry.md": entryText({ finding: "Retries never back off; add exponential backoff with jitter and a cap." }),
+    ...extra,
+  });
+}
+
+/** The ledger's events, in order. */
+async function events(root: string): Promise<Array<Record<string, unknown>>> {
+  const dir = path.join(root, "knowledge/.ledger");
+  const files = (await readdir(dir)).filter((f) => f.endsWith(".jsonl")).sort();
+  const lines = (await Promise.all(files.map((f) => readFile(path.join(dir, f), "utf8")))).join("").split("\n").filter(Boolean);
+  return lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+describe("cairn watch runs other commands of its repository", () => {
+  it("read-only commands answer exactly as in their own process, and the watcher says it ran them", async () => {
+    const root = await project();
+    const w = await startWatch(root);
+    for (const args of [["status"], ["status", "--json", "--all"], ["show", "ctx"], ["show", "no-such-entry"], ["search", "backoff jitter"], ["search", "backoff", "--json"], ["history", "ctx"]]) {
+      const own = await cairn(["--root", root, ...args], { env: ownProcess });
+      const there = await cairn(["--root", root, ...args], { env: viaWatch });
+      expect({ args, ...there }).toEqual({ args, ...own });
+    }
+    await expectServed(w, ["status"], 2);
+    await expectServed(w, ["show"], 2);
+    await expectServed(w, ["search"], 2);
+    // Help and usage errors never leave the client.
+    expect((await cairn(["--root", root, "status", "--bogus"], { env: viaWatch })).code).toBe(2);
+    await expectServed(w, ["status"], 2);
+  });
+
+  it("sees a file edited, added or removed just before the command (every file is re-checked first)", async () => {
+    const root = await project();
+    const w = await startWatch(root);
+    await writeFile(path.join(root, "knowledge/retry.md"), entryText({ finding: "Retries never back off; the zeppelin client hammers the upstream." }));
+    await writeFile(path.join(root, "knowledge/fresh.md"), entryText({ finding: "Pagination cursors leak the primary key ordering." }));
+    await rm(path.join(root, "knowledge/ctx.md"));
+    const search = await cairn(["--root", root, "search", "zeppelin", "--json"], { env: viaWatch });
+    expect(search.code).toBe(0);
+    expect((JSON.parse(search.stdout) as { results: Array<{ id: string }> }).results.map((r) => r.id)).toEqual(["retry"]);
+    const status = await cairn(["--root", root, "status", "--json"], { env: viaWatch });
+    expect((JSON.parse(status.stdout) as { entries: Array<{ id: string }> }).entries.map((e) => e.id).sort()).toEqual(["fresh", "retry"]);
+    await expectServed(w, ["search", "status"], 2);
+  });
+
+  it("writes what its own process would: confirm, inject and record, with the client's actor, stdin and working directory", async () => {
+    const root = await project({ "reviews/findings.json": JSON.stringify({ findings: [{ agent: "perf", text: "Retries never back off; add exponential backoff with jitter." }] }) });
+    const env = { CAIRN_ACTOR: "alice" };
+    const w = await startWatch(root, { env });
+    const confirm = await cairn(["--root", root, "confirm", "retry"], { env: { ...env, ...viaWatch } });
+    expect(confirm).toMatchObject({ code: 0, stderr: "" });
+    expect(confirm.stdout).toContain("confirmed retry");
+    const inject = await cairn(["--root", root, "inject", "--run", "r1", "--agent", "security", "--keywords", "context,cancellation", "--format", "json"], { env: { ...env, ...viaWatch } });
+    expect(inject.code).toBe(0);
+    expect((JSON.parse(inject.stdout) as { entries: Array<{ id: string }> }).entries.map((e) => e.id)).toContain("ctx");
+    // A relative --findings path is the client's, from its working directory; '-' is the client's stdin.
+    const fromFile = await cairn(["--root", root, "record", "--run", "r1", "--findings", "findings.json", "--json"], { cwd: path.join(root, "reviews"), env: { ...env, ...viaWatch } });
+    expect(fromFile.code).toBe(0);
+    const fromStdin = await cairn(["--root", root, "record", "--run", "r2", "--findings", "-", "--json"], { env: { ...env, ...viaWatch }, input: JSON.stringify({ findings: [{ agent: "sec", text: "Context cancellation errors are swallowed after upstream calls." }] }) });
+    expect(fromStdin.code).toBe(0);
+    await expectServed(w, ["confirm", "inject", "record"], 4);
+    const written = await events(root);
+    expect(written.filter((e) => e.type === "injected").length).toBeGreaterThan(0);
+    expect(new Set(written.map((e) => e.actor))).toEqual(new Set(["alice"]));
+    // What the watcher wrote is what a new process reads.
+    const status = JSON.parse((await cairn(["--root", root, "status", "--json"], { env: { ...env, ...ownProcess } })).stdout) as { entries: Array<{ id: string; lastConfirmed?: string }> };
+    expect(status.entries.find((e) => e.id === "retry")?.lastConfirmed).toBe(new Date().toISOString().slice(0, 10));
+  });
+
+  it("declines a client whose environment differs (another actor): the command runs in its own process, as that actor", async () => {
+    const root = await project();
+    const w = await startWatch(root, { env: { CAIRN_ACTOR: "alice" } });
+    const bob = await cairn(["--root", root, "confirm", "retry"], { env: { CAIRN_ACTOR: "bob" } });
+    expect(bob.code).toBe(0);
+    expect((await events(root)).filter((e) => e.type === "manual-confirmed").map((e) => e.actor)).toEqual(["bob"]);
+    expect(served(w, "confirm")).toBe(0);
+    expect(w.err.join("")).toContain("another environment");
+    const required = await cairn(["--root", root, "status"], { env: { CAIRN_ACTOR: "bob", ...viaWatch } });
+    expect(required.code).toBe(2);
+    expect(required.stderr).toContain("CAIRN_USE_WATCH=require, but no cairn watch ran the command: cairn watch declined: another environment");
+  });
+
+  it("declines once cairn.config.json changed: the answer follows the new configuration", async () => {
+    const root = await project();
+    const w = await startWatch(root);
+    await writeFile(path.join(root, "cairn.config.json"), JSON.stringify({ embedder: { provider: "none" }, decayAfterRuns: 3 }));
+    const status = await cairn(["--root", root, "status"]);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain("/3");
+    expect(served(w, "status")).toBe(0);
+    expect(w.err.join("")).toContain("cairn.config.json changed since cairn watch started");
+  });
+
+  it("a killed watcher's socket: commands run in their own process, and the next watcher takes the socket over", async () => {
+    const root = await project();
+    const first = await startWatch(root);
+    first.child.kill("SIGKILL");
+    await first.stop();
+    expect((await lstat(path.join(root, ".cairn/watch.sock"))).isSocket()).toBe(true);
+    const own = await cairn(["--root", root, "status"]);
+    expect(own.code).toBe(0);
+    expect(own.stdout).toContain("retry");
+    const required = await cairn(["--root", root, "status"], { env: viaWatch });
+    expect(required.code).toBe(2);
+    expect(required.stderr).toMatch(/cannot reach cairn watch \(ECONNREFUSED\)/);
+    const second = await startWatch(root);
+    expect((await cairn(["--root", root, "status"], { env: viaWatch })).code).toBe(0);
+    await expectServed(second, ["status"], 1);
+    // Stopping removes the socket.
+    await second.stop();
+    await expect(lstat(path.join(root, ".cairn/watch.sock"))).rejects.toThrow(/ENOENT/);
+  });
+
+  it("only this user may connect, and a .cairn/watch.sock that is not a socket is never removed or used", async () => {
+    const root = await project();
+    const w = await startWatch(root);
+    expect((await lstat(path.join(root, ".cairn/watch.sock"))).mode & 0o777).toBe(0o600);
+    await w.stop();
+    await writeFile(path.join(root, ".cairn/watch.sock"), "not a socket");
+    const again = await startWatch(root, { serving: false });
+    await waitFor(() => again.err.join("").includes("not serving other commands"));
+    expect(await readFile(path.join(root, ".cairn/watch.sock"), "utf8")).toBe("not a socket");
+    const status = await cairn(["--root", root, "status"]);
+    expect(status.code).toBe(0);
+    expect((await cairn(["--root", root, "status"], { env: viaWatch })).stderr).toContain(".cairn/watch.sock is not a socket");
+  });
+
+  it("a .cairn that is a symbolic link (a hostile change can commit one) is never followed to a socket", async () => {
+    const root = await project();
+    expect((await cairn(["--root", root, "index"])).code).toBe(0);
+    await rm(path.join(root, ".cairn"), { recursive: true });
+    // Someone else's socket place: a watcher of another project, reached through the link.
+    const other = await project();
+    const theirs = await startWatch(other);
+    await symlink(path.join(other, ".cairn"), path.join(root, ".cairn"));
+    const required = await cairn(["--root", root, "status"], { env: viaWatch });
+    expect(required.stderr).toContain(".cairn/ is not a directory (a symbolic link is never followed)");
+    expect(served(theirs, "status")).toBe(0);
+  });
+
+  it("a request that is not the same build, not a forwarded command, or not JSON is declined or dropped without running anything", async () => {
+    const root = await project();
+    const w = await startWatch(root);
+    const socket = path.join(root, ".cairn/watch.sock");
+    const build = (await readFile(path.join(path.dirname(CLI), "build-id"), "utf8")).trim();
+    const base = { v: 1, build, root, cwd: root, env: {}, tty: false, color: false };
+    expect(await ask(socket, { ...base, build: "0.0.0+evil", argv: ["status"] })).toEqual([{ decline: expect.stringContaining("another build of cairn") }]);
+    expect(await ask(socket, { ...base, root: "/", argv: ["status"] })).toEqual([{ decline: expect.stringContaining("another root") }]);
+    const sameEnv = sharedEnv(process.env);
+    for (const argv of [["watch"], ["mcp", "--http", "0"], ["new", "x", "--finding", "y"], ["init"], ["lsp"]]) {
+      const answer = await ask(socket, { ...base, env: sameEnv, argv });
+      expect(answer.at(-1)).toEqual({ decline: "this command is not one cairn watch runs for others" });
+    }
+    expect(await askRaw(socket, "{not json\n")).toEqual([]);
+    expect(served(w, "status")).toBe(0);
+    // The watcher still serves.
+    expect((await cairn(["--root", root, "status"], { env: viaWatch })).code).toBe(0);
+  });
+});
+
+function ask(socket: string, request: unknown): Promise<unknown[]> {
+  return askRaw(socket, `${JSON.stringify(request)}\n`);
+}
+
+function askRaw(socket: string, text: string): Promise<unknown[]> {
+  return new Promise((resolve, reject) => {
+    const client = net.createConnection(socket, () => client.write(text));
+    let data = "";
+    client.on("data", (chunk) => (data += chunk.toString()));
+    client.on("error", reject);
+    client.on("close", () => resolve(data.split("\n").filter(Boolean).map((l) => JSON.parse(l) as unknown)));
+    setTimeout(() => client.end(), 5_000);
+  });
+}
+
+async function waitFor(condition: () => boolean, ms = 20_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
