@@ -73,6 +73,8 @@ export async function measureServed(
     return { ...watcher, peakRssMb: memory?.hwmMb ?? null, rssMb: memory?.rssMb ?? null };
   } finally {
     child.kill("SIGTERM");
-    await exited;
+    // A watcher that does not stop is a failure to report, not a reason to stall the run.
+    const stopped = await Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 60_000))]);
+    if (!stopped) options.log(`  ${servedName(build)}: cairn watch did not exit within 60 s of SIGTERM; killed`), child.kill("SIGKILL");
   }
 }

@@ -33,6 +33,8 @@ export async function watchSources(root: string, onChange: () => void, onError: 
   const watched = new Set<string>();
   let wanted = "";
   let watcher: FSWatcher | undefined;
+  /** After close(), a sync (the watcher's final refresh) must not start watching again: chokidar's handles would keep the process alive. */
+  let closed = false;
 
   const start = (dirs: string[]): { watcher: FSWatcher; ready: Promise<void> } => {
     const w = watch(dirs, { ignoreInitial: true, depth: 0, followSymlinks: false, ignored: (p: string) => !allowed.has(path.resolve(p)) });
@@ -52,6 +54,7 @@ export async function watchSources(root: string, onChange: () => void, onError: 
 
   return {
     async sync(files) {
+      if (closed) return;
       const key = files.join("\n");
       if (key === wanted) return;
       wanted = key;
@@ -82,6 +85,7 @@ export async function watchSources(root: string, onChange: () => void, onError: 
       await started;
     },
     async close() {
+      closed = true;
       await watcher?.close();
     },
   };

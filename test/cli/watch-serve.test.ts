@@ -6,7 +6,7 @@
  * anything odd about the socket, runs the command in its own process instead. Real processes throughout.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { lstat, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -246,3 +246,22 @@ async function waitFor(condition: () => boolean, ms = 20_000): Promise<void> {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+describe("cairn watch stops", () => {
+  it("exits on SIGTERM when its last refresh finds an entry anchored on a new source directory (it never starts watching again after close)", async () => {
+    const root = await project();
+    const child = spawn(process.execPath, [CLI, "--root", root, "watch", "--debounce", "5000", "--no-serve"], { cwd: root, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => void (out += chunk.toString()));
+    await waitFor(() => out.includes("watching "));
+    // Written within the debounce: only the final refresh of close() sees the new anchor.
+    await mkdir(path.join(root, "lib/cache"), { recursive: true });
+    await writeFile(path.join(root, "lib/cache/reload.ts"), "export function reload() {\n  return 1;\n}\n");
+    await writeFile(path.join(root, "knowledge/reload.md"), entryText({ finding: "Reload never clears the cache.", evidence: "lib/cache/reload.ts:1-2, reload() — the cache is kept." }));
+    child.kill("SIGTERM");
+    const code = await Promise.race([exited, new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 15_000))]);
+    if (code === "hung") child.kill("SIGKILL");
+    expect(code).toBe(0);
+  });
+});
