@@ -45,7 +45,7 @@ import type { VerifyOptions, VerifyReport } from "./types/verify.js";
 import type { KnowledgeDiff } from "./diff/types.js";
 
 /** The actor of the changes made inside `KnowledgeBase.actingAs`, per async call chain. */
-const actorScope = new AsyncLocalStorage<string>();
+const actorScope = new AsyncLocalStorage<string | Promise<string>>();
 
 export type { CompoundResult, DecayResult, RecordResult, ReviewOptions } from "./types/review.js";
 export type { IndexSummary, NewEntryResult, OpenOptions };
@@ -139,8 +139,9 @@ export class KnowledgeBase {
   /**
    * Run `work` with `name` as the actor of every change it makes, without touching other callers:
    * an HTTP MCP server serves several clients on one knowledge base, each named in its own events.
+   * A promised name (a `git config` lookup still running) is awaited only when a change is recorded.
    */
-  actingAs<T>(name: string, work: () => Promise<T>): Promise<T> {
+  actingAs<T>(name: string | Promise<string>, work: () => Promise<T>): Promise<T> {
     return actorScope.run(name, work);
   }
 

@@ -1,53 +1,31 @@
 #!/usr/bin/env node
-/** cairn's command line: parse the arguments (program.ts), then run the command here or in a running `cairn watch`. */
-import type { Command } from "commander";
-import { CommanderError } from "commander";
-import { EXIT, handleClosedOutput, processIo, reportError } from "./output.js";
-import { refreshProgress } from "./progress.js";
-import { buildProgram, type Action, type RunOptions } from "./program.js";
+/**
+ * cairn's command line. A command that a running `cairn watch` of this repository runs for others goes to it
+ * first (serve/client.ts), before the rest of the command line is even loaded; any other command, or one the
+ * watcher cannot answer as this process would, runs here (cli.ts).
+ */
 import nodeModule from "node:module";
+import { handleClosedOutput, processIo, reportError } from "./output.js";
+import { forwardedCommand } from "./serve/protocol.js";
 
 // Node 22.1+ keeps compiled code between runs (in the OS temp dir): every command imports its modules lazily, so
 // most of cairn's start-up compilation is cached from the second run on. Older Node has no such cache.
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
-let exitCode: number = EXIT.ok;
-
-/** Open the knowledge base for the global --root and run one command, mapping errors to exit codes. */
-async function run(program: Command, action: Action, options: RunOptions = {}): Promise<void> {
-  const io = processIo;
-  try {
-    const given = program.opts<{ root?: string }>().root;
-    if (options.forward) {
-      // A running `cairn watch` of this root holds the index, the ledger and the lint results in memory: it runs the
-      // command (re-checking every file first, as this process would) and this process prints what it says.
-      const { commandRoot } = await import("../store/root.js");
-      const { viaWatch } = await import("./serve/client.js");
-      const served = await viaWatch(process.argv.slice(2), commandRoot(given, process.cwd()), io);
-      if (served !== undefined) return void (exitCode = served);
+async function start(argv: string[]): Promise<number> {
+  const forwarded = forwardedCommand(argv.slice(2));
+  if (forwarded) {
+    try {
+      const [{ commandRoot }, { viaWatch }] = await Promise.all([import("../store/root.js"), import("./serve/client.js")]);
+      const served = await viaWatch(argv.slice(2), commandRoot(forwarded.root, process.cwd()), processIo);
+      if (served !== undefined) return served;
+    } catch (error) {
+      return reportError(processIo, error);
     }
-    const { openKnowledgeBase } = await import("../knowledge-base.js");
-    const root = given ?? (options.here ? process.cwd() : undefined);
-    const kb = await openKnowledgeBase({ ...(root ? { root } : {}), onWarning: (message) => io.err(`warning: ${message}`), onProgress: refreshProgress(io) });
-    exitCode = await action(kb, io);
-  } catch (error) {
-    exitCode = reportError(io, error);
   }
-}
-
-export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram(run);
-  try {
-    await program.parseAsync(argv);
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      // --help and --version exit 0; every other commander error is a usage error.
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    }
-    return reportError(processIo, error);
-  }
-  return exitCode;
+  const { runCli } = await import("./cli.js");
+  return runCli(argv);
 }
 
 handleClosedOutput();
-process.exitCode = await main(process.argv);
+process.exitCode = await start(process.argv);

@@ -4,6 +4,7 @@ import { CairnError } from "../errors.js";
 import { EXIT, type Io } from "./output.js";
 import type { KnowledgeBase } from "../knowledge-base.js";
 import { VERSION } from "../version.js";
+import { FORWARDED_COMMANDS } from "./serve/protocol.js";
 
 export type Action = (kb: KnowledgeBase, io: Io) => Promise<number>;
 
@@ -17,10 +18,14 @@ export type RunOptions = { here?: boolean; forward?: boolean };
 /** Runs one command's action: in this process (the CLI) or for a forwarded command (`cairn watch`). */
 export type Runner = (program: Command, action: Action, options?: RunOptions) => Promise<void>;
 
-const FORWARD = { forward: true } as const;
+/** Whether a running `cairn watch` may run this command (serve/protocol.ts lists them; the client reads the list before loading this file). */
+const via = (name: string): RunOptions => ({ forward: FORWARDED_COMMANDS.has(name) });
 
-export function buildProgram(run: Runner): Command {
-  const program = new Command("cairn")
+/** `silent`: commander prints no help or usage error (a watcher parsing a forwarded command line declines instead). */
+export function buildProgram(run: Runner, options: { silent?: boolean } = {}): Command {
+  const program = new Command("cairn");
+  if (options.silent) program.configureOutput({ writeOut: () => {}, writeErr: () => {} });
+  program
     .description("File-based, git-friendly knowledge for AI code-review orchestrators.")
     .option("--root <dir>", "project root (default: nearest ancestor with knowledge/ or cairn.config.json, up to the git repository's top; init: the working directory)")
     .showHelpAfterError("(run cairn --help for usage)")
@@ -76,7 +81,7 @@ export function buildProgram(run: Runner): Command {
     .description("list entries with decay counter (runs/N), provenance, last confirmation, confirmation counts, warnings")
     .option("--all", "include archived entries")
     .option("--json", "print JSON")
-    .action((opts) => run(program, async (kb, io) => (await import("./commands/status.js")).status(kb, io, opts), FORWARD));
+    .action((opts) => run(program, async (kb, io) => (await import("./commands/status.js")).status(kb, io, opts), via("status")));
 
   program
     .command("report")
@@ -101,14 +106,14 @@ export function buildProgram(run: Runner): Command {
       .command(`${name} <id>`)
       .description(description)
       .option("--json", "print JSON")
-      .action((id, opts) => run(program, async (kb, io) => (await import("./commands/manual.js")).manual(kb, io, name, id, opts), FORWARD));
+      .action((id, opts) => run(program, async (kb, io) => (await import("./commands/manual.js")).manual(kb, io, name, id, opts), via(name)));
   }
 
   program
     .command("show <id>")
     .description("print an entry's file (markdown) with its status and problems on stderr; unknown ids exit 1 with suggestions")
     .option("--json", "print the text, parsed fields, status row and problems as JSON")
-    .action((id, opts) => run(program, async (kb, io) => (await import("./commands/show.js")).show(kb, io, id, opts), FORWARD));
+    .action((id, opts) => run(program, async (kb, io) => (await import("./commands/show.js")).show(kb, io, id, opts), via("show")));
 
   program
     .command("index")
@@ -133,7 +138,7 @@ export function buildProgram(run: Runner): Command {
         "\nresults are still ranked by the fused score (BM25F weighs rare words more)." +
         "\n--explain shows the ranks and fusion scores instead.",
     )
-    .action((query, opts) => run(program, async (kb, io) => (await import("./commands/search.js")).search(kb, io, query, opts), FORWARD));
+    .action((query, opts) => run(program, async (kb, io) => (await import("./commands/search.js")).search(kb, io, query, opts), via("search")));
 
   program
     .command("watch")
@@ -159,7 +164,7 @@ export function buildProgram(run: Runner): Command {
     .option("--include-disputed", "also inject disputed entries")
     .option("--include-superseded", "also inject superseded entries")
     .option("--dry-run", "show the context without recording the injection")
-    .action((opts) => run(program, async (kb, io) => (await import("./commands/inject.js")).inject(kb, io, opts), FORWARD));
+    .action((opts) => run(program, async (kb, io) => (await import("./commands/inject.js")).inject(kb, io, opts), via("inject")));
 
   program
     .command("record")
@@ -169,7 +174,7 @@ export function buildProgram(run: Runner): Command {
     .option("--dry-run", "show matches, scores and provenance without writing")
     .option("--strict", "refuse when the run or an agent has no recorded injection (default: record with a warning)")
     .option("--json", "print JSON")
-    .action((opts) => run(program, async (kb, io) => (await import("./commands/review.js")).record(kb, io, opts), FORWARD));
+    .action((opts) => run(program, async (kb, io) => (await import("./commands/review.js")).record(kb, io, opts), via("record")));
 
   program
     .command("compound")
@@ -179,32 +184,32 @@ export function buildProgram(run: Runner): Command {
     .option("--dry-run", "show what would be created, restored or skipped")
     .option("--strict", "refuse when the run or an agent has no recorded injection (default: compound with a warning)")
     .option("--json", "print JSON")
-    .action((opts) => run(program, async (kb, io) => (await import("./commands/review.js")).compound(kb, io, opts), FORWARD));
+    .action((opts) => run(program, async (kb, io) => (await import("./commands/review.js")).compound(kb, io, opts), via("compound")));
 
   program
     .command("decay")
     .description("archive entries injected in decayAfterRuns runs without an independent confirmation")
     .option("--dry-run", "list what would be archived")
     .option("--json", "print JSON")
-    .action((opts) => run(program, async (kb, io) => (await import("./commands/review.js")).decay(kb, io, opts), FORWARD));
+    .action((opts) => run(program, async (kb, io) => (await import("./commands/review.js")).decay(kb, io, opts), via("decay")));
 
   program
     .command("supersede <old> <new>")
     .description("link OLD → NEW (supersededBy / supersedes) and archive OLD")
     .option("--json", "print JSON")
-    .action((oldId, newId, opts) => run(program, async (kb, io) => (await import("./commands/links.js")).supersede(kb, io, oldId, newId, opts), FORWARD));
+    .action((oldId, newId, opts) => run(program, async (kb, io) => (await import("./commands/links.js")).supersede(kb, io, oldId, newId, opts), via("supersede")));
 
   program
     .command("set-status <id> <status>")
     .description("change an entry's claim status (observed, inferred, hypothesis, verified, disputed); transitions are validated")
     .option("--json", "print JSON")
-    .action((id, status, opts) => run(program, async (kb, io) => (await import("./commands/links.js")).setStatus(kb, io, id, status, opts), FORWARD));
+    .action((id, status, opts) => run(program, async (kb, io) => (await import("./commands/links.js")).setStatus(kb, io, id, status, opts), via("set-status")));
 
   program
     .command("history <id>")
     .description("an entry's ledger events (injections, confirmations, archive/restore) and its git log")
     .option("--json", "print JSON")
-    .action((id, opts) => run(program, async (kb, io) => (await import("./commands/links.js")).history(kb, io, id, opts), FORWARD));
+    .action((id, opts) => run(program, async (kb, io) => (await import("./commands/links.js")).history(kb, io, id, opts), via("history")));
 
   program
     .command("mcp")

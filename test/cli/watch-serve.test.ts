@@ -32,7 +32,9 @@ async function startWatch(root: string, options: { env?: NodeJS.ProcessEnv; serv
     err,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000); // a watcher that hangs fails its own test, not the suite
       await exited;
+      clearTimeout(timer);
     },
   };
   running.push(watcher);
@@ -73,7 +75,7 @@ async function project(extra: Record<string, string> = {}): Promise<string> {
 /** The ledger's events, in order. */
 async function events(root: string): Promise<Array<Record<string, unknown>>> {
   const dir = path.join(root, "knowledge/.ledger");
-  const files = (await readdir(dir)).filter((f) => f.endsWith(".jsonl")).sort();
+  const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith(".jsonl")).sort();
   const lines = (await Promise.all(files.map((f) => readFile(path.join(dir, f), "utf8")))).join("").split("\n").filter(Boolean);
   return lines.map((l) => JSON.parse(l) as Record<string, unknown>);
 }
@@ -90,8 +92,13 @@ describe("cairn watch runs other commands of its repository", () => {
     await expectServed(w, ["status"], 2);
     await expectServed(w, ["show"], 2);
     await expectServed(w, ["search"], 2);
-    // Help and usage errors never leave the client.
-    expect((await cairn(["--root", root, "status", "--bogus"], { env: viaWatch })).code).toBe(2);
+    // Help and usage errors are printed by the command's own process, even under CAIRN_USE_WATCH=require.
+    const usage = await cairn(["--root", root, "status", "--bogus"], { env: viaWatch });
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("unknown option '--bogus'");
+    const help = await cairn(["--root", root, "status", "--help"], { env: viaWatch });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Usage: cairn status");
     await expectServed(w, ["status"], 2);
   });
 
@@ -214,10 +221,18 @@ describe("cairn watch runs other commands of its repository", () => {
     expect(await ask(socket, { ...base, root: "/", argv: ["status"] })).toEqual([{ decline: expect.stringContaining("another root") }]);
     const sameEnv = sharedEnv(process.env);
     for (const argv of [["watch"], ["mcp", "--http", "0"], ["new", "x", "--finding", "y"], ["init"], ["lsp"]]) {
-      const answer = await ask(socket, { ...base, env: sameEnv, argv });
-      expect(answer.at(-1)).toEqual({ decline: "this command is not one cairn watch runs for others" });
+      const answer = await askRaw(socket, `${JSON.stringify({ ...base, env: sameEnv, argv })}\n${JSON.stringify({ go: true })}\n`);
+      expect(answer).toEqual([{ hello: w.child.pid }, { decline: "this command is not one cairn watch runs for others" }]);
     }
     expect(await askRaw(socket, "{not json\n")).toEqual([]);
+    // A client that gave up before sending go (it runs the command itself): the watcher never runs it.
+    expect(await askRaw(socket, `${JSON.stringify({ ...base, env: sameEnv, argv: ["confirm", "retry"] })}\n`, 300)).toEqual([{ hello: w.child.pid }]);
+    // A client that went away while the watcher waited for its stdin: the command fails, the watcher goes on.
+    const gone = await askRaw(socket, `${JSON.stringify({ ...base, env: sameEnv, argv: ["record", "--run", "r9", "--findings", "-"] })}\n${JSON.stringify({ go: true })}\n`, 1_000);
+    expect(gone).toEqual([{ hello: w.child.pid }, { stdin: true }]);
+    await waitFor(() => w.out.join("").includes("ran cairn record for another process"));
+    expect(w.out.join("")).toMatch(/ran cairn record for another process \(\d+ ms, exit 2\)/);
+    expect((await events(root)).filter((e) => e.type === "manual-confirmed" || e.run === "r9")).toEqual([]);
     expect(served(w, "status")).toBe(0);
     // The watcher still serves.
     expect((await cairn(["--root", root, "status"], { env: viaWatch })).code).toBe(0);
@@ -228,14 +243,15 @@ function ask(socket: string, request: unknown): Promise<unknown[]> {
   return askRaw(socket, `${JSON.stringify(request)}\n`);
 }
 
-function askRaw(socket: string, text: string): Promise<unknown[]> {
+/** Send `text`, collect the answer lines until the watcher closes or `ms` pass. */
+function askRaw(socket: string, text: string, ms = 5_000): Promise<unknown[]> {
   return new Promise((resolve, reject) => {
     const client = net.createConnection(socket, () => client.write(text));
     let data = "";
     client.on("data", (chunk) => (data += chunk.toString()));
     client.on("error", reject);
     client.on("close", () => resolve(data.split("\n").filter(Boolean).map((l) => JSON.parse(l) as unknown)));
-    setTimeout(() => client.end(), 5_000);
+    setTimeout(() => client.destroy(), ms).unref();
   });
 }
 
@@ -248,6 +264,20 @@ async function waitFor(condition: () => boolean, ms = 20_000): Promise<void> {
 }
 
 describe("cairn watch stops", () => {
+  it("on SIGTERM with a client connected that never sent a command, and removes its socket", async () => {
+    const root = await project();
+    const w = await startWatch(root);
+    const idle = net.createConnection(path.join(root, ".cairn/watch.sock"));
+    idle.on("error", () => undefined); // reset when the watcher drops it
+    await new Promise<void>((resolve) => idle.once("connect", () => resolve()));
+    const exited = new Promise<number | null>((resolve) => w.child.once("exit", (code) => resolve(code)));
+    w.child.kill("SIGTERM");
+    const code = await Promise.race([exited, new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 15_000))]);
+    idle.destroy();
+    expect(code).toBe(0);
+    await expect(lstat(path.join(root, ".cairn/watch.sock"))).rejects.toThrow(/ENOENT/);
+  });
+
   it("exits on SIGTERM when its last refresh finds an entry anchored on a new source directory (it never starts watching again after close)", async () => {
     const root = await project();
     const child = spawn(process.execPath, [CLI, "--root", root, "watch", "--debounce", "5000", "--no-serve"], { cwd: root, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });

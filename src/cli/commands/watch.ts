@@ -5,6 +5,12 @@ import { EXIT, formatDiagnostics, type Io } from "../output.js";
 /** Watch until SIGINT/SIGTERM, printing one line per index update. */
 export async function watch(kb: KnowledgeBase, io: Io, opts: { debounce?: number; serve?: boolean }): Promise<number> {
   const stamp = () => new Date().toTimeString().slice(0, 8);
+  // Before anything is announced: a SIGTERM sent as soon as "watching" is read must stop the watcher cleanly (its
+  // socket removed, its index saved), not kill it with the signal's default action.
+  const stop = new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
   const handle = await kb.watch({
     ...(opts.debounce !== undefined ? { debounceMs: opts.debounce } : {}),
     onEvent: (event) => {
@@ -30,13 +36,10 @@ export async function watch(kb: KnowledgeBase, io: Io, opts: { debounce?: number
       }
     },
   });
-  await handle.ready;
-  const server = opts.serve === false ? undefined : await (await import("../serve/server.js")).serveCommands(kb, { log: (line) => io.out(`${stamp()} ${line}`), warn: (line) => io.err(`${stamp()} ${line}`) });
+  const stoppedEarly = await Promise.race([handle.ready.then(() => false), stop.then(() => true)]);
+  const server = stoppedEarly || opts.serve === false ? undefined : await (await import("../serve/server.js")).serveCommands(kb, { log: (line) => io.out(`${stamp()} ${line}`), warn: (line) => io.err(`${stamp()} ${line}`) });
   if (server) io.out(`${stamp()} other cairn commands of this repository run here (socket ${path.relative(kb.layout.root, server.path)}; CAIRN_USE_WATCH=0 runs one in its own process)`);
-  await new Promise<void>((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
-  });
+  await stop;
   await server?.close();
   await handle.close();
   return EXIT.ok;

@@ -31,6 +31,7 @@ export async function viaWatch(argv: string[], root: string, io: Io): Promise<nu
   if (unsafe) return notServed(unsafe);
   const request: Request = { v: PROTOCOL, build, root, argv, cwd: process.cwd(), env: sharedEnv(), tty: io.tty, color: io.color === true };
   const answer = await exchange(file, request, io);
+  if ("local" in answer) return undefined;
   return "exit" in answer ? answer.exit : notServed(answer.declined);
 }
 
@@ -48,14 +49,18 @@ function unsafeSocket(file: string): string | undefined {
   return undefined;
 }
 
+/** The watcher ran the command (its exit code), declined it, or sent it back to be parsed here (a usage error or help). */
+type Answer = { exit: number } | { declined: string } | { local: true };
+
 /** Send the request and relay the watcher's output until it exits; a refusal before the command started is `declined`. */
-function exchange(file: string, request: Request, io: Io): Promise<{ exit: number } | { declined: string }> {
+function exchange(file: string, request: Request, io: Io): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const socket = net.createConnection(file);
     let settled = false;
     let pid = 0;
-    let started = false;
-    const settle = (outcome: { exit: number } | { declined: string } | Error): void => {
+    /** Sent go: the watcher may run the command, so this process must not, whatever happens next (but a decline). */
+    let committed = false;
+    const settle = (outcome: Answer | Error): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -66,24 +71,28 @@ function exchange(file: string, request: Request, io: Io): Promise<{ exit: numbe
     const timer = setTimeout(() => settle({ declined: `cairn watch did not answer within ${HELLO_MS / 1000} s` }), HELLO_MS);
     socket.on("connect", () => send(socket, request));
     socket.on("error", (error) => {
-      if (!started) settle({ declined: `cannot reach cairn watch (${(error as NodeJS.ErrnoException).code ?? error.message}): it is not running, or was killed` });
+      if (!committed) settle({ declined: `cannot reach cairn watch (${(error as NodeJS.ErrnoException).code ?? error.message}): it is not running, or was killed` });
     });
     socket.on("close", () => {
-      if (!started) return settle({ declined: "cairn watch closed the connection before running the command" });
-      // The command may have written: running it again here could apply it twice.
+      if (!committed) return settle({ declined: "cairn watch closed the connection before running the command" });
+      // The watcher may have run the command, or part of it: running it again here could apply it twice.
       settle(new CairnError("IO", `cairn watch (pid ${pid}) stopped while it ran the command, which may or may not have taken effect: check with cairn status or cairn history ID before running it again`));
     });
     readLines(socket, 256 * 1024 * 1024, (line) => {
+      if (settled) return;
       let message: WatcherMessage;
       try {
         message = JSON.parse(line) as WatcherMessage;
       } catch {
         return socket.destroy();
       }
-      if ("decline" in message) settle({ declined: `cairn watch declined: ${message.decline}` });
-      else if ("hello" in message) (pid = message.hello), clearTimeout(timer);
-      else if ("start" in message) started = true;
-      else if ("out" in message) io.out(message.out);
+      if ("decline" in message) settle(message.local ? { local: true } : { declined: `cairn watch declined: ${message.decline}` });
+      else if ("hello" in message) {
+        clearTimeout(timer);
+        pid = message.hello;
+        committed = true;
+        send(socket, { go: true });
+      } else if ("out" in message) io.out(message.out);
       else if ("err" in message) io.err(message.err);
       else if ("raw" in message) (io.rawErr ?? ((text: string) => process.stderr.write(text)))(message.raw);
       else if ("stdin" in message) {

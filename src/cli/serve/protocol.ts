@@ -2,10 +2,13 @@
  * Commands forwarded to a running `cairn watch`: where the watcher listens, what both sides must share for the
  * watcher's answer to be the one this process would give, and the messages (one JSON object per line).
  *
- * Client → watcher: a Request line; later a `{ stdin }` line if the watcher asks for standard input.
- * Watcher → client: `{ decline }` (the client runs the command itself) or `{ hello }`; then `{ start }` when the
- * command begins (from here on it may have written), `{ out }`/`{ err }`/`{ raw }` output, `{ stdin: true }`,
- * and `{ exit }` last.
+ * Client → watcher: a Request line. Watcher → client: `{ decline }` (the client runs the command itself; `local`:
+ * even under CAIRN_USE_WATCH=require, the arguments did not parse and the client prints the usage error) or
+ * `{ hello }`. Client → watcher: `{ go: true }` — only now may the watcher run the command, and the client no
+ * longer will: a client that gave up waiting for hello never sends go, so a command never runs twice.
+ * Watcher → client: `{ out }`/`{ err }`/`{ raw }` output, `{ stdin: true }` (answered with `{ stdin }` or
+ * `{ stdinError }`), `{ exit }` last; or a `{ decline }` before the command ran (it is not one the watcher runs
+ * for others).
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -13,6 +16,28 @@ import type { Socket } from "node:net";
 import { StringDecoder } from "node:string_decoder";
 
 export const PROTOCOL = 1;
+
+/** The commands a running watcher runs for others: their inputs are arguments, files and stdin; none opens an editor or runs until stopped. */
+export const FORWARDED_COMMANDS: ReadonlySet<string> = new Set(["status", "show", "search", "inject", "confirm", "retract", "restore", "record", "compound", "decay", "history", "set-status", "supersede"]);
+
+/**
+ * The forwarded command an argument list runs, and its --root, read without commander (the client decides before
+ * loading the command line). Undefined for anything else, and for help: that is printed here.
+ */
+export function forwardedCommand(argv: readonly string[]): { name: string; root?: string } | undefined {
+  let root: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--root" && i + 1 < argv.length) root = argv[++i];
+    else if (arg.startsWith("--root=")) root = arg.slice("--root=".length);
+    else if (arg.startsWith("-")) return undefined;
+    else {
+      if (!FORWARDED_COMMANDS.has(arg) || argv.slice(i + 1).some((a) => a === "--help" || a === "-h")) return undefined;
+      return { name: arg, ...(root !== undefined ? { root } : {}) };
+    }
+  }
+  return undefined;
+}
 
 /** The environment variable that turns forwarding off (`0`) or makes it mandatory (`require`: an error when no watcher runs the command). */
 export const USE_WATCH_ENV = "CAIRN_USE_WATCH";
@@ -36,16 +61,15 @@ export type Request = {
 };
 
 export type WatcherMessage =
-  | { decline: string }
+  | { decline: string; local?: true }
   | { hello: number }
-  | { start: true }
   | { out: string }
   | { err: string }
   | { raw: string }
   | { stdin: true }
   | { exit: number };
 
-export type ClientMessage = { stdin: string } | { stdinError: string };
+export type ClientMessage = { go: true } | { stdin: string } | { stdinError: string };
 
 /** The watcher's socket: in the root's .cairn/, never committed (a hostile change cannot plant one: git stores no sockets). */
 export function socketPath(root: string): string {

@@ -47,18 +47,26 @@ export async function serveCommands(kb: KnowledgeBase, options: ServeOptions): P
   if (refusal) return void warn(`not serving other commands: ${refusal}`);
   const configText = readConfigText(root);
   // The configuration this process opened with must be the file's now, or its answers would follow an old one.
-  if (JSON.stringify(await loadConfig(root)) !== JSON.stringify(kb.config)) return void warn(`not serving other commands: ${CONFIG_FILE} changed while the index was built; restart cairn watch`);
+  const config = await loadConfig(root).catch((error: Error) => error);
+  if (config instanceof Error || JSON.stringify(config) !== JSON.stringify(kb.config)) return void warn(`not serving other commands: ${CONFIG_FILE} changed while the index was built; restart cairn watch`);
   const realRoot = realpathSync(root);
   const env = sharedEnv();
 
   let queue: Promise<void> = Promise.resolve();
+  /** close() was called: no command is taken on any more (a client told so runs it itself). */
+  let stopping = false;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-    socket.on("error", () => undefined); // a client that went away: its command still finishes
+    socket.on("error", () => undefined); // a client that went away: a command it committed to still finishes
     let request: Request | undefined;
+    let committed = false;
     let stdin: { resolve: (text: string) => void; reject: (error: Error) => void } | undefined;
+    socket.on("close", () => {
+      sockets.delete(socket);
+      stdin?.reject(new Error("the command's process went away before sending its standard input"));
+      stdin = undefined;
+    });
     readLines(socket, MAX_STDIN_CHARS, (line) => {
       let message: unknown;
       try {
@@ -74,17 +82,24 @@ export async function serveCommands(kb: KnowledgeBase, options: ServeOptions): P
           return void (send(socket, { decline: why }), socket.end());
         }
         request = message as Request;
-        send(socket, { hello: process.pid });
+        return send(socket, { hello: process.pid });
+      }
+      const reply = message as { go?: unknown; stdin?: unknown; stdinError?: unknown };
+      if (reply.go === true && !committed && stopping) return void (send(socket, { decline: "cairn watch is stopping" }), socket.end());
+      if (reply.go === true && !committed) {
+        // The client no longer runs the command itself (it gave up waiting for hello, or never got it, before
+        // sending go): from here on the command is this process's to run, and only here.
+        committed = true;
         const served = request;
         const input = () =>
           new Promise<string>((resolve, reject) => {
+            if (socket.destroyed) return reject(new Error("the command's process went away before sending its standard input"));
             stdin = { resolve, reject };
             send(socket, { stdin: true });
           });
         queue = queue.then(() => runForwarded(kb, served, socket, input, options));
         return;
       }
-      const reply = message as { stdin?: unknown; stdinError?: unknown };
       if (typeof reply.stdin === "string") stdin?.resolve(reply.stdin);
       else if (typeof reply.stdinError === "string") stdin?.reject(new Error(reply.stdinError));
       stdin = undefined;
@@ -99,9 +114,12 @@ export async function serveCommands(kb: KnowledgeBase, options: ServeOptions): P
   return {
     path: file,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      stopping = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // The commands already taken on finish (their clients wait for them); idle connections are dropped.
       await queue;
       for (const socket of sockets) socket.destroy();
+      await closed;
       if (lstatSync(file, { throwIfNoEntry: false })?.isSocket()) unlinkSync(file);
     },
   };
@@ -138,7 +156,8 @@ async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Soc
     cwd: request.cwd,
     stdin,
   };
-  // Who acts is read per command (the client's git configuration as it is now), not once per watcher.
+  // Who acts is read per command (the git configuration as it is now), not once per watcher; the lookup runs
+  // while the command re-checks the files, and is awaited when an event is recorded.
   const actor = detectActor(kb.layout.root);
   let exit: number = EXIT.ok;
   let started = false;
@@ -146,14 +165,13 @@ async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Soc
   const runner: Runner = async (_program, action, options = {}) => {
     if (!options.forward) return void (declined = "this command is not one cairn watch runs for others");
     started = true;
-    send(socket, { start: true });
     const own = { onWarning: kb.onWarning, onProgress: kb.onProgress };
     kb.onWarning = (message) => io.err(`warning: ${message}`);
     kb.onProgress = refreshProgress(io);
     try {
       // What a new process sees: every entry file re-checked (one stat each; changed ones re-parsed).
       kb.invalidate();
-      exit = await kb.actingAs(await actor, () => action(kb, io));
+      exit = await kb.actingAs(actor, () => action(kb, io));
     } catch (error) {
       exit = reportError(io, error);
     } finally {
@@ -162,9 +180,10 @@ async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Soc
     }
   };
   try {
-    await buildProgram(runner).parseAsync(request.argv, { from: "user" });
+    await buildProgram(runner, { silent: true }).parseAsync(request.argv, { from: "user" });
   } catch (error) {
-    if (!started) declined ??= `the arguments did not parse here (${(error as Error).message})`;
+    // Help, or a usage error: the client prints it itself.
+    if (!started) return void (send(socket, { decline: `the arguments did not parse here (${(error as Error).message})`, local: true }), socket.end());
   }
   const name = commandName(request.argv);
   if (!started) {

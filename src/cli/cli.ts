@@ -1,0 +1,36 @@
+/** The command line in this process: parse the arguments (program.ts) and run the command here. */
+import type { Command } from "commander";
+import { CommanderError } from "commander";
+import { EXIT, processIo, reportError } from "./output.js";
+import { refreshProgress } from "./progress.js";
+import { buildProgram, type Action, type RunOptions } from "./program.js";
+
+let exitCode: number = EXIT.ok;
+
+/** Open the knowledge base for the global --root and run one command, mapping errors to exit codes. */
+async function run(program: Command, action: Action, options: RunOptions = {}): Promise<void> {
+  const io = processIo;
+  try {
+    const { openKnowledgeBase } = await import("../knowledge-base.js");
+    const root = program.opts<{ root?: string }>().root ?? (options.here ? process.cwd() : undefined);
+    const kb = await openKnowledgeBase({ ...(root ? { root } : {}), onWarning: (message) => io.err(`warning: ${message}`), onProgress: refreshProgress(io) });
+    exitCode = await action(kb, io);
+  } catch (error) {
+    exitCode = reportError(io, error);
+  }
+}
+
+/** Run the command line `argv` (process.argv: node, script, arguments) here; its exit code. */
+export async function runCli(argv: string[]): Promise<number> {
+  const program = buildProgram(run);
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version exit 0; every other commander error is a usage error.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    return reportError(processIo, error);
+  }
+  return exitCode;
+}
