@@ -79,7 +79,10 @@ export class IndexSession {
     // Before the refresh: a records file found damaged is rebuilt from the entry files, and saved by the refresh.
     const records = options.records ?? !options.search;
     if (records) await index.loadRecords();
-    const stale = ((options.search === true || records) && index.unsaved) || this.#forced || (!this.#watched && (Date.now() - this.#freshAt > this.#intervalMs || dirSignature(this.#layout) !== this.#freshDirs));
+    // While a watcher keeps the index current it also saves it: work left unsaved (a refresh here cannot save while
+    // the watcher holds the lock) is its to write, not a reason to re-check every file on every read.
+    const owed = (options.search === true || records) && index.unsaved && !this.#watched;
+    const stale = owed || this.#forced || (!this.#watched && (Date.now() - this.#freshAt > this.#intervalMs || dirSignature(this.#layout) !== this.#freshDirs));
     const warnings = stale ? await this.#sharedRefresh(index) : [];
     return { index, warnings: [...index.takeOpenWarnings(), ...index.warnings, ...warnings] };
   }

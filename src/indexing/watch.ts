@@ -32,15 +32,31 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
   let reported = new Set<string>();
   let heldByRules = new Set<string>();
   let schedule = (): void => {};
+  /** process.hrtime of the start of the latest refresh whose re-check of the files is done (in memory). */
+  let checkedFrom = -1n;
+  /** A refresh is queued and has not started yet (it will start after any time already passed). */
+  let queued = false;
+  let freshWaiters: Array<{ since: bigint; resolve: (ok: boolean) => void }> = [];
+  const answerFresh = (startedAt: bigint, ok: boolean): void => {
+    const due = freshWaiters.filter((w) => w.since <= startedAt);
+    freshWaiters = freshWaiters.filter((w) => w.since > startedAt);
+    for (const w of due) w.resolve(ok);
+  };
   const sources = await watchSources(index.layout.root, () => schedule(), (message) => emit({ type: "error", message }));
 
   const refresh = async (final = false): Promise<void> => {
     const started = Date.now();
+    const startedAt = process.hrtime.bigint();
+    queued = false;
     const pending = waiters;
     waiters = [];
+    let checked = false;
     try {
       await index.loadLexical();
       const refreshed = await index.refresh();
+      checked = true;
+      if (startedAt > checkedFrom) checkedFrom = startedAt;
+      answerFresh(startedAt, true);
       await sources.sync(index.anchoredSources());
       const { report, problems } = await withRuleProblems(index, refreshed, options.lint, [...heldByRules]);
       // Searchable now (in memory); the save below only makes it visible to other processes.
@@ -69,11 +85,15 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
     } catch (error) {
       emit({ type: "error", message: (error as Error).message });
     } finally {
+      if (!checked) answerFresh(startedAt, false);
       for (const resolve of pending) resolve();
     }
   };
   /** Refreshes run one after another. */
-  const enqueue = (): Promise<void> => (running = running.then(() => refresh()));
+  const enqueue = (): Promise<void> => {
+    queued = true;
+    return (running = running.then(() => refresh()));
+  };
   schedule = (): void => {
     if (closed) return;
     clearTimeout(timer);
@@ -92,8 +112,18 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
   return {
     ready,
     settled: () => new Promise<void>((resolve) => waiters.push(resolve)),
+    freshAsOf: (since) => {
+      if (closed) return Promise.resolve(false);
+      if (checkedFrom >= since) return Promise.resolve(true);
+      return new Promise<boolean>((resolve) => {
+        freshWaiters.push({ since, resolve });
+        // A refresh queued but not started will start after `since`; otherwise queue one now (no debounce).
+        if (!queued) void enqueue();
+      });
+    },
     async close() {
       closed = true;
+      for (const waiter of freshWaiters.splice(0)) waiter.resolve(false);
       clearTimeout(timer);
       clearTimeout(recheck);
       dirs.close();

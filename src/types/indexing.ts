@@ -105,6 +105,13 @@ export type WatchHandle = {
   ready: Promise<void>;
   /** Resolves after the next refresh that starts after this call (for tests and tools). */
   settled(): Promise<void>;
+  /**
+   * Resolves once the index in memory reflects every file as it was at `since` (`process.hrtime.bigint()`, a
+   * clock all processes of the machine share): at once if a refresh that started at or after it has already
+   * re-checked the files, else after one (the running one, or one started now). False when that refresh failed
+   * or the watcher is closing: re-check the files another way.
+   */
+  freshAsOf(since: bigint): Promise<boolean>;
   /** Stop watching, flush pending changes, release the lock. */
   close(): Promise<void>;
 };

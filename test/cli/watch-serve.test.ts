@@ -21,8 +21,8 @@ afterEach(async () => {
 });
 
 /** Start `cairn watch` in `root` and wait until it serves commands (or, `serving: false`, until it is ready). */
-async function startWatch(root: string, options: { env?: NodeJS.ProcessEnv; serving?: boolean } = {}): Promise<Watcher> {
-  const child = spawn(process.execPath, [CLI, "--root", root, "watch", "--debounce", "50"], { cwd: root, env: { ...process.env, NO_COLOR: "1", ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+async function startWatch(root: string, options: { env?: NodeJS.ProcessEnv; serving?: boolean; debounceMs?: number } = {}): Promise<Watcher> {
+  const child = spawn(process.execPath, [CLI, "--root", root, "watch", "--debounce", String(options.debounceMs ?? 50)], { cwd: root, env: { ...process.env, NO_COLOR: "1", ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
   const out: string[] = [];
   const err: string[] = [];
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -104,7 +104,8 @@ describe("cairn watch runs other commands of its repository", () => {
 
   it("sees a file edited, added or removed just before the command (every file is re-checked first)", async () => {
     const root = await project();
-    const w = await startWatch(root);
+    // A debounce longer than the test: the watcher's own refresh after an edit would come too late to help.
+    const w = await startWatch(root, { debounceMs: 60_000 });
     await writeFile(path.join(root, "knowledge/retry.md"), entryText({ finding: "Retries never back off; the zeppelin client hammers the upstream." }));
     await writeFile(path.join(root, "knowledge/fresh.md"), entryText({ finding: "Pagination cursors leak the primary key ordering." }));
     await rm(path.join(root, "knowledge/ctx.md"));
@@ -114,6 +115,16 @@ describe("cairn watch runs other commands of its repository", () => {
     const status = await cairn(["--root", root, "status", "--json"], { env: viaWatch });
     expect((JSON.parse(status.stdout) as { entries: Array<{ id: string }> }).entries.map((e) => e.id).sort()).toEqual(["fresh", "retry"]);
     await expectServed(w, ["search", "status"], 2);
+    // Edit, then at once a command, again and again: each one sees its edit (the watcher's own refresh counts
+    // only if it started after the command's process did). Each edit comes over 2 s after the last re-check, so
+    // no file is still "racily clean" (re-read whatever its stat says) and only a re-check can find the edit.
+    for (let round = 0; round < 3; round++) {
+      await new Promise((resolve) => setTimeout(resolve, 2_200));
+      const word = `quokka${round}`;
+      await writeFile(path.join(root, "knowledge/fresh.md"), entryText({ finding: `Pagination cursors leak the ${word} ordering.` }));
+      const found = await cairn(["--root", root, "search", word, "--json"], { env: viaWatch });
+      expect({ round, ids: (JSON.parse(found.stdout) as { results: Array<{ id: string }> }).results.map((r) => r.id) }).toEqual({ round, ids: ["fresh"] });
+    }
   });
 
   it("writes what its own process would: confirm, inject and record, with the client's actor, stdin and working directory", async () => {
@@ -216,7 +227,7 @@ describe("cairn watch runs other commands of its repository", () => {
     const w = await startWatch(root);
     const socket = path.join(root, ".cairn/watch.sock");
     const build = (await readFile(path.join(path.dirname(CLI), "build-id"), "utf8")).trim();
-    const base = { v: 1, build, root, cwd: root, env: {}, tty: false, color: false };
+    const base = { v: 1, build, root, cwd: root, since: "0", env: {}, tty: false, color: false };
     expect(await ask(socket, { ...base, build: "0.0.0+evil", argv: ["status"] })).toEqual([{ decline: expect.stringContaining("another build of cairn") }]);
     expect(await ask(socket, { ...base, root: "/", argv: ["status"] })).toEqual([{ decline: expect.stringContaining("another root") }]);
     const sameEnv = sharedEnv(process.env);

@@ -37,7 +37,7 @@ export async function watch(kb: KnowledgeBase, io: Io, opts: { debounce?: number
     },
   });
   const stoppedEarly = await Promise.race([handle.ready.then(() => false), stop.then(() => true)]);
-  const server = stoppedEarly || opts.serve === false ? undefined : await (await import("../serve/server.js")).serveCommands(kb, { log: (line) => io.out(`${stamp()} ${line}`), warn: (line) => io.err(`${stamp()} ${line}`) });
+  const server = stoppedEarly || opts.serve === false ? undefined : await (await import("../serve/server.js")).serveCommands(kb, { log: (line) => io.out(`${stamp()} ${line}`), warn: (line) => io.err(`${stamp()} ${line}`), freshAsOf: (since) => handle.freshAsOf(since) });
   if (server) io.out(`${stamp()} other cairn commands of this repository run here (socket ${path.relative(kb.layout.root, server.path)}; CAIRN_USE_WATCH=0 runs one in its own process)`);
   await stop;
   await server?.close();

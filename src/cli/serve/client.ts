@@ -29,7 +29,9 @@ export async function viaWatch(argv: string[], root: string, io: Io): Promise<nu
   const file = socketPath(root);
   const unsafe = unsafeSocket(file);
   if (unsafe) return notServed(unsafe);
-  const request: Request = { v: PROTOCOL, build, root, argv, cwd: process.cwd(), env: sharedEnv(), tty: io.tty, color: io.color === true };
+  // This process's start: anything saved before the command was typed must be seen.
+  const since = process.hrtime.bigint() - BigInt(Math.ceil(performance.now() * 1e6));
+  const request: Request = { v: PROTOCOL, build, root, argv, cwd: process.cwd(), since: since.toString(), env: sharedEnv(), tty: io.tty, color: io.color === true };
   const answer = await exchange(file, request, io);
   if ("local" in answer) return undefined;
   return "exit" in answer ? answer.exit : notServed(answer.declined);

@@ -52,6 +52,8 @@ export type Request = {
   argv: string[];
   /** Where relative file arguments resolve. */
   cwd: string;
+  /** When the client process started, `process.hrtime.bigint()` in decimal (a clock every process of the machine shares): every file as it was then must be seen. */
+  since: string;
   /** sharedEnv() of the client. */
   env: Record<string, string>;
   /** The client's stderr is a terminal (progress bars). */

@@ -29,6 +29,8 @@ export type ServeOptions = {
   log: (line: string) => void;
   /** A declined command, and why serving could not start. */
   warn: (line: string) => void;
+  /** The watcher's WatchHandle.freshAsOf: wait until its index reflects every file as of a time (else every command re-checks every file itself). */
+  freshAsOf?: (since: bigint) => Promise<boolean>;
 };
 
 /** A request line (the command line and environment) is small; stdin (a findings file) may be large. */
@@ -129,7 +131,7 @@ export async function serveCommands(kb: KnowledgeBase, options: ServeOptions): P
 function mismatch(message: unknown, own: { build: string; realRoot: string; env: Record<string, string>; configAtStart: string | undefined; configNow: () => string | undefined }): string | undefined {
   const r = message as Partial<Request> | null;
   if (!r || typeof r !== "object" || r.v !== PROTOCOL) return "another version of the forwarding protocol";
-  if (!Array.isArray(r.argv) || !r.argv.every((a) => typeof a === "string") || typeof r.cwd !== "string" || !path.isAbsolute(r.cwd) || typeof r.root !== "string") return "a malformed request";
+  if (!Array.isArray(r.argv) || !r.argv.every((a) => typeof a === "string") || typeof r.cwd !== "string" || !path.isAbsolute(r.cwd) || typeof r.root !== "string" || typeof r.since !== "string" || !/^\d{1,30}$/.test(r.since)) return "a malformed request";
   if (r.build !== own.build) return `another build of cairn (the watcher runs ${own.build}, the command ${String(r.build)}): restart cairn watch after upgrading`;
   let root: string;
   try {
@@ -144,7 +146,7 @@ function mismatch(message: unknown, own: { build: string; realRoot: string; env:
 }
 
 /** Run one forwarded command as the CLI would, its output and exit code going to the client. */
-async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Socket, stdin: () => Promise<string>, { log, warn }: ServeOptions): Promise<void> {
+async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Socket, stdin: () => Promise<string>, { log, warn, freshAsOf }: ServeOptions): Promise<void> {
   if (socket.destroyed) return; // the client went away while the command waited its turn
   const began = Date.now();
   const io: Io = {
@@ -169,8 +171,10 @@ async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Soc
     kb.onWarning = (message) => io.err(`warning: ${message}`);
     kb.onProgress = refreshProgress(io);
     try {
-      // What a new process sees: every entry file re-checked (one stat each; changed ones re-parsed).
-      kb.invalidate();
+      // What a new process would see: every entry file as it was when the client started. The watcher's own
+      // refresh counts if it started after that (it re-checks every file); else one runs now. Without the
+      // watcher's word, this command re-checks every file itself.
+      if (!(await freshAsOf?.(BigInt(request.since)))) kb.invalidate();
       exit = await kb.actingAs(actor, () => action(kb, io));
     } catch (error) {
       exit = reportError(io, error);
