@@ -34,8 +34,8 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
   let schedule = (): void => {};
   /** process.hrtime of the start of the latest refresh whose re-check of the files is done (in memory). */
   let checkedFrom = -1n;
-  /** A refresh is queued and has not started yet (it will start after any time already passed). */
-  let queued = false;
+  /** process.hrtime of the start of the refresh now re-checking the files, if one is. */
+  let checkingFrom: bigint | undefined;
   let freshWaiters: Array<{ since: bigint; resolve: (ok: boolean) => void }> = [];
   const answerFresh = (startedAt: bigint, ok: boolean): void => {
     const due = freshWaiters.filter((w) => w.since <= startedAt);
@@ -47,7 +47,7 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
   const refresh = async (final = false): Promise<void> => {
     const started = Date.now();
     const startedAt = process.hrtime.bigint();
-    queued = false;
+    checkingFrom = startedAt;
     const pending = waiters;
     waiters = [];
     let checked = false;
@@ -55,6 +55,7 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
       await index.loadLexical();
       const refreshed = await index.refresh();
       checked = true;
+      checkingFrom = undefined;
       if (startedAt > checkedFrom) checkedFrom = startedAt;
       answerFresh(startedAt, true);
       await sources.sync(index.anchoredSources());
@@ -85,15 +86,12 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
     } catch (error) {
       emit({ type: "error", message: (error as Error).message });
     } finally {
-      if (!checked) answerFresh(startedAt, false);
+      if (!checked) (checkingFrom = undefined), answerFresh(startedAt, false);
       for (const resolve of pending) resolve();
     }
   };
   /** Refreshes run one after another. */
-  const enqueue = (): Promise<void> => {
-    queued = true;
-    return (running = running.then(() => refresh()));
-  };
+  const enqueue = (): Promise<void> => (running = running.then(() => refresh()));
   schedule = (): void => {
     if (closed) return;
     clearTimeout(timer);
@@ -115,11 +113,10 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
     freshAsOf: (since) => {
       if (closed) return Promise.resolve(false);
       if (checkedFrom >= since) return Promise.resolve(true);
-      return new Promise<boolean>((resolve) => {
-        freshWaiters.push({ since, resolve });
-        // A refresh queued but not started will start after `since`; otherwise queue one now (no debounce).
-        if (!queued) void enqueue();
-      });
+      // The refresh re-checking the files now counts if it started after `since`. No other is started for the
+      // caller: a watcher refresh also lints and saves, which a reader re-checking the files itself does not.
+      if (checkingFrom === undefined || checkingFrom < since) return Promise.resolve(false);
+      return new Promise<boolean>((resolve) => freshWaiters.push({ since, resolve }));
     },
     async close() {
       closed = true;

@@ -106,10 +106,10 @@ export type WatchHandle = {
   /** Resolves after the next refresh that starts after this call (for tests and tools). */
   settled(): Promise<void>;
   /**
-   * Resolves once the index in memory reflects every file as it was at `since` (`process.hrtime.bigint()`, a
-   * clock all processes of the machine share): at once if a refresh that started at or after it has already
-   * re-checked the files, else after one (the running one, or one started now). False when that refresh failed
-   * or the watcher is closing: re-check the files another way.
+   * True once the index in memory reflects every file as it was at `since` (`process.hrtime.bigint()`, a clock
+   * all processes of the machine share): at once if a refresh that started at or after it has re-checked the
+   * files, after the running one if that one started after it. False when no refresh since then has re-checked
+   * the files (or it failed, or the watcher is closing): re-check them another way.
    */
   freshAsOf(since: bigint): Promise<boolean>;
   /** Stop watching, flush pending changes, release the lock. */

@@ -172,8 +172,8 @@ async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Soc
     kb.onProgress = refreshProgress(io);
     try {
       // What a new process would see: every entry file as it was when the client started. The watcher's own
-      // refresh counts if it started after that (it re-checks every file); else one runs now. Without the
-      // watcher's word, this command re-checks every file itself.
+      // refresh counts if it started after that (it re-checks every file); otherwise this command re-checks
+      // every file itself (one stat each, changed files re-parsed), as a new process would.
       if (!(await freshAsOf?.(BigInt(request.since)))) kb.invalidate();
       exit = await kb.actingAs(actor, () => action(kb, io));
     } catch (error) {
