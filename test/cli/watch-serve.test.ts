@@ -238,11 +238,13 @@ describe("cairn watch runs other commands of its repository", () => {
     expect(await askRaw(socket, "{not json\n")).toEqual([]);
     // A client that gave up before sending go (it runs the command itself): the watcher never runs it.
     expect(await askRaw(socket, `${JSON.stringify({ ...base, env: sameEnv, argv: ["confirm", "retry"] })}\n`, 300)).toEqual([{ hello: w.child.pid }]);
-    // A client that went away while the watcher waited for its stdin: the command fails, the watcher goes on.
-    const gone = await askRaw(socket, `${JSON.stringify({ ...base, env: sameEnv, argv: ["record", "--run", "r9", "--findings", "-"] })}\n${JSON.stringify({ go: true })}\n`, 1_000);
-    expect(gone).toEqual([{ hello: w.child.pid }, { stdin: true }]);
-    await waitFor(() => w.out.join("").includes("ran cairn record for another process"));
-    expect(w.out.join("")).toMatch(/ran cairn record for another process \(\d+ ms, exit 2\)/);
+    // The client sends its stdin with the request (read before connecting): a request without it reads nothing.
+    const noInput = await askRaw(socket, `${JSON.stringify({ ...base, env: sameEnv, argv: ["record", "--run", "r9", "--findings", "-"] })}\n${JSON.stringify({ go: true })}\n`);
+    expect(noInput.at(-1)).toEqual({ exit: 2 });
+    expect(JSON.stringify(noInput)).toContain("sent no standard input");
+    // A --root after the command name (commander takes it there) must be this root.
+    const elsewhere = await askRaw(socket, `${JSON.stringify({ ...base, env: sameEnv, argv: ["confirm", "retry", "--root", "/elsewhere"] })}\n${JSON.stringify({ go: true })}\n`);
+    expect(elsewhere.at(-1)).toEqual({ decline: "another root (--root /elsewhere)" });
     expect((await events(root)).filter((e) => e.type === "manual-confirmed" || e.run === "r9")).toEqual([]);
     expect(served(w, "status")).toBe(0);
     // The watcher still serves.

@@ -9,7 +9,7 @@ import path from "node:path";
 import { CairnError } from "../../errors.js";
 import type { Io } from "../output.js";
 import { readStdin } from "../input.js";
-import { buildId, MAX_SOCKET_PATH, PROTOCOL, readLines, send, sharedEnv, socketPath, USE_WATCH_ENV, type Request, type WatcherMessage } from "./protocol.js";
+import { buildId, MAX_SOCKET_PATH, PROTOCOL, readLines, readsStdin, send, sharedEnv, socketPath, USE_WATCH_ENV, type Request, type WatcherMessage } from "./protocol.js";
 
 /** How long a watcher may take to accept the command (it answers at once unless it is hung). */
 const HELLO_MS = 5_000;
@@ -31,7 +31,9 @@ export async function viaWatch(argv: string[], root: string, io: Io): Promise<nu
   if (unsafe) return notServed(unsafe);
   // This process's start: anything saved before the command was typed must be seen.
   const since = process.hrtime.bigint() - BigInt(Math.ceil(performance.now() * 1e6));
-  const request: Request = { v: PROTOCOL, build, root, argv, cwd: process.cwd(), since: since.toString(), env: sharedEnv(), tty: io.tty, color: io.color === true };
+  // Standard input is read here, before connecting, as the command's own process would read it.
+  const stdin = readsStdin(argv) ? await (io.stdin ?? readStdin)() : undefined;
+  const request: Request = { v: PROTOCOL, build, root, argv, cwd: process.cwd(), since: since.toString(), env: sharedEnv(), tty: io.tty, color: io.color === true, ...(stdin !== undefined ? { stdin } : {}) };
   const answer = await exchange(file, request, io);
   if ("local" in answer) return undefined;
   return "exit" in answer ? answer.exit : notServed(answer.declined);
@@ -39,12 +41,21 @@ export async function viaWatch(argv: string[], root: string, io: Io): Promise<nu
 
 /** Why the socket at `file` must not be used, or undefined: a socket of this user in a real .cairn/ directory of this user. */
 function unsafeSocket(file: string): string | undefined {
-  if (file.length > MAX_SOCKET_PATH) return `the socket path ${file} is longer than a Unix socket path may be`;
+  if (Buffer.byteLength(file) > MAX_SOCKET_PATH) return `the socket path ${file} is longer than a Unix socket path may be`;
   const uid = process.getuid?.();
-  const dir = lstatSync(path.dirname(file), { throwIfNoEntry: false });
+  const stat = (p: string) => {
+    try {
+      return lstatSync(p, { throwIfNoEntry: false });
+    } catch {
+      return undefined; // ENOTDIR (a --root that is a file), EACCES: the command's own process says what is wrong
+    }
+  };
+  const dir = stat(path.dirname(file));
   if (!dir) return "no .cairn/ directory (no index built yet)";
   if (!dir.isDirectory()) return ".cairn/ is not a directory (a symbolic link is never followed)";
-  const socket = lstatSync(file, { throwIfNoEntry: false });
+  // Anyone may replace a socket in a world-writable directory.
+  if (dir.mode & 0o002) return ".cairn/ is writable by every user";
+  const socket = stat(file);
   if (!socket) return "no cairn watch is running here";
   if (!socket.isSocket()) return ".cairn/watch.sock is not a socket";
   if (uid !== undefined && (socket.uid !== uid || dir.uid !== uid)) return ".cairn/watch.sock belongs to another user";
@@ -97,12 +108,7 @@ function exchange(file: string, request: Request, io: Io): Promise<Answer> {
       } else if ("out" in message) io.out(message.out);
       else if ("err" in message) io.err(message.err);
       else if ("raw" in message) (io.rawErr ?? ((text: string) => process.stderr.write(text)))(message.raw);
-      else if ("stdin" in message) {
-        (io.stdin ?? readStdin)().then(
-          (text) => send(socket, { stdin: text }),
-          (error: Error) => send(socket, { stdinError: error.message }),
-        );
-      } else if ("exit" in message) settle({ exit: message.exit });
+      else if ("exit" in message) settle({ exit: message.exit });
     });
   });
 }

@@ -6,9 +6,9 @@
  * even under CAIRN_USE_WATCH=require, the arguments did not parse and the client prints the usage error) or
  * `{ hello }`. Client → watcher: `{ go: true }` — only now may the watcher run the command, and the client no
  * longer will: a client that gave up waiting for hello never sends go, so a command never runs twice.
- * Watcher → client: `{ out }`/`{ err }`/`{ raw }` output, `{ stdin: true }` (answered with `{ stdin }` or
- * `{ stdinError }`), `{ exit }` last; or a `{ decline }` before the command ran (it is not one the watcher runs
- * for others).
+ * Watcher → client: `{ out }`/`{ err }`/`{ raw }` output and `{ exit }` last; or a `{ decline }` before the
+ * command ran (it is not one the watcher runs for others, or the watcher is stopping). A command that reads
+ * stdin ('-') has it in the request: the client reads it first, so a stalled pipe holds up only that client.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -32,7 +32,8 @@ export function forwardedCommand(argv: readonly string[]): { name: string; root?
     else if (arg.startsWith("--root=")) root = arg.slice("--root=".length);
     else if (arg.startsWith("-")) return undefined;
     else {
-      if (!FORWARDED_COMMANDS.has(arg) || argv.slice(i + 1).some((a) => a === "--help" || a === "-h")) return undefined;
+      // Help is printed here; a --root after the command name (commander takes it there too) is left to commander.
+      if (!FORWARDED_COMMANDS.has(arg) || argv.slice(i + 1).some((a) => a === "--help" || a === "-h" || a === "--root" || a.startsWith("--root="))) return undefined;
       return { name: arg, ...(root !== undefined ? { root } : {}) };
     }
   }
@@ -60,7 +61,17 @@ export type Request = {
   tty: boolean;
   /** The client's stdout is a terminal and NO_COLOR is unset. */
   color: boolean;
+  /** The client's standard input, read before connecting, when an argument names it ('-'). */
+  stdin?: string;
 };
+
+/** Options whose value '-' means standard input. */
+const STDIN_OPTIONS = ["--findings", "--summary-file", "--diff"];
+
+/** The command line reads standard input: one of STDIN_OPTIONS is given '-'. */
+export function readsStdin(argv: readonly string[]): boolean {
+  return argv.some((arg, i) => STDIN_OPTIONS.some((o) => arg === `${o}=-` || (arg === o && argv[i + 1] === "-")));
+}
 
 export type WatcherMessage =
   | { decline: string; local?: true }
@@ -68,10 +79,9 @@ export type WatcherMessage =
   | { out: string }
   | { err: string }
   | { raw: string }
-  | { stdin: true }
   | { exit: number };
 
-export type ClientMessage = { go: true } | { stdin: string } | { stdinError: string };
+export type ClientMessage = { go: true };
 
 /** The watcher's socket: in the root's .cairn/, never committed (a hostile change cannot plant one: git stores no sockets). */
 export function socketPath(root: string): string {
@@ -90,14 +100,15 @@ export function buildId(): string | undefined {
   }
 }
 
-/** Variables that change what a command does or records (the actor, git's configuration, dates, which git runs): a client whose values differ runs the command itself. */
-const SHARED = new Set(["HOME", "PATH", "TZ", "USER", "LOGNAME", "XDG_CONFIG_HOME"]);
+/** Variables that change what a command does or records (the actor, git's configuration, dates, sort order, which git runs): a client whose values differ runs the command itself. */
+const SHARED = new Set(["HOME", "PATH", "TZ", "USER", "LOGNAME", "XDG_CONFIG_HOME", "LANG", "LANGUAGE"]);
 
 export function sharedEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const shared: Record<string, string> = {};
   for (const name of Object.keys(env).sort()) {
     if (name === USE_WATCH_ENV) continue;
-    if (SHARED.has(name) || name.startsWith("CAIRN_") || name.startsWith("GIT_")) shared[name] = env[name] ?? "";
+    // LC_*: the default collation sorts lists (status, suggestions).
+    if (SHARED.has(name) || name.startsWith("CAIRN_") || name.startsWith("GIT_") || name.startsWith("LC_")) shared[name] = env[name] ?? "";
   }
   return shared;
 }

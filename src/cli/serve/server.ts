@@ -6,7 +6,7 @@
  * answer differ from the client's own — another build, environment, root or configuration — is declined, and
  * the client runs the command itself.
  */
-import { chmodSync, lstatSync, readFileSync, realpathSync, unlinkSync } from "node:fs";
+import { chmodSync, lstatSync, readFileSync, unlinkSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import type { KnowledgeBase } from "../../knowledge-base.js";
@@ -33,9 +33,8 @@ export type ServeOptions = {
   freshAsOf?: (since: bigint) => Promise<boolean>;
 };
 
-/** A request line (the command line and environment) is small; stdin (a findings file) may be large. */
-const MAX_REQUEST_CHARS = 1024 * 1024;
-const MAX_STDIN_CHARS = 256 * 1024 * 1024;
+/** A request line carries the command line, the environment and the client's stdin when it has one (a findings file). */
+const MAX_REQUEST_CHARS = 256 * 1024 * 1024;
 
 /** Serve forwarded commands for `kb` (whose index the caller's watcher keeps current); undefined when this platform, build or .cairn/ cannot. */
 export async function serveCommands(kb: KnowledgeBase, options: ServeOptions): Promise<CommandServer | undefined> {
@@ -44,32 +43,27 @@ export async function serveCommands(kb: KnowledgeBase, options: ServeOptions): P
   if (process.platform === "win32" || build === undefined) return undefined;
   const root = kb.layout.root;
   const file = socketPath(root);
-  if (file.length > MAX_SOCKET_PATH) return void warn(`not serving other commands: the socket path ${file} is longer than a Unix socket path may be`);
+  if (Buffer.byteLength(file) > MAX_SOCKET_PATH) return void warn(`not serving other commands: the socket path ${file} is longer than a Unix socket path may be`);
   const refusal = clearSocketPlace(file);
   if (refusal) return void warn(`not serving other commands: ${refusal}`);
   const configText = readConfigText(root);
   // The configuration this process opened with must be the file's now, or its answers would follow an old one.
   const config = await loadConfig(root).catch((error: Error) => error);
   if (config instanceof Error || JSON.stringify(config) !== JSON.stringify(kb.config)) return void warn(`not serving other commands: ${CONFIG_FILE} changed while the index was built; restart cairn watch`);
-  const realRoot = realpathSync(root);
   const env = sharedEnv();
 
   let queue: Promise<void> = Promise.resolve();
   /** close() was called: no command is taken on any more (a client told so runs it itself). */
   let stopping = false;
-  const sockets = new Set<net.Socket>();
+  /** Open connections, and whether the command of each is this process's to run (its client sent go). */
+  const connections = new Map<net.Socket, { committed: boolean }>();
   const server = net.createServer((socket) => {
-    sockets.add(socket);
+    const state = { committed: false };
+    connections.set(socket, state);
     socket.on("error", () => undefined); // a client that went away: a command it committed to still finishes
+    socket.on("close", () => connections.delete(socket));
     let request: Request | undefined;
-    let committed = false;
-    let stdin: { resolve: (text: string) => void; reject: (error: Error) => void } | undefined;
-    socket.on("close", () => {
-      sockets.delete(socket);
-      stdin?.reject(new Error("the command's process went away before sending its standard input"));
-      stdin = undefined;
-    });
-    readLines(socket, MAX_STDIN_CHARS, (line) => {
+    readLines(socket, MAX_REQUEST_CHARS, (line) => {
       let message: unknown;
       try {
         message = JSON.parse(line);
@@ -77,8 +71,7 @@ export async function serveCommands(kb: KnowledgeBase, options: ServeOptions): P
         return socket.destroy();
       }
       if (request === undefined) {
-        if (line.length > MAX_REQUEST_CHARS) return socket.destroy();
-        const why = mismatch(message, { build, realRoot, env, configAtStart: configText, configNow: () => readConfigText(root) });
+        const why = stopping ? "cairn watch is stopping" : mismatch(message, { build, root, env, configAtStart: configText, configNow: () => readConfigText(root) });
         if (why) {
           warn(`declined a command: ${why}`);
           return void (send(socket, { decline: why }), socket.end());
@@ -86,41 +79,37 @@ export async function serveCommands(kb: KnowledgeBase, options: ServeOptions): P
         request = message as Request;
         return send(socket, { hello: process.pid });
       }
-      const reply = message as { go?: unknown; stdin?: unknown; stdinError?: unknown };
-      if (reply.go === true && !committed && stopping) return void (send(socket, { decline: "cairn watch is stopping" }), socket.end());
-      if (reply.go === true && !committed) {
-        // The client no longer runs the command itself (it gave up waiting for hello, or never got it, before
-        // sending go): from here on the command is this process's to run, and only here.
-        committed = true;
-        const served = request;
-        const input = () =>
-          new Promise<string>((resolve, reject) => {
-            if (socket.destroyed) return reject(new Error("the command's process went away before sending its standard input"));
-            stdin = { resolve, reject };
-            send(socket, { stdin: true });
-          });
-        queue = queue.then(() => runForwarded(kb, served, socket, input, options));
-        return;
-      }
-      if (typeof reply.stdin === "string") stdin?.resolve(reply.stdin);
-      else if (typeof reply.stdinError === "string") stdin?.reject(new Error(reply.stdinError));
-      stdin = undefined;
+      if ((message as { go?: unknown }).go !== true || state.committed) return;
+      if (stopping) return void (send(socket, { decline: "cairn watch is stopping" }), socket.end());
+      // The client no longer runs the command itself (it gave up waiting for hello, or never got it, before
+      // sending go): from here on the command is this process's to run, and only here.
+      state.committed = true;
+      const served = request;
+      queue = queue.then(() => runForwarded(kb, served, socket, options));
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(file, () => (server.off("error", reject), resolve()));
-  });
-  // Only this user may connect (a socket's permission to connect is its write bit).
+  // Only this user may connect (a socket's permission to connect is its write bit): created 0600, not chmod-ed
+  // after a window in which it was not. The bind happens within listen(), synchronously.
+  const umask = process.umask(0o177);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(file, () => (server.off("error", reject), resolve()));
+      process.umask(umask);
+    });
+  } finally {
+    process.umask(umask);
+  }
   chmodSync(file, 0o600);
   return {
     path: file,
     async close() {
       stopping = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // The commands already taken on finish (their clients wait for them); idle connections are dropped.
+      // Clients that did not commit run their command themselves; the commands already taken on finish.
+      for (const [socket, state] of connections) if (!state.committed) send(socket, { decline: "cairn watch is stopping" }), socket.end();
       await queue;
-      for (const socket of sockets) socket.destroy();
+      for (const socket of connections.keys()) socket.destroy();
       await closed;
       if (lstatSync(file, { throwIfNoEntry: false })?.isSocket()) unlinkSync(file);
     },
@@ -128,25 +117,21 @@ export async function serveCommands(kb: KnowledgeBase, options: ServeOptions): P
 }
 
 /** Why a request must be declined, or undefined. */
-function mismatch(message: unknown, own: { build: string; realRoot: string; env: Record<string, string>; configAtStart: string | undefined; configNow: () => string | undefined }): string | undefined {
+function mismatch(message: unknown, own: { build: string; root: string; env: Record<string, string>; configAtStart: string | undefined; configNow: () => string | undefined }): string | undefined {
   const r = message as Partial<Request> | null;
   if (!r || typeof r !== "object" || r.v !== PROTOCOL) return "another version of the forwarding protocol";
   if (!Array.isArray(r.argv) || !r.argv.every((a) => typeof a === "string") || typeof r.cwd !== "string" || !path.isAbsolute(r.cwd) || typeof r.root !== "string" || typeof r.since !== "string" || !/^\d{1,30}$/.test(r.since)) return "a malformed request";
   if (r.build !== own.build) return `another build of cairn (the watcher runs ${own.build}, the command ${String(r.build)}): restart cairn watch after upgrading`;
-  let root: string;
-  try {
-    root = realpathSync(r.root);
-  } catch {
-    return `the command's root ${r.root} does not exist`;
-  }
-  if (root !== own.realRoot) return `another root (${r.root})`;
+  // The same spelling, not only the same directory: paths in the output are built from it.
+  if (path.resolve(r.root) !== own.root) return `another root (${r.root})`;
+  if (r.stdin !== undefined && typeof r.stdin !== "string") return "a malformed request";
   if (!r.env || typeof r.env !== "object" || !sameEnv(r.env, own.env)) return "another environment (CAIRN_*, GIT_*, HOME, PATH, TZ or USER differ from the watcher's)";
   if (own.configNow() !== own.configAtStart) return `${CONFIG_FILE} changed since cairn watch started: restart it to serve commands again`;
   return undefined;
 }
 
 /** Run one forwarded command as the CLI would, its output and exit code going to the client. */
-async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Socket, stdin: () => Promise<string>, { log, warn, freshAsOf }: ServeOptions): Promise<void> {
+async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Socket, { log, warn, freshAsOf }: ServeOptions): Promise<void> {
   if (socket.destroyed) return; // the client went away while the command waited its turn
   const began = Date.now();
   const io: Io = {
@@ -156,7 +141,8 @@ async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Soc
     tty: request.tty === true,
     color: request.color === true,
     cwd: request.cwd,
-    stdin,
+    // The client read its stdin before connecting (a stalled pipe must not hold up every other command here).
+    stdin: () => (typeof request.stdin === "string" ? Promise.resolve(request.stdin) : Promise.reject(new Error("the command's process sent no standard input"))),
   };
   // Who acts is read per command (the git configuration as it is now), not once per watcher; the lookup runs
   // while the command re-checks the files, and is awaited when an event is recorded.
@@ -164,8 +150,11 @@ async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Soc
   let exit: number = EXIT.ok;
   let started = false;
   let declined: string | undefined;
-  const runner: Runner = async (_program, action, options = {}) => {
+  const runner: Runner = async (program, action, options = {}) => {
     if (!options.forward) return void (declined = "this command is not one cairn watch runs for others");
+    // commander also takes --root after the command name: it must name this root, spelled the same.
+    const given = program.opts<{ root?: string }>().root;
+    if (given !== undefined && path.resolve(request.cwd, given) !== kb.layout.root) return void (declined = `another root (--root ${given})`);
     started = true;
     const own = { onWarning: kb.onWarning, onProgress: kb.onProgress };
     kb.onWarning = (message) => io.err(`warning: ${message}`);
