@@ -5,10 +5,10 @@
  * The watcher's own memory is sampled from /proc (the rows' RSS is the client process's).
  */
 import { spawn } from "node:child_process";
-import { readFile } from "node:fs/promises";
 import { coldRun } from "./cold.js";
 import { record, type RunRecord, type SizeMeasurements } from "./scale-report.js";
 import { ROWS, type RowContext } from "./scale-rows.js";
+import { procStatus } from "./scale-watch.js";
 
 /** The rows of commands a watcher runs for others (`index` and `check` always run in their own process). */
 export const SERVED_ROWS = new Set(["show", "status", "search", "inject", "search-edit", "confirm", "record-1", "record-20", "compound-5"]);
@@ -20,13 +20,6 @@ export const servedName = (build: string) => `${build}+watch`;
 export const OWN_PROCESS = { CAIRN_USE_WATCH: "0" } as const;
 
 export type ServedWatcher = { outcome: "ok" | "failed"; readyMs: number | null; peakRssMb: number | null; rssMb: number | null; stderr: string };
-
-async function memoryOf(pid: number): Promise<{ rssMb: number; hwmMb: number } | undefined> {
-  const text = await readFile(`/proc/${pid}/status`, "utf8").catch(() => undefined);
-  if (!text) return undefined;
-  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, "m").exec(text)?.[1] ?? Number.NaN);
-  return { rssMb: Math.round(kb("VmRSS") / 1024), hwmMb: Math.round(kb("VmHWM") / 1024) };
-}
 
 /** Start `cairn watch` on `root`, run `runs` repetitions of the served rows (each after a `node -e ""` baseline), stop it. */
 export async function measureServed(
@@ -69,8 +62,8 @@ export async function measureServed(
         options.log(`  rep ${rep + 1} ${servedName(build)} ${row.id}: ${Math.round(rec.ms)} ms${rec.problem ? ` (${rec.problem})` : ""}`);
       }
     }
-    const memory = await memoryOf(child.pid!);
-    return { ...watcher, peakRssMb: memory?.hwmMb ?? null, rssMb: memory?.rssMb ?? null };
+    const memory = await procStatus(child.pid!);
+    return { ...watcher, peakRssMb: memory ? Math.round(memory.hwmMb) : null, rssMb: memory ? Math.round(memory.rssMb) : null };
   } finally {
     child.kill("SIGTERM");
     // A watcher that does not stop is a failure to report, not a reason to stall the run.

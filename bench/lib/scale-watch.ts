@@ -34,7 +34,8 @@ export async function inotifyLimits(): Promise<Record<string, number>> {
   return out;
 }
 
-async function procStatus(pid: number): Promise<{ rssMb: number; hwmMb: number } | undefined> {
+/** A process's RSS and peak RSS (VmHWM) from /proc, MB; undefined when it is gone. */
+export async function procStatus(pid: number): Promise<{ rssMb: number; hwmMb: number } | undefined> {
   const text = await readFile(`/proc/${pid}/status`, "utf8").catch(() => undefined);
   if (!text) return undefined;
   const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, "m").exec(text)?.[1] ?? Number.NaN);
