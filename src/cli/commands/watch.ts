@@ -5,6 +5,7 @@ import { EXIT, formatDiagnostics, type Io } from "../output.js";
 /** Watch until SIGINT/SIGTERM, printing one line per index update. */
 export async function watch(kb: KnowledgeBase, io: Io, opts: { debounce?: number; serve?: boolean }): Promise<number> {
   const stamp = () => new Date().toTimeString().slice(0, 8);
+  let entries = 0;
   // Before anything is announced: a SIGTERM sent as soon as "watching" is read must stop the watcher cleanly (its
   // socket removed, its index saved), not kill it with the signal's default action.
   const stop = new Promise<void>((resolve) => {
@@ -16,6 +17,7 @@ export async function watch(kb: KnowledgeBase, io: Io, opts: { debounce?: number
     onEvent: (event) => {
       switch (event.type) {
         case "ready":
+          entries = event.entries;
           io.out(`${stamp()} watching ${kb.config.knowledgeDir}/ — ${event.entries} entries indexed (Ctrl-C to stop)`);
           break;
         case "updated": {
@@ -38,7 +40,7 @@ export async function watch(kb: KnowledgeBase, io: Io, opts: { debounce?: number
   });
   const stoppedEarly = await Promise.race([handle.ready.then(() => false), stop.then(() => true)]);
   const warn = (line: string) => io.err(`${stamp()} ${line}`);
-  const serve = async () => (await import("../serve/server.js")).serveCommands(kb, { log: (line) => io.out(`${stamp()} ${line}`), warn, freshAsOf: (since) => handle.freshAsOf(since) });
+  const serve = async () => (await import("../serve/server.js")).serveCommands(kb, { log: (line) => io.out(`${stamp()} ${line}`), warn, freshAsOf: (since) => handle.freshAsOf(since), entries: () => entries });
   // Serving is an extra: a socket that cannot be bound (EADDRINUSE, EACCES) leaves the watcher watching.
   const server = stoppedEarly || opts.serve === false ? undefined : await serve().catch((error: Error) => void warn(`not serving other commands: ${error.message}`));
   if (server) io.out(`${stamp()} other cairn commands of this repository run here (socket ${path.relative(kb.layout.root, server.path)}; CAIRN_USE_WATCH=0 runs one in its own process)`);

@@ -12,6 +12,7 @@ import path from "node:path";
 import type { KnowledgeBase } from "../../knowledge-base.js";
 import { CONFIG_FILE, loadConfig } from "../../config.js";
 import { detectActor } from "../../lifecycle/actor.js";
+import { collectGarbage, COLLECT_FROM_ENTRIES } from "../../store/gc.js";
 import { EXIT, reportError, type Io } from "../output.js";
 import { buildProgram, type Runner } from "../program.js";
 import { refreshProgress } from "../progress.js";
@@ -31,6 +32,8 @@ export type ServeOptions = {
   warn: (line: string) => void;
   /** The watcher's WatchHandle.freshAsOf: wait until its index reflects every file as of a time (else every command re-checks every file itself). */
   freshAsOf?: (since: bigint) => Promise<boolean>;
+  /** How many entries the watcher's index holds (garbage is collected around each command from COLLECT_FROM_ENTRIES). */
+  entries?: () => number;
 };
 
 /** A request line carries the command line, the environment and the client's stdin when it has one (a findings file). */
@@ -131,7 +134,7 @@ function mismatch(message: unknown, own: { build: string; root: string; env: Rec
 }
 
 /** Run one forwarded command as the CLI would, its output and exit code going to the client. */
-async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Socket, { log, warn, freshAsOf }: ServeOptions): Promise<void> {
+async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Socket, { log, warn, freshAsOf, entries }: ServeOptions): Promise<void> {
   if (socket.destroyed) return; // the client went away while the command waited its turn
   const began = Date.now();
   const io: Io = {
@@ -147,6 +150,10 @@ async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Soc
   // Who acts is read per command (the git configuration as it is now), not once per watcher; the lookup runs
   // while the command re-checks the files, and is awaited when an event is recorded.
   const actor = detectActor(kb.layout.root);
+  // A command over a large knowledge base (status lints every entry) builds hundreds of MB on top of what the
+  // watcher holds: start it and leave it with the garbage collected, or the watcher's peak is the sum of both
+  // (100k entries: 1.15 GB without, 685 MB with, at no measurable cost in time).
+  const large = (entries?.() ?? 0) >= COLLECT_FROM_ENTRIES;
   let exit: number = EXIT.ok;
   let started = false;
   let declined: string | undefined;
@@ -160,6 +167,7 @@ async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Soc
     kb.onWarning = (message) => io.err(`warning: ${message}`);
     kb.onProgress = refreshProgress(io);
     try {
+      if (large) collectGarbage();
       // What a new process would see: every entry file as it was when the client started. The watcher's own
       // refresh counts if it started after that (it re-checks every file); otherwise this command re-checks
       // every file itself (one stat each, changed files re-parsed), as a new process would.
@@ -170,6 +178,7 @@ async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Soc
     } finally {
       kb.onWarning = own.onWarning;
       kb.onProgress = own.onProgress;
+      if (large) collectGarbage();
     }
   };
   try {
