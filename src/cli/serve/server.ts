@@ -94,15 +94,12 @@ export async function serveCommands(kb: KnowledgeBase, options: ServeOptions): P
   // Only this user may connect (a socket's permission to connect is its write bit): created 0600, not chmod-ed
   // after a window in which it was not. The bind happens within listen(), synchronously.
   const umask = process.umask(0o177);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(file, () => (server.off("error", reject), resolve()));
-      process.umask(umask);
-    });
-  } finally {
-    process.umask(umask);
-  }
+  const listening = new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(file, () => (server.off("error", reject), resolve()));
+  });
+  process.umask(umask); // right after the bind: nothing else this process creates gets the narrow mask
+  await listening;
   chmodSync(file, 0o600);
   return {
     path: file,
