@@ -6,6 +6,11 @@ import { refreshProgress } from "./progress.js";
 import { buildProgram, type Action, type RunOptions } from "./program.js";
 
 let exitCode: number = EXIT.ok;
+/** Who acts, looked up as the process started, for the commands run in `root` (main.ts). */
+let early: EarlyActor | undefined;
+
+/** Who acts in commands run in `root`, looked up before the command line was loaded. */
+export type EarlyActor = { root: string; actor: Promise<string> };
 
 /** Open the knowledge base for the global --root and run one command, mapping errors to exit codes. */
 async function run(program: Command, action: Action, options: RunOptions = {}): Promise<void> {
@@ -14,14 +19,15 @@ async function run(program: Command, action: Action, options: RunOptions = {}): 
     const { openKnowledgeBase } = await import("../knowledge-base.js");
     const root = program.opts<{ root?: string }>().root ?? (options.here ? process.cwd() : undefined);
     const kb = await openKnowledgeBase({ ...(root ? { root } : {}), onWarning: (message) => io.err(`warning: ${message}`), onProgress: refreshProgress(io) });
-    exitCode = await action(kb, io);
+    exitCode = early && early.root === kb.layout.root ? await kb.actingAs(early.actor, () => action(kb, io)) : await action(kb, io);
   } catch (error) {
     exitCode = reportError(io, error);
   }
 }
 
-/** Run the command line `argv` (process.argv: node, script, arguments) here; its exit code. */
-export async function runCli(argv: string[]): Promise<number> {
+/** Run the command line `argv` (process.argv: node, script, arguments) here; its exit code. `actor`: who acts, if already looked up. */
+export async function runCli(argv: string[], actor?: EarlyActor): Promise<number> {
+  early = actor;
   const program = buildProgram(run);
   try {
     await program.parseAsync(argv);

@@ -6,7 +6,7 @@
  */
 import nodeModule from "node:module";
 import { handleClosedOutput, processIo, reportError } from "./output.js";
-import { forwardedCommand } from "./serve/protocol.js";
+import { ACTING_COMMANDS, forwardedCommand } from "./serve/protocol.js";
 
 // Node 22.1+ keeps compiled code between runs (in the OS temp dir): every command imports its modules lazily, so
 // most of cairn's start-up compilation is cached from the second run on. Older Node has no such cache.
@@ -14,17 +14,23 @@ import { forwardedCommand } from "./serve/protocol.js";
 
 async function start(argv: string[]): Promise<number> {
   const forwarded = forwardedCommand(argv.slice(2));
+  let early: { root: string; actor: Promise<string> } | undefined;
   if (forwarded) {
     try {
-      const [{ commandRoot }, { viaWatch }] = await Promise.all([import("../store/root.js"), import("./serve/client.js")]);
-      const served = await viaWatch(argv.slice(2), commandRoot(forwarded.root, process.cwd()), processIo);
+      const { commandRoot } = await import("../store/root.js");
+      const root = commandRoot(forwarded.root, process.cwd());
+      // A command that records who acts looks it up now (`git config user.name`, a child process): it runs while
+      // the rest loads, and forking this process is cheapest while it is small.
+      if (ACTING_COMMANDS.has(forwarded.name)) early = { root, actor: import("../lifecycle/actor.js").then(({ detectActor }) => detectActor(root)) };
+      const { viaWatch } = await import("./serve/client.js");
+      const served = await viaWatch(argv.slice(2), root, processIo, early?.actor);
       if (served !== undefined) return served;
     } catch (error) {
       return reportError(processIo, error);
     }
   }
   const { runCli } = await import("./cli.js");
-  return runCli(argv);
+  return runCli(argv, early);
 }
 
 handleClosedOutput();

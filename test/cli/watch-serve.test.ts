@@ -151,6 +151,21 @@ describe("cairn watch runs other commands of its repository", () => {
     expect(status.entries.find((e) => e.id === "retry")?.lastConfirmed).toBe(new Date().toISOString().slice(0, 10));
   });
 
+  it("records the actor the client's git configuration names at each command (looked up by the client, not once per watcher)", async () => {
+    const root = await project();
+    await git(root, "init", "-q");
+    await git(root, "config", "user.name", "Carol");
+    // No CAIRN_ACTOR: the name comes from `git config user.name` in the root, as in a command's own process.
+    const env = { CAIRN_ACTOR: "", GIT_CONFIG_NOSYSTEM: "1", HOME: root, XDG_CONFIG_HOME: root };
+    const w = await startWatch(root, { env });
+    expect((await cairn(["--root", root, "confirm", "retry"], { env: { ...env, ...viaWatch } })).code).toBe(0);
+    await git(root, "config", "user.name", "Dave");
+    expect((await cairn(["--root", root, "retract", "ctx"], { env: { ...env, ...viaWatch } })).code).toBe(0);
+    await expectServed(w, ["confirm", "retract"], 2);
+    const acted = (await events(root)).filter((e) => e.type === "manual-confirmed" || e.type === "retracted").map((e) => [e.type, e.actor]);
+    expect(acted).toEqual([["manual-confirmed", "Carol"], ["retracted", "Dave"]]);
+  });
+
   it("declines a client whose environment differs (another actor): the command runs in its own process, as that actor", async () => {
     const root = await project();
     const w = await startWatch(root, { env: { CAIRN_ACTOR: "alice" } });
@@ -236,6 +251,10 @@ describe("cairn watch runs other commands of its repository", () => {
       expect(answer).toEqual([{ hello: w.child.pid }, { decline: "this command is not one cairn watch runs for others" }]);
     }
     expect(await askRaw(socket, "{not json\n")).toEqual([]);
+    // The actor a client looked up is a name: anything else is not a request of this protocol.
+    for (const actor of ["", "  ", 7, { name: "x" }]) {
+      expect(await ask(socket, { ...base, env: sameEnv, argv: ["confirm", "retry"], actor })).toEqual([{ decline: "a malformed request" }]);
+    }
     // A client that gave up before sending go (it runs the command itself): the watcher never runs it.
     expect(await askRaw(socket, `${JSON.stringify({ ...base, env: sameEnv, argv: ["confirm", "retry"] })}\n`, 300)).toEqual([{ hello: w.child.pid }]);
     // The client sends its stdin with the request (read before connecting): a request without it reads nothing.
@@ -265,6 +284,14 @@ function askRaw(socket: string, text: string, ms = 5_000): Promise<unknown[]> {
     client.on("error", reject);
     client.on("close", () => resolve(data.split("\n").filter(Boolean).map((l) => JSON.parse(l) as unknown)));
     setTimeout(() => client.destroy(), ms).unref();
+  });
+}
+
+function git(cwd: string, ...args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", args, { cwd, stdio: "ignore" });
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`git ${args.join(" ")} exited with ${code}`))));
   });
 }
 

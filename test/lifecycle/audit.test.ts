@@ -1,5 +1,6 @@
 /** Issue 7 "Audit trail": every change the tool makes to knowledge is a ledger event naming its actor; `history` shows it. */
 import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { git } from "../../examples/scenario.js";
 import { cairn } from "../helpers/cli.js";
@@ -35,13 +36,19 @@ describe("audit trail", () => {
     git(root, ["config", "user.name", "Grace Hopper"]);
     const isolated = { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1", CAIRN_ACTOR: "" };
     expect((await cairn(["--root", root, "confirm", "db-1"], { cwd: root, env: isolated })).code).toBe(0);
+    // The name is looked up as the process starts for the root the arguments name; from a subdirectory, and with
+    // --root after the command name (left to the command line), it is the same root's.
+    expect((await cairn(["confirm", "db-1"], { cwd: path.join(root, "knowledge"), env: isolated })).code).toBe(0);
+    expect((await cairn(["confirm", "db-1", "--root", root], { cwd: os.tmpdir(), env: isolated })).code).toBe(0);
     expect((await cairn(["--root", root, "set-status", "db-1", "verified"], { cwd: root, env: { ...isolated, CAIRN_ACTOR: "ci-bot" } })).code).toBe(0);
     git(root, ["config", "--unset", "user.name"]);
     expect((await cairn(["--root", root, "set-status", "db-1", "disputed"], { cwd: root, env: isolated })).code).toBe(0);
     const history = await cairn(["--root", root, "history", "db-1"], { cwd: root, env: isolated });
     expect(history.code).toBe(0);
     const lines = history.stdout.split("\n");
-    expect(lines.find((l) => l.includes("manual-confirmed"))).toContain("Grace Hopper");
+    const confirmed = lines.filter((l) => l.includes("manual-confirmed"));
+    expect(confirmed).toHaveLength(3);
+    for (const line of confirmed) expect(line).toContain("Grace Hopper");
     expect(lines.find((l) => l.includes("observed → verified"))).toContain("ci-bot");
     expect(lines.find((l) => l.includes("verified → disputed"))).toContain(os.userInfo().username);
   });

@@ -14,8 +14,8 @@ import { buildId, MAX_SOCKET_PATH, PROTOCOL, readLines, readsStdin, send, shared
 /** How long a watcher may take to accept the command (it answers at once unless it is hung). */
 const HELLO_MS = 5_000;
 
-/** The exit code of the command as the watcher ran it, or undefined: run it in this process. */
-export async function viaWatch(argv: string[], root: string, io: Io): Promise<number | undefined> {
+/** The exit code of the command as the watcher ran it, or undefined: run it in this process. `actor`: who acts, looked up here (the command records events). */
+export async function viaWatch(argv: string[], root: string, io: Io, actor?: Promise<string>): Promise<number | undefined> {
   const mode = process.env[USE_WATCH_ENV]?.trim().toLowerCase();
   if (mode === "0" || mode === "off" || mode === "false" || mode === "no") return undefined;
   const required = mode === "require";
@@ -33,7 +33,20 @@ export async function viaWatch(argv: string[], root: string, io: Io): Promise<nu
   const since = process.hrtime.bigint() - BigInt(Math.ceil(performance.now() * 1e6));
   // Standard input is read here, before connecting, as the command's own process would read it.
   const stdin = readsStdin(argv) ? await (io.stdin ?? readStdin)() : undefined;
-  const request: Request = { v: PROTOCOL, build, root, argv, cwd: process.cwd(), since: since.toString(), env: sharedEnv(), tty: io.tty, color: io.color === true, ...(stdin !== undefined ? { stdin } : {}) };
+  const acting = await actor;
+  const request: Request = {
+    v: PROTOCOL,
+    build,
+    root,
+    argv,
+    cwd: process.cwd(),
+    since: since.toString(),
+    env: sharedEnv(),
+    tty: io.tty,
+    color: io.color === true,
+    ...(stdin !== undefined ? { stdin } : {}),
+    ...(acting !== undefined ? { actor: acting } : {}),
+  };
   const answer = await exchange(file, request, io);
   if ("local" in answer) return undefined;
   return "exit" in answer ? answer.exit : notServed(answer.declined);

@@ -20,6 +20,9 @@ export const PROTOCOL = 1;
 /** The commands a running watcher runs for others: their inputs are arguments, files and stdin; none opens an editor or runs until stopped. */
 export const FORWARDED_COMMANDS: ReadonlySet<string> = new Set(["status", "show", "search", "inject", "confirm", "retract", "restore", "record", "compound", "decay", "history", "set-status", "supersede"]);
 
+/** The commands that record who acted on ledger events: their actor is looked up as the process starts (main.ts). */
+export const ACTING_COMMANDS: ReadonlySet<string> = new Set(["inject", "confirm", "retract", "restore", "record", "compound", "decay", "set-status", "supersede"]);
+
 /**
  * The forwarded command an argument list runs, and its --root, read without commander (the client decides before
  * loading the command line). Undefined for anything else, and for help: that is printed here.
@@ -63,6 +66,11 @@ export type Request = {
   color: boolean;
   /** The client's standard input, read before connecting, when an argument names it ('-'). */
   stdin?: string;
+  /**
+   * Who acts (detectActor in the client's process: a fork of a small process is cheap, the watcher's is not), for a
+   * command of ACTING_COMMANDS. Absent: the watcher looks it up.
+   */
+  actor?: string;
 };
 
 /** Options whose value '-' means standard input. */

@@ -126,7 +126,7 @@ function mismatch(message: unknown, own: { build: string; root: string; env: Rec
   if (r.build !== own.build) return `another build of cairn (the watcher runs ${own.build}, the command ${String(r.build)}): restart cairn watch after upgrading`;
   // The same spelling, not only the same directory: paths in the output are built from it.
   if (path.resolve(r.root) !== own.root) return `another root (${r.root})`;
-  if (r.stdin !== undefined && typeof r.stdin !== "string") return "a malformed request";
+  if ((r.stdin !== undefined && typeof r.stdin !== "string") || (r.actor !== undefined && (typeof r.actor !== "string" || r.actor.trim() === ""))) return "a malformed request";
   if (!r.env || typeof r.env !== "object" || !sameEnv(r.env, own.env)) return "another environment (CAIRN_*, GIT_*, HOME, PATH, TZ or USER differ from the watcher's)";
   if (own.configNow() !== own.configAtStart) return `${CONFIG_FILE} changed since cairn watch started: restart it to serve commands again`;
   return undefined;
@@ -146,9 +146,10 @@ async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Soc
     // The client read its stdin before connecting (a stalled pipe must not hold up every other command here).
     stdin: () => (typeof request.stdin === "string" ? Promise.resolve(request.stdin) : Promise.reject(new Error("the command's process sent no standard input"))),
   };
-  // Who acts is read per command (the git configuration as it is now), not once per watcher; the lookup runs
-  // while the command re-checks the files, and is awaited when an event is recorded.
-  const actor = detectActor(kb.layout.root);
+  // Who acts is read per command (the git configuration as it is now), not once per watcher: by the client as it
+  // started (forking git from this large process costs ~20 ms of its one thread), else here, while the command
+  // re-checks the files, awaited when an event is recorded.
+  const actor = request.actor ?? detectActor(kb.layout.root);
   // A command over a large knowledge base (status lints every entry) builds hundreds of MB on top of what the
   // watcher holds: start it and leave it with the garbage collected, or the watcher's peak is the sum of both
   // (100k entries: 1.15 GB without, 685 MB with, at no measurable cost in time).
