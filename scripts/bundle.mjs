@@ -49,6 +49,10 @@ const result = await build({
   plugins: [versionConstant],
   // Bundled CommonJS dependencies call require(); an ESM chunk has none of its own.
   banner: { js: 'import { createRequire as __cairnRequire } from "node:module"; const require = __cairnRequire(import.meta.url);' },
+  // Whitespace and syntax only (names are kept, so a stack trace still reads): a cold command parses less code.
+  // Measured at 10k entries, interleaved, 8 runs each: `show` 0.40 → 0.39 s, `status` 1.30 → 1.28 s.
+  minifyWhitespace: true,
+  minifySyntax: true,
   metafile: true,
   logLevel: "warning",
 });
