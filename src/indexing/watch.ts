@@ -18,12 +18,6 @@ import type { WatchHandle, WatchOptions } from "../types/indexing.js";
 
 export type { WatchEvent, WatchHandle, WatchOptions } from "../types/indexing.js";
 
-/**
- * The longest a refresh waits for holds (WatchHandle.hold) to be released: commands served back to back must not
- * keep the watcher's saves and its reports of broken files back for good.
- */
-export const HOLD_LIMIT_MS = 2_000;
-
 export async function watchIndex(index: SearchIndex, options: WatchOptions = {}): Promise<WatchHandle> {
   const debounceMs = options.debounceMs ?? 150;
   const settleMs = options.settleMs ?? 500;
@@ -48,31 +42,10 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
     freshWaiters = freshWaiters.filter((w) => w.since > startedAt);
     for (const w of due) w.resolve(ok);
   };
-  /** Holds not yet released, and the refreshes waiting for none to be left. */
-  let holds = 0;
-  let unheld: Array<() => void> = [];
-  const releaseWaiters = (): void => {
-    for (const resolve of unheld.splice(0)) resolve();
-  };
-  /** Wait while a hold lasts (never once closing), at most until `deadline` (ms, performance.now()). */
-  const whileHeld = async (deadline: number): Promise<void> => {
-    const left = deadline - performance.now();
-    if (holds === 0 || closed || left <= 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    await new Promise<void>((resolve) => {
-      unheld.push(resolve);
-      timer = setTimeout(resolve, left);
-    });
-    clearTimeout(timer);
-  };
   const sources = await watchSources(index.layout.root, () => schedule(), (message) => emit({ type: "error", message }));
 
   const refresh = async (final = false): Promise<void> => {
-    // A command run here for another process re-checks the files itself: this refresh starts after it, and
-    // waits for the next one to lint and save (the save of a 10k index is a few hundred ms of the event loop).
-    const deadline = performance.now() + HOLD_LIMIT_MS;
-    await whileHeld(deadline);
-    let started = Date.now();
+    const started = Date.now();
     const startedAt = process.hrtime.bigint();
     checkingFrom = startedAt;
     const pending = waiters;
@@ -85,9 +58,6 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
       checkingFrom = undefined;
       if (startedAt > checkedFrom) checkedFrom = startedAt;
       answerFresh(startedAt, true);
-      const waited = Date.now();
-      await whileHeld(deadline);
-      started += Date.now() - waited; // the time reported is the refresh's own
       await sources.sync(index.anchoredSources());
       const { report, problems } = await withRuleProblems(index, refreshed, options.lint, [...heldByRules]);
       // Searchable now (in memory); the save below only makes it visible to other processes.
@@ -140,15 +110,6 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
   return {
     ready,
     settled: () => new Promise<void>((resolve) => waiters.push(resolve)),
-    hold: () => {
-      holds++;
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        if (--holds === 0) releaseWaiters();
-      };
-    },
     freshAsOf: (since) => {
       if (closed) return Promise.resolve(false);
       if (checkedFrom >= since) return Promise.resolve(true);
@@ -159,7 +120,6 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
     },
     async close() {
       closed = true;
-      releaseWaiters();
       for (const waiter of freshWaiters.splice(0)) waiter.resolve(false);
       clearTimeout(timer);
       clearTimeout(recheck);

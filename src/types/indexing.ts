@@ -112,12 +112,6 @@ export type WatchHandle = {
    * the files (or it failed, or the watcher is closing): re-check them another way.
    */
   freshAsOf(since: bigint): Promise<boolean>;
-  /**
-   * Hold the watcher's own work while another piece of work of this process runs (a command `cairn watch` runs for
-   * another process, which re-checks the files itself): no refresh starts, and a refresh that has re-checked the files
-   * waits to lint and save, until every hold is released or a refresh has waited HOLD_LIMIT_MS. Returns the release.
-   */
-  hold(): () => void;
   /** Stop watching, flush pending changes, release the lock. */
   close(): Promise<void>;
 };

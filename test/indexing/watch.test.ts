@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rename, rm, utimes, writeFile } from "node:fs
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openKnowledgeBase } from "../../src/index.js";
-import { HOLD_LIMIT_MS, type WatchEvent } from "../../src/indexing/watch.js";
+import type { WatchEvent } from "../../src/indexing/watch.js";
 import { fakeEmbedder } from "../helpers/fake-embedder.js";
 import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
 import { savedIndex } from "../helpers/saved-index.js";
@@ -76,39 +76,6 @@ describe("cairn watch", () => {
     // The saved index on disk matches what the watcher saw.
     const { catalogue } = await savedIndex(root);
     expect(catalogue.records.map((r) => r.id)).toEqual(["a", "c"]);
-  });
-
-  it("holds its refreshes while a hold lasts (a command run for another process), never longer than HOLD_LIMIT_MS, never past close", async () => {
-    const root = await testdir({ ...SOURCE_FILES, "knowledge/a.md": entryText({ finding: "Alpha finding about caching headers." }) });
-    const kb = await openKnowledgeBase({ root, embedder: fakeEmbedder() });
-    const events: WatchEvent[] = [];
-    const handle = await kb.watch({ debounceMs: 20, onEvent: (e) => events.push(e) });
-    await handle.ready;
-    const added = (id: string) => events.some((e) => e.type === "updated" && e.report.added.includes(id));
-    const release = handle.hold();
-    const second = handle.hold();
-    await writeFile(path.join(root, "knowledge/b.md"), entryText({ finding: "Beta finding about connection pools." }));
-    await new Promise((r) => setTimeout(r, 600));
-    expect(added("b")).toBe(false);
-    release();
-    release(); // a release twice counts once: the other hold still lasts
-    await new Promise((r) => setTimeout(r, 300));
-    expect(added("b")).toBe(false);
-    second();
-    await waitFor(async () => added("b"), 5_000);
-    // A hold never released (a command that hangs) delays the watcher's work by HOLD_LIMIT_MS at most.
-    handle.hold();
-    const t0 = Date.now();
-    await writeFile(path.join(root, "knowledge/c.md"), entryText({ finding: "Gamma finding about retries." }));
-    await waitFor(async () => added("c"), HOLD_LIMIT_MS + 5_000);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(HOLD_LIMIT_MS - 100);
-    // Closing is never held: the last change is flushed at once.
-    await writeFile(path.join(root, "knowledge/d.md"), entryText({ finding: "Delta finding about log rotation." }));
-    const closing = Date.now();
-    await handle.close();
-    expect(Date.now() - closing).toBeLessThan(HOLD_LIMIT_MS);
-    const { catalogue } = await savedIndex(root);
-    expect(catalogue.records.map((r) => r.id)).toEqual(["a", "b", "c", "d"]);
   });
 
   it("reports a file rewritten in place once it has settled, not the empty moment an editor's truncate left", async () => {

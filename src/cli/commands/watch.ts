@@ -40,7 +40,7 @@ export async function watch(kb: KnowledgeBase, io: Io, opts: { debounce?: number
   });
   const stoppedEarly = await Promise.race([handle.ready.then(() => false), stop.then(() => true)]);
   const warn = (line: string) => io.err(`${stamp()} ${line}`);
-  const serve = async () => (await import("../serve/server.js")).serveCommands(kb, { log: (line) => io.out(`${stamp()} ${line}`), warn, freshAsOf: (since) => handle.freshAsOf(since), hold: () => handle.hold(), entries: () => entries });
+  const serve = async () => (await import("../serve/server.js")).serveCommands(kb, { log: (line) => io.out(`${stamp()} ${line}`), warn, freshAsOf: (since) => handle.freshAsOf(since), entries: () => entries });
   // Serving is an extra: a socket that cannot be bound (EADDRINUSE, EACCES) leaves the watcher watching.
   const server = stoppedEarly || opts.serve === false ? undefined : await serve().catch((error: Error) => void warn(`not serving other commands: ${error.message}`));
   if (server) io.out(`${stamp()} other cairn commands of this repository run here (socket ${path.relative(kb.layout.root, server.path)}; CAIRN_USE_WATCH=0 runs one in its own process)`);

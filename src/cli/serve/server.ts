@@ -32,8 +32,6 @@ export type ServeOptions = {
   warn: (line: string) => void;
   /** The watcher's WatchHandle.freshAsOf: wait until its index reflects every file as of a time (else every command re-checks every file itself). */
   freshAsOf?: (since: bigint) => Promise<boolean>;
-  /** The watcher's WatchHandle.hold: its own refreshes wait while a command runs (the command re-checks the files itself). */
-  hold?: () => () => void;
   /** How many entries the watcher's index holds (garbage is collected around each command from COLLECT_FROM_ENTRIES). */
   entries?: () => number;
 };
@@ -133,7 +131,7 @@ function mismatch(message: unknown, own: { build: string; root: string; env: Rec
 }
 
 /** Run one forwarded command as the CLI would, its output and exit code going to the client. */
-async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Socket, { log, warn, freshAsOf, hold, entries }: ServeOptions): Promise<void> {
+async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Socket, { log, warn, freshAsOf, entries }: ServeOptions): Promise<void> {
   if (socket.destroyed) return; // the client went away while the command waited its turn
   const began = Date.now();
   const io: Io = {
@@ -166,9 +164,6 @@ async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Soc
     const own = { onWarning: kb.onWarning, onProgress: kb.onProgress };
     kb.onWarning = (message) => io.err(`warning: ${message}`);
     kb.onProgress = refreshProgress(io);
-    // The watcher's lint and save of an edit made just before (often by the previous command) would compete with
-    // this command for the one thread: they wait until it is done.
-    const release = hold?.();
     try {
       if (large) collectGarbage();
       // What a new process would see: every entry file as it was when the client started. The watcher's own
@@ -181,7 +176,6 @@ async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Soc
     } finally {
       kb.onWarning = own.onWarning;
       kb.onProgress = own.onProgress;
-      release?.();
       if (large) collectGarbage();
     }
   };
