@@ -237,7 +237,7 @@ describe("cairn watch runs other commands of its repository", () => {
     expect(served(theirs, "status")).toBe(0);
   });
 
-  it("a request that is not the same build, not a forwarded command, or not JSON is declined or dropped without running anything", async () => {
+  it("a request that is not the same build, not a forwarded command, or not JSON is declined or dropped without running anything; one that is runs as the actor it names", async () => {
     const root = await project();
     const w = await startWatch(root);
     const socket = path.join(root, ".cairn/watch.sock");
@@ -252,7 +252,7 @@ describe("cairn watch runs other commands of its repository", () => {
     }
     expect(await askRaw(socket, "{not json\n")).toEqual([]);
     // The actor a client looked up is a name: anything else is not a request of this protocol.
-    for (const actor of ["", "  ", 7, { name: "x" }]) {
+    for (const actor of ["", "  ", " Zed", "Zed\n", "Zed\u001b[31m", "z".repeat(257), 7, null, { name: "x" }]) {
       expect(await ask(socket, { ...base, env: sameEnv, argv: ["confirm", "retry"], actor })).toEqual([{ decline: "a malformed request" }]);
     }
     // A client that gave up before sending go (it runs the command itself): the watcher never runs it.
@@ -265,6 +265,10 @@ describe("cairn watch runs other commands of its repository", () => {
     const elsewhere = await askRaw(socket, `${JSON.stringify({ ...base, env: sameEnv, argv: ["confirm", "retry", "--root", "/elsewhere"] })}\n${JSON.stringify({ go: true })}\n`);
     expect(elsewhere.at(-1)).toEqual({ decline: "another root (--root /elsewhere)" });
     expect((await events(root)).filter((e) => e.type === "manual-confirmed" || e.run === "r9")).toEqual([]);
+    // The actor the client sends is the one recorded (the client looked it up; the watcher does not again).
+    const named = await askRaw(socket, `${JSON.stringify({ ...base, env: sameEnv, argv: ["confirm", "retry"], actor: "Zed Client" })}\n${JSON.stringify({ go: true })}\n`);
+    expect(named.at(-1)).toEqual({ exit: 0 });
+    expect((await events(root)).filter((e) => e.type === "manual-confirmed").map((e) => e.actor)).toEqual(["Zed Client"]);
     expect(served(w, "status")).toBe(0);
     // The watcher still serves.
     expect((await cairn(["--root", root, "status"], { env: viaWatch })).code).toBe(0);

@@ -9,7 +9,7 @@ import path from "node:path";
 import { CairnError } from "../../errors.js";
 import type { Io } from "../output.js";
 import { readStdin } from "../input.js";
-import { buildId, MAX_SOCKET_PATH, PROTOCOL, readLines, readsStdin, send, sharedEnv, socketPath, USE_WATCH_ENV, type Request, type WatcherMessage } from "./protocol.js";
+import { buildId, isActorName, MAX_SOCKET_PATH, PROTOCOL, readLines, readsStdin, send, sharedEnv, socketPath, USE_WATCH_ENV, type Request, type WatcherMessage } from "./protocol.js";
 
 /** How long a watcher may take to accept the command (it answers at once unless it is hung). */
 const HELLO_MS = 5_000;
@@ -45,7 +45,7 @@ export async function viaWatch(argv: string[], root: string, io: Io, actor?: Pro
     tty: io.tty,
     color: io.color === true,
     ...(stdin !== undefined ? { stdin } : {}),
-    ...(acting !== undefined ? { actor: acting } : {}),
+    ...(isActorName(acting) ? { actor: acting } : {}),
   };
   const answer = await exchange(file, request, io);
   if ("local" in answer) return undefined;

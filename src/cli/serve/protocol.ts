@@ -73,6 +73,14 @@ export type Request = {
   actor?: string;
 };
 
+/**
+ * An actor name a request may carry: trimmed, not empty, one line without control characters, at most 256
+ * characters. A client whose name is anything else leaves it out, and the watcher looks it up itself.
+ */
+export function isActorName(actor: unknown): actor is string {
+  return typeof actor === "string" && actor !== "" && actor === actor.trim() && actor.length <= 256 && !/[\u0000-\u001f\u007f]/.test(actor);
+}
+
 /** Options whose value '-' means standard input. */
 const STDIN_OPTIONS = ["--findings", "--summary-file", "--diff"];
 

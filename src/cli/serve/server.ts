@@ -16,7 +16,7 @@ import { collectGarbage, COLLECT_FROM_ENTRIES } from "../../store/gc.js";
 import { EXIT, reportError, type Io } from "../output.js";
 import { buildProgram, type Runner } from "../program.js";
 import { refreshProgress } from "../progress.js";
-import { buildId, MAX_SOCKET_PATH, PROTOCOL, readLines, sameEnv, send, sharedEnv, socketPath, type Request } from "./protocol.js";
+import { buildId, isActorName, MAX_SOCKET_PATH, PROTOCOL, readLines, sameEnv, send, sharedEnv, socketPath, type Request } from "./protocol.js";
 
 export type CommandServer = {
   /** The socket's absolute path. */
@@ -32,7 +32,7 @@ export type ServeOptions = {
   warn: (line: string) => void;
   /** The watcher's WatchHandle.freshAsOf: wait until its index reflects every file as of a time (else every command re-checks every file itself). */
   freshAsOf?: (since: bigint) => Promise<boolean>;
-  /** How many entries the watcher's index holds (garbage is collected around each command from COLLECT_FROM_ENTRIES). */
+  /** How many entries the watcher's index holds (garbage is collected after each command from COLLECT_FROM_ENTRIES). */
   entries?: () => number;
 };
 
@@ -124,7 +124,7 @@ function mismatch(message: unknown, own: { build: string; root: string; env: Rec
   if (r.build !== own.build) return `another build of cairn (the watcher runs ${own.build}, the command ${String(r.build)}): restart cairn watch after upgrading`;
   // The same spelling, not only the same directory: paths in the output are built from it.
   if (path.resolve(r.root) !== own.root) return `another root (${r.root})`;
-  if ((r.stdin !== undefined && typeof r.stdin !== "string") || (r.actor !== undefined && (typeof r.actor !== "string" || r.actor.trim() === ""))) return "a malformed request";
+  if ((r.stdin !== undefined && typeof r.stdin !== "string") || (r.actor !== undefined && !isActorName(r.actor))) return "a malformed request";
   if (!r.env || typeof r.env !== "object" || !sameEnv(r.env, own.env)) return "another environment (CAIRN_*, GIT_*, HOME, PATH, TZ or USER differ from the watcher's)";
   if (own.configNow() !== own.configAtStart) return `${CONFIG_FILE} changed since cairn watch started: restart it to serve commands again`;
   return undefined;
@@ -144,13 +144,14 @@ async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Soc
     // The client read its stdin before connecting (a stalled pipe must not hold up every other command here).
     stdin: () => (typeof request.stdin === "string" ? Promise.resolve(request.stdin) : Promise.reject(new Error("the command's process sent no standard input"))),
   };
-  // Who acts is read per command (the git configuration as it is now), not once per watcher: by the client as it
-  // started (forking git from this large process costs ~20 ms of its one thread), else here, while the command
-  // re-checks the files, awaited when an event is recorded.
-  const actor = request.actor ?? detectActor(kb.layout.root);
+  // Who acts is read per command (the git configuration as it is now), not once per watcher: by the client of a
+  // command that records events, as it started (forking git from this large process costs ~20 ms of its one thread);
+  // else here, and only when an event is recorded (a read-only command forks nothing).
+  const actor = request.actor ?? lazy(() => detectActor(kb.layout.root));
   // A command over a large knowledge base (status lints every entry) builds hundreds of MB on top of what the
-  // watcher holds: start it and leave it with the garbage collected, or the watcher's peak is the sum of both
-  // (100k entries: 1.15 GB without, 685 MB with, at no measurable cost in time).
+  // watcher holds: collect its garbage when it is done, or the watcher's peak is the sum of several (100k entries:
+  // 1.15 GB without, ~750 MB with). Not before it as well: the last command or refresh already collected, and a
+  // second full collection cost each command at 100k ~0.3-0.6 s for no lower peak.
   const large = (entries?.() ?? 0) >= COLLECT_FROM_ENTRIES;
   let exit: number = EXIT.ok;
   let started = false;
@@ -165,7 +166,6 @@ async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Soc
     kb.onWarning = (message) => io.err(`warning: ${message}`);
     kb.onProgress = refreshProgress(io);
     try {
-      if (large) collectGarbage();
       // What a new process would see: every entry file as it was when the client started. The watcher's own
       // refresh counts if it started after that (it re-checks every file); otherwise this command re-checks
       // every file itself (one stat each, changed files re-parsed), as a new process would.
@@ -194,6 +194,18 @@ async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Soc
     send(socket, { exit });
   }
   socket.end();
+}
+
+/** A promise whose work starts when it is first awaited. */
+function lazy<T>(start: () => Promise<T>): Promise<T> {
+  let started: Promise<T> | undefined;
+  const run = () => (started ??= start());
+  return {
+    then: (onFulfilled, onRejected) => run().then(onFulfilled, onRejected),
+    catch: (onRejected) => run().catch(onRejected),
+    finally: (onFinally) => run().finally(onFinally),
+    [Symbol.toStringTag]: "Promise",
+  } as Promise<T>;
 }
 
 /** The command's name: the first argument that is not a global option. */
