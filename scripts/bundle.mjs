@@ -49,7 +49,9 @@ const result = await build({
   plugins: [versionConstant],
   // Bundled CommonJS dependencies call require(); an ESM chunk has none of its own.
   banner: { js: 'import { createRequire as __cairnRequire } from "node:module"; const require = __cairnRequire(import.meta.url);' },
-  // Whitespace and syntax only (names are kept, so a stack trace still reads): a cold command parses less code.
+  // Whitespace and syntax only: a cold command parses less code. Identifiers are not renamed, so a stack trace names
+  // the functions it passes through (declarations keep their names; an anonymous function expression may lose the
+  // name of the variable it was assigned to), by column of one long line. No code of cairn reads function names.
   // Measured at 10k entries, interleaved, 8 runs each: `show` 0.40 → 0.39 s, `status` 1.30 → 1.28 s.
   minifyWhitespace: true,
   minifySyntax: true,
