@@ -102,6 +102,8 @@ function escapeProperty(s: string): string {
 
 /** A plain text table with left-aligned columns. */
 export function table(headers: string[], rows: string[][]): string {
+  // Cells hold what entries, ledgers and commits say (a hostile change writes those): shown, never obeyed.
+  rows = rows.map((row) => row.map((cell) => terminalText(cell ?? "")));
   // Plain loops: `status` prints a row per entry (10k rows: no array per row or column on the way).
   const widths = headers.map((h) => h.length);
   for (const row of rows) {
@@ -115,6 +117,28 @@ export function table(headers: string[], rows: string[][]): string {
   let out = `${line(headers)}\n${line(widths.map((w) => "-".repeat(w)))}`;
   for (const row of rows) out += `\n${line(row)}`;
   return out;
+}
+
+/**
+ * Characters a terminal acts on instead of showing: C0 and C1 controls (escape sequences that recolour, move the
+ * cursor, set the title or the clipboard; carriage returns that overwrite a line) and the invisible characters that
+ * reorder text or hide it between words (bidi controls, zero-width spaces). Text from entries, ledger events or
+ * commits is written to a terminal with these spelled out (`\x1b`, `\u202e`).
+ */
+const TERMINAL_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `text` with every character a terminal would act on spelled out as an escape (see TERMINAL_UNSAFE). `lines`: a
+ * multi-line text (an entry file as `show` prints it) keeps its line breaks (`\n`, `\r\n`) and tabs.
+ */
+export function terminalText(text: string, options: { lines?: boolean } = {}): string {
+  TERMINAL_UNSAFE.lastIndex = 0;
+  if (!TERMINAL_UNSAFE.test(text)) return text;
+  return text.replace(TERMINAL_UNSAFE, (c, at: number) => {
+    if (options.lines && (c === "\n" || c === "\t" || (c === "\r" && text[at + 1] === "\n"))) return c;
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
 }
 
 /** Split `a,b` and repeated flags into a clean list. */

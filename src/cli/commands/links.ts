@@ -2,7 +2,7 @@
 import type { EntryStatus } from "../../entry/types.js";
 import type { KnowledgeBase } from "../../knowledge-base.js";
 import { reportManual } from "../manual-result.js";
-import { EXIT, json, table, type Io } from "../output.js";
+import { EXIT, json, table, terminalText, type Io } from "../output.js";
 
 export async function supersede(kb: KnowledgeBase, io: Io, oldId: string, newId: string, opts: { json?: boolean }): Promise<number> {
   const result = await kb.supersede(oldId, newId);
@@ -18,11 +18,11 @@ export async function history(kb: KnowledgeBase, io: Io, id: string, opts: { jso
   const result = await kb.history(id);
   if ("kind" in result) {
     if (opts.json) json(io, result);
-    else io.err(`cairn history: no entry or ledger events for "${id}".${result.suggestions.length ? ` Did you mean: ${result.suggestions.join(", ")}?` : ""}`);
+    else io.err(terminalText(`cairn history: no entry or ledger events for "${id}".${result.suggestions.length ? ` Did you mean: ${result.suggestions.join(", ")}?` : ""}`));
     return EXIT.failed;
   }
   if (opts.json) return json(io, result), EXIT.ok;
-  for (const w of result.warnings) io.err(`warning: ${w}`);
+  for (const w of result.warnings) io.err(terminalText(`warning: ${w}`));
   if (!result.items.length) {
     io.out(`${id}: no ledger events and no commits yet`);
     return EXIT.ok;

@@ -4,7 +4,7 @@ import type { Diagnostic } from "../../entry/diagnostic.js";
 import type { KnowledgeBase } from "../../knowledge-base.js";
 import type { SearchResult } from "../../retrieval/search.js";
 import { readEntryFile } from "../../store/files.js";
-import { EXIT, json, table, type Io } from "../output.js";
+import { EXIT, json, table, terminalText, type Io } from "../output.js";
 import { relevanceLabel, snippet, wordMatch } from "../snippet.js";
 
 type Opts = { limit?: number; explain?: boolean; includeArchived?: boolean; json?: boolean; agent?: string; changedFiles?: string[] };
@@ -76,10 +76,11 @@ async function readable(kb: KnowledgeBase, query: string, results: SearchResult[
       const tags = Array.isArray(entry?.frontmatter.tags) ? entry.frontmatter.tags.join(" ") : "";
       const words = wordMatch(query, [title, finding, entry?.evidence.text, entry?.verify.text, tags].filter(Boolean).join("\n"));
       const flags = [r.state === "archived" ? "archived" : "", r.status !== "observed" ? r.status : ""].filter(Boolean);
+      // Titles, ids, paths and findings are what a change wrote: shown, never obeyed by the terminal.
       return [
-        `${i + 1}. ${title ? `${title} (${r.id})` : r.id}${flags.length ? ` [${flags.join(", ")}]` : ""}`,
-        `   ${relevanceLabel(words, Boolean(r.explain.changedFiles))} · ${r.path}`,
-        ...(finding ? [`   ${snippet(finding, query, { mark })}`] : []),
+        terminalText(`${i + 1}. ${title ? `${title} (${r.id})` : r.id}${flags.length ? ` [${flags.join(", ")}]` : ""}`),
+        terminalText(`   ${relevanceLabel(words, Boolean(r.explain.changedFiles))} · ${r.path}`),
+        ...(finding ? [`   ${snippet(terminalText(finding.replace(/\r?\n/g, " ")), query, { mark })}`] : []),
       ].join("\n");
     }),
   );
@@ -97,7 +98,7 @@ function printBelowFloor(io: Io, below: SearchResult[]): void {
     return;
   }
   io.out("\nbelow the relevance floor (not returned):");
-  for (const r of below) io.out(`- ${r.id} (${r.path}): ${(r.explain.cut ?? []).join("; ")}`);
+  for (const r of below) io.out(terminalText(`- ${r.id} (${r.path}): ${(r.explain.cut ?? []).join("; ")}`));
 }
 
 function gateCell(gate: { injectable: boolean; withheldBy: Array<{ rule: string; line: number }>; drift: unknown[] } | undefined): string {

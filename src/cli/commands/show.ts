@@ -1,6 +1,6 @@
 /** `cairn show ID`: the entry's file as markdown on stdout and its status on stderr, or everything with --json. */
 import type { KnowledgeBase } from "../../knowledge-base.js";
-import { EXIT, json, type Io } from "../output.js";
+import { EXIT, json, terminalText, type Io } from "../output.js";
 
 export async function show(kb: KnowledgeBase, io: Io, id: string, opts: { json?: boolean }): Promise<number> {
   const result = await kb.show(id);
@@ -17,7 +17,9 @@ export async function show(kb: KnowledgeBase, io: Io, id: string, opts: { json?:
   const { entry } = result;
   const s = entry.status;
   // stdout is the file itself (so `cairn show ID > copy.md` is the entry); what the tool knows about it goes to stderr.
-  io.out(entry.text);
+  // A terminal is never told what to do by it: control characters other than line breaks and tabs (escape sequences
+  // a hostile change can commit) are spelled out, so only such a file's copy differs.
+  io.out(terminalText(entry.text, { lines: true }));
   const decay = entry.state === "active" ? `decay ${s.unconfirmedRuns}/${s.decayAfterRuns}` : `archived ${s.archived ?? "?"}${s.archivedReason ? ` (${s.archivedReason})` : ""}`;
   io.err(
     `${entry.path} · ${entry.state} · status ${s.status} · last confirmed ${s.lastConfirmed ?? "?"} (${s.provenance ?? "?"}) · ${decay} · confirmations ${s.confirmations.independent} independent / ${s.confirmations.primed} primed`,

@@ -1,0 +1,54 @@
+/**
+ * What a change commits — an entry's title or text, a ledger event's actor — is printed by `search`, `status`,
+ * `history` and `show`. A terminal must show it, never obey it: escape sequences (recolour, retitle the window,
+ * clear the screen), carriage returns that overwrite a line, and bidi controls are spelled out. Real processes.
+ */
+import { appendFile, readFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { terminalText } from "../../src/cli/output.js";
+import { cairn } from "../helpers/cli.js";
+import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
+
+/** Characters a terminal acts on (besides the line breaks of multi-line output). */
+const OBEYED = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+describe("text from entries and ledgers on a terminal", () => {
+  it("spells out what a terminal would act on, and leaves everything else alone", () => {
+    expect(terminalText("plain · ünïcode — text")).toBe("plain · ünïcode — text");
+    expect(terminalText("a\u001b[31mb\u0007c\rd\u202ee\u009bf")).toBe("a\\x1b[31mb\\x07c\\x0dd\\u202ee\\x9bf");
+    expect(terminalText("line 1\r\nline 2\n\tindented\rover", { lines: true })).toBe("line 1\r\nline 2\n\tindented\\x0dover");
+  });
+
+  it("search, status, history and show print a hostile title, text and actor without obeying them", async () => {
+    const hostile = 'title: "Token \\e[31mred\\e]0;pwned\\a \\u202eevil"\nlastConfirmed: 2026-02-12\nprovenance: independent';
+    const root = await testdir({
+      "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }),
+      ...SOURCE_FILES,
+      "knowledge/hostile.md": entryText({ fm: hostile, finding: "Token comparison leaks timing to the zeppelin client." }),
+    });
+    const env = { CAIRN_ACTOR: "ci-bot", CAIRN_USE_WATCH: "0" };
+    expect((await cairn(["--root", root, "confirm", "hostile"], { env })).code).toBe(0);
+    // A ledger event as a hostile change could commit it: its actor rewrites the line it is printed on.
+    const ledger = path.join(root, "knowledge/.ledger");
+    const file = path.join(ledger, (await import("node:fs")).readdirSync(ledger).find((f) => f.endsWith(".jsonl"))!);
+    const last = JSON.parse((await readFile(file, "utf8")).trim().split("\n").at(-1)!) as Record<string, unknown>;
+    await appendFile(file, `${JSON.stringify({ ...last, eventId: "01M8FA9AHT7WX06D7ZSMJAC9HX", actor: "\u001b[2J\rroot\u0007" })}\n`);
+
+    const outputs = await Promise.all([
+      cairn(["--root", root, "search", "zeppelin timing"], { env }),
+      cairn(["--root", root, "status", "--all"], { env }),
+      cairn(["--root", root, "history", "hostile"], { env }),
+      cairn(["--root", root, "show", "hostile"], { env }),
+    ]);
+    for (const { code, stdout } of outputs) {
+      expect(code).toBe(0);
+      expect(stdout).not.toMatch(OBEYED);
+    }
+    const [search, , history, show] = outputs.map((o) => o.stdout);
+    expect(search).toContain("Token \\x1b[31mred\\x1b]0;pwned\\x07 \\u202eevil (hostile)");
+    expect(history).toContain("\\x1b[2J\\x0droot\\x07");
+    // `show` prints the file: the YAML escapes are text in it, so an ordinary entry's copy is the file itself.
+    expect(show).toBe(await readFile(path.join(root, "knowledge/hostile.md"), "utf8"));
+  });
+});
