@@ -87,7 +87,8 @@ export function formatDiagnostics(list: Diagnostic[], format: DiagnosticFormat, 
       .map((d) => `::${d.severity} file=${escapeProperty(d.file)},line=${d.line},col=${d.column},title=${escapeProperty(`cairn ${d.rule}`)}::${escapeData(d.message)}`)
       .join("\n");
   }
-  const lines = list.map((d) => `${d.file}:${d.line}:${d.column} ${d.severity} ${d.rule} ${d.message}`);
+  // A message may quote the entry (a key, an anchor, a title): one line each, nothing a terminal would obey.
+  const lines = list.map((d) => terminalText(`${d.file}:${d.line}:${d.column} ${d.severity} ${d.rule} ${d.message}`));
   const files = summary.files !== undefined ? ` in ${summary.files} file${summary.files === 1 ? "" : "s"}` : "";
   lines.push(`${summary.errors} error${summary.errors === 1 ? "" : "s"}, ${summary.warnings} warning${summary.warnings === 1 ? "" : "s"}${files}`);
   return lines.join("\n");

@@ -1,6 +1,6 @@
 /**
- * What a change commits — an entry's title or text, a ledger event's actor — is printed by `search`, `status`,
- * `history` and `show`. A terminal must show it, never obey it: escape sequences (recolour, retitle the window,
+ * What a change commits — an entry's title, keys or text, a ledger event's actor — is printed by `search`, `status`,
+ * `history`, `show` and `check`. A terminal must show it, never obey it: escape sequences (recolour, retitle the window,
  * clear the screen), carriage returns that overwrite a line, and bidi controls are spelled out. Real processes.
  */
 import { appendFile, readFile } from "node:fs/promises";
@@ -21,7 +21,7 @@ describe("text from entries and ledgers on a terminal", () => {
   });
 
   it("search, status, history and show print a hostile title, text and actor without obeying them", async () => {
-    const hostile = 'title: "Token \\e[31mred\\e]0;pwned\\a \\u202eevil"\nlastConfirmed: 2026-02-12\nprovenance: independent';
+    const hostile = 'title: "Token \\e[31mred\\e]0;pwned\\a \\u202eevil"\nlastConfirmed: 2026-02-12\nprovenance: independent\n"\\e]0;key\\a": 1';
     const root = await testdir({
       "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }),
       ...SOURCE_FILES,
@@ -41,10 +41,15 @@ describe("text from entries and ledgers on a terminal", () => {
       cairn(["--root", root, "history", "hostile"], { env }),
       cairn(["--root", root, "show", "hostile"], { env }),
     ]);
-    for (const { code, stdout } of outputs) {
+    for (const { code, stdout, stderr } of outputs) {
       expect(code).toBe(0);
       expect(stdout).not.toMatch(OBEYED);
+      expect(stderr).not.toMatch(OBEYED);
     }
+    // `check` quotes the unknown key in its message: spelled out too.
+    const check = await cairn(["--root", root, "check", "knowledge/hostile.md"], { env });
+    expect(check.stdout + check.stderr).not.toMatch(OBEYED);
+    expect(check.stdout + check.stderr).toContain("\\x1b]0;key\\x07");
     const [search, , history, show] = outputs.map((o) => o.stdout);
     expect(search).toContain("Token \\x1b[31mred\\x1b]0;pwned\\x07 \\u202eevil (hostile)");
     expect(history).toContain("\\x1b[2J\\x0droot\\x07");

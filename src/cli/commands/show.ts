@@ -24,7 +24,7 @@ export async function show(kb: KnowledgeBase, io: Io, id: string, opts: { json?:
   io.err(
     `${entry.path} · ${entry.state} · status ${s.status} · last confirmed ${s.lastConfirmed ?? "?"} (${s.provenance ?? "?"}) · ${decay} · confirmations ${s.confirmations.independent} independent / ${s.confirmations.primed} primed`,
   );
-  for (const w of s.warnings) io.err(`warning: ${w}`);
-  for (const d of entry.diagnostics) io.err(`${d.file}:${d.line}:${d.column} ${d.severity} ${d.rule} ${d.message}`);
+  for (const w of s.warnings) io.err(terminalText(`warning: ${w}`));
+  for (const d of entry.diagnostics) io.err(terminalText(`${d.file}:${d.line}:${d.column} ${d.severity} ${d.rule} ${d.message}`));
   return EXIT.ok;
 }
