@@ -1,8 +1,10 @@
 /**
- * What a change commits — an entry's title, keys or text, a ledger event's actor — is printed by `search`, `status`,
- * `history`, `show` and `check`. A terminal must show it, never obey it: escape sequences (recolour, retitle the window,
- * clear the screen), carriage returns that overwrite a line, and bidi controls are spelled out. Real processes.
+ * What a change commits — an entry's title, keys or text, a ledger event's actor — is printed by `search`,
+ * `status`, `history`, `show`, `check`, `verify` and `diff`. A terminal must show it, never obey it: escape
+ * sequences (recolour, retitle the window, clear the screen), carriage returns that overwrite a line, and bidi
+ * controls are spelled out. Real processes.
  */
+import { execFileSync } from "node:child_process";
 import { appendFile, readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -20,12 +22,13 @@ describe("text from entries and ledgers on a terminal", () => {
     expect(terminalText("line 1\r\nline 2\n\tindented\rover", { lines: true })).toBe("line 1\r\nline 2\n\tindented\\x0dover");
   });
 
-  it("search, status, history and show print a hostile title, text and actor without obeying them", async () => {
+  it("search, status, history, show, check, verify and diff print a hostile title, key, text and actor without obeying them", async () => {
     const hostile = 'title: "Token \\e[31mred\\e]0;pwned\\a \\u202eevil"\nlastConfirmed: 2026-02-12\nprovenance: independent\n"\\e]0;key\\a": 1';
     const root = await testdir({
       "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }),
       ...SOURCE_FILES,
-      "knowledge/hostile.md": entryText({ fm: hostile, finding: "Token comparison leaks timing to the zeppelin client." }),
+      // The finding holds a raw escape (a screen clear) of its own: markdown text, not YAML.
+      "knowledge/hostile.md": entryText({ fm: hostile, finding: "Token comparison leaks timing \u001b[2J to the zeppelin client." }),
     });
     const env = { CAIRN_ACTOR: "ci-bot", CAIRN_USE_WATCH: "0" };
     expect((await cairn(["--root", root, "confirm", "hostile"], { env })).code).toBe(0);
@@ -50,10 +53,20 @@ describe("text from entries and ledgers on a terminal", () => {
     const check = await cairn(["--root", root, "check", "knowledge/hostile.md"], { env });
     expect(check.stdout + check.stderr).not.toMatch(OBEYED);
     expect(check.stdout + check.stderr).toContain("\\x1b]0;key\\x07");
+    // `verify` prints the entry's steps; `diff` the titles of the entries a change touched.
+    const verify = await cairn(["--root", root, "verify", "hostile"], { env });
+    expect(verify.stdout + verify.stderr).not.toMatch(OBEYED);
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "base"], { cwd: root });
+    const diff = await cairn(["--root", root, "diff", "HEAD"], { env });
+    expect(diff.code).toBe(0);
+    expect(diff.stdout).toContain("timing \\x1b\\[2J to the zeppelin"); // `[` is escaped for markdown
+    expect(diff.stdout + diff.stderr).not.toMatch(OBEYED);
     const [search, , history, show] = outputs.map((o) => o.stdout);
     expect(search).toContain("Token \\x1b[31mred\\x1b]0;pwned\\x07 \\u202eevil (hostile)");
     expect(history).toContain("\\x1b[2J\\x0droot\\x07");
-    // `show` prints the file: the YAML escapes are text in it, so an ordinary entry's copy is the file itself.
-    expect(show).toBe(await readFile(path.join(root, "knowledge/hostile.md"), "utf8"));
+    // `show` prints the file with its raw escape spelled out; the YAML escapes are text in it already.
+    const text = await readFile(path.join(root, "knowledge/hostile.md"), "utf8");
+    expect(show).toBe(text.replace("\u001b[2J", "\\x1b[2J"));
   });
 });

@@ -1,7 +1,7 @@
 import type { KnowledgeBase } from "../../knowledge-base.js";
 import type { VerifyReport } from "../../verify/index.js";
 import { requireKnowledgeDir } from "../../store/require.js";
-import { EXIT, formatDiagnostics, json, type DiagnosticFormat, type Io } from "../output.js";
+import { EXIT, formatDiagnostics, json, terminalText, type DiagnosticFormat, type Io } from "../output.js";
 
 type Opts = { json?: boolean; format: DiagnosticFormat; strict?: boolean; dryRun?: boolean };
 
@@ -9,7 +9,7 @@ export async function verify(kb: KnowledgeBase, io: Io, ids: string[], opts: Opt
   await requireKnowledgeDir(kb.layout);
   const report = await kb.verify({ ids, ...(opts.dryRun ? { dryRun: true } : {}) });
   if ("kind" in report) {
-    io.err(`cairn: no entry "${report.id}"${report.suggestions.length ? `. Did you mean: ${report.suggestions.join(", ")}?` : ""}`);
+    io.err(terminalText(`cairn: no entry "${report.id}"${report.suggestions.length ? `. Did you mean: ${report.suggestions.join(", ")}?` : ""}`));
     return EXIT.failed;
   }
   const format: DiagnosticFormat = opts.json ? "json" : opts.format;
@@ -17,7 +17,7 @@ export async function verify(kb: KnowledgeBase, io: Io, ids: string[], opts: Opt
   else if (format === "github") {
     const text = formatDiagnostics(asDiagnostics(report), "github", { errors: 0, warnings: report.failed });
     if (text) io.out(text);
-  } else io.out(human(report));
+  } else io.out(terminalText(human(report), { lines: true })); // steps, patterns and paths come from entries
   return opts.strict && report.failed > 0 ? EXIT.failed : EXIT.ok;
 }
 
