@@ -6,14 +6,12 @@ import { refreshProgress } from "./progress.js";
 import { buildProgram, type Action, type RunOptions } from "./program.js";
 
 let exitCode: number = EXIT.ok;
-/** Who acts, looked up as the process started, for the commands run in `root` (main.ts). */
-let early: EarlyActor | undefined;
 
-/** Who acts in commands run in `root`, looked up before the command line was loaded. */
+/** Who acts in commands run in `root`, looked up before the command line was loaded (main.ts). */
 export type EarlyActor = { root: string; actor: Promise<string> };
 
 /** Open the knowledge base for the global --root and run one command, mapping errors to exit codes. */
-async function run(program: Command, action: Action, options: RunOptions = {}): Promise<void> {
+async function run(early: EarlyActor | undefined, program: Command, action: Action, options: RunOptions = {}): Promise<void> {
   const io = processIo;
   try {
     const { openKnowledgeBase } = await import("../knowledge-base.js");
@@ -27,8 +25,7 @@ async function run(program: Command, action: Action, options: RunOptions = {}): 
 
 /** Run the command line `argv` (process.argv: node, script, arguments) here; its exit code. `actor`: who acts, if already looked up. */
 export async function runCli(argv: string[], actor?: EarlyActor): Promise<number> {
-  early = actor;
-  const program = buildProgram(run);
+  const program = buildProgram((...args) => run(actor, ...args));
   try {
     await program.parseAsync(argv);
   } catch (error) {

@@ -105,7 +105,8 @@ function escapeProperty(s: string): string {
 export function table(headers: string[], rows: string[][]): string {
   // Cells hold what entries, ledgers and commits say (a hostile change writes those): shown, never obeyed.
   rows = rows.map((row) => row.map((cell) => terminalText(cell ?? "")));
-  // Plain loops: `status` prints a row per entry (10k rows: no array per row or column on the way).
+  // Plain loops: `status` prints a row per entry (10k rows: beyond the spelled-out copy above, no array per row or
+  // column on the way).
   const widths = headers.map((h) => h.length);
   for (const row of rows) {
     for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i]!, (row[i] ?? "").length);

@@ -80,7 +80,7 @@ async function readable(kb: KnowledgeBase, query: string, results: SearchResult[
       return [
         terminalText(`${i + 1}. ${title ? `${title} (${r.id})` : r.id}${flags.length ? ` [${flags.join(", ")}]` : ""}`),
         terminalText(`   ${relevanceLabel(words, Boolean(r.explain.changedFiles))} · ${r.path}`),
-        ...(finding ? [`   ${snippet(terminalText(finding.replace(/\r?\n/g, " ")), query, { mark })}`] : []),
+        ...(finding ? [`   ${snippet(terminalText(finding, { lines: true }), query, { mark })}`] : []),
       ].join("\n");
     }),
   );
