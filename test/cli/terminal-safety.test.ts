@@ -29,6 +29,8 @@ describe("text from entries and ledgers on a terminal", () => {
       ...SOURCE_FILES,
       // The finding holds a raw escape (a screen clear) of its own: markdown text, not YAML.
       "knowledge/hostile.md": entryText({ fm: hostile, finding: "Token comparison leaks timing \u001b[2J to the zeppelin client." }),
+      // An archived entry's reason is free text that `show` prints on its status line.
+      "knowledge/archive/gone.md": entryText({ fm: 'lastConfirmed: 2026-02-12\nprovenance: independent\narchivedReason: "stale \\e]0;pwned\\a"' }),
     });
     const env = { CAIRN_ACTOR: "ci-bot", CAIRN_USE_WATCH: "0" };
     expect((await cairn(["--root", root, "confirm", "hostile"], { env })).code).toBe(0);
@@ -49,6 +51,10 @@ describe("text from entries and ledgers on a terminal", () => {
       expect(stdout).not.toMatch(OBEYED);
       expect(stderr).not.toMatch(OBEYED);
     }
+    const gone = await cairn(["--root", root, "show", "gone"], { env });
+    expect(gone.code).toBe(0);
+    expect(gone.stderr).toContain("stale \\x1b]0;pwned\\x07");
+    expect(gone.stderr).not.toMatch(OBEYED);
     // `check` quotes the unknown key in its message: spelled out too.
     const check = await cairn(["--root", root, "check", "knowledge/hostile.md"], { env });
     expect(check.stdout + check.stderr).not.toMatch(OBEYED);

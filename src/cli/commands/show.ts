@@ -22,7 +22,7 @@ export async function show(kb: KnowledgeBase, io: Io, id: string, opts: { json?:
   io.out(terminalText(entry.text, { lines: true }));
   const decay = entry.state === "active" ? `decay ${s.unconfirmedRuns}/${s.decayAfterRuns}` : `archived ${s.archived ?? "?"}${s.archivedReason ? ` (${s.archivedReason})` : ""}`;
   io.err(
-    `${entry.path} · ${entry.state} · status ${s.status} · last confirmed ${s.lastConfirmed ?? "?"} (${s.provenance ?? "?"}) · ${decay} · confirmations ${s.confirmations.independent} independent / ${s.confirmations.primed} primed`,
+    terminalText(`${entry.path} · ${entry.state} · status ${s.status} · last confirmed ${s.lastConfirmed ?? "?"} (${s.provenance ?? "?"}) · ${decay} · confirmations ${s.confirmations.independent} independent / ${s.confirmations.primed} primed`),
   );
   for (const w of s.warnings) io.err(terminalText(`warning: ${w}`));
   for (const d of entry.diagnostics) io.err(terminalText(`${d.file}:${d.line}:${d.column} ${d.severity} ${d.rule} ${d.message}`));
