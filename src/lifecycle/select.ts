@@ -13,9 +13,9 @@ import type { Withheld } from "../types/inject.js";
 
 export type { Withheld } from "../types/inject.js";
 
-export type Selection = {
+export type Selection<T extends EntryInfo = Entry> = {
   /** Entries to inject, in rank order, at most `slots`. */
-  inject: Entry[];
+  inject: T[];
   /** Withheld (holdout) or skipped (past the decay limit) candidates, for the result and `--dry-run`. */
   withheld: Withheld[];
   /** The withheld ones to record as `held-out` events. */
@@ -24,8 +24,11 @@ export type Selection = {
   handConfirmed: Array<{ entry: string; date: string }>;
 };
 
-export type SelectInput = {
-  candidates: readonly Entry[];
+/** What holdout reads of a candidate. */
+type EntryInfo = Pick<Entry, "id" | "frontmatter">;
+
+export type SelectInput<T extends EntryInfo = Entry> = {
+  candidates: readonly T[];
   slots: number;
   views: Map<string, EntryLedgerView>;
   events: LedgerSource;
@@ -34,8 +37,8 @@ export type SelectInput = {
   today: string;
 };
 
-export function selectWithHoldout(input: SelectInput): Selection {
-  const selection: Selection = { inject: [], withheld: [], events: [], handConfirmed: [] };
+export function selectWithHoldout<T extends EntryInfo>(input: SelectInput<T>): Selection<T> {
+  const selection: Selection<T> = { inject: [], withheld: [], events: [], handConfirmed: [] };
   const injectedInRun = new Set(injectionsForRun(input.events, input.run));
   const heldInRun = new Set(heldOutForRun(input.events, input.run));
   const endOfToday = confirmationInstant(input.today);

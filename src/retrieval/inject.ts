@@ -1,4 +1,5 @@
 /** `inject`: pick at most maxPerAgent relevant entries per agent per run, gate them, fit them to a token budget, record the injection. */
+import { createHash } from "node:crypto";
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
 import { anchorWarning } from "../anchors/entry.js";
@@ -11,14 +12,14 @@ import type { LedgerSource, NewEvent } from "../ledger/index.js";
 import { heldOutForRun, injectionsForRun, ledgerState, projectState, type RunRef } from "../ledger/index.js";
 import { selectWithHoldout } from "../lifecycle/select.js";
 import type { Withheld } from "../types/inject.js";
-import { readEntryFile, type EntryFile, type ReadResult } from "../store/files.js";
+import { parseEntryBytes, readEntryBytes, readEntryFile, type EntryFile } from "../store/files.js";
 import type { Layout } from "../store/layout.js";
 import { verificationStates } from "../verify/records.js";
 import { unknownAgentWarning } from "./agents.js";
 import { fitToBudget } from "./budget.js";
 import { oneLine } from "./context.js";
 import { focusResponses } from "./focus.js";
-import { toContext, withContradictions, type Candidate } from "./inject-context.js";
+import { toContext, withContradictions, type Candidate, type EntryInfo } from "./inject-context.js";
 import { parseDiffEvidence, type DiffEvidence } from "./diff.js";
 import type { SearchOptions, SearchResponse, SearchResult } from "./search.js";
 import { prepareTokenCounter, TOKENIZER } from "./tokens.js";
@@ -134,9 +135,9 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
   const today = deps.today ?? new Date().toISOString().slice(0, 10);
   // Holdout, a step of its own (src/lifecycle/select.ts), on the entries the gate admitted: inject, withhold, or skip (past the decay limit).
   const holdout = { withheld: [] as Withheld[], events: [] as Withheld[], handConfirmed: [] as Array<{ entry: string; date: string }> };
-  const select = (admitted: Candidate[], free: number) => {
-    const views = projectState(ledgerState(events), admitted.map((c) => confirmationInfo(c.entry)), { today });
-    const selection = selectWithHoldout({ candidates: admitted.map((c) => c.entry), slots: free, views, events, run: ref, config, today });
+  const select = (admitted: Admitted[], free: number) => {
+    const views = projectState(ledgerState(events), admitted.map((c) => confirmationInfo(c.info)), { today });
+    const selection = selectWithHoldout({ candidates: admitted.map((c) => c.info), slots: free, views, events, run: ref, config, today });
     holdout.withheld.push(...selection.withheld);
     holdout.events.push(...selection.events);
     holdout.handConfirmed.push(...selection.handConfirmed);
@@ -155,9 +156,11 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
       // A withheld entry must not set the relevance floor for the others (a keyword-stuffed broken entry would hide them all).
       if (admitted.length < batch.length) candidates.withhold(batch.filter((hit) => !admitted.some((c) => c.hit.id === hit.id)).map((hit) => hit.id));
       const { views, inject } = select(admitted, slots - chosen.length);
-      for (const candidate of admitted) {
+      for (const admittedOne of admitted) {
         if (chosen.length >= slots) break;
-        if (!inject.has(candidate.entry.id)) continue;
+        if (!inject.has(admittedOne.info.id)) continue;
+        const candidate = await chosenCandidate(admittedOne, warnings);
+        if (!candidate) continue;
         candidate.context = toContext(deps.config, candidate, views.get(candidate.entry.id)?.unconfirmedRuns ?? 0, verifications.get(candidate.entry.id));
         const tried = await fitToBudget(withContradictions([...chosen, candidate], earlier), maxTokens);
         if (!tried.fits) {
@@ -278,33 +281,46 @@ function candidateQueue(search: (limit: number, withheld: readonly string[]) => 
   };
 }
 
+/** A candidate the gate admitted: what holdout needs of it now, and its entry, parsed only once it is chosen. */
+type Admitted = Omit<Candidate, "entry"> & { info: EntryInfo; entry: () => Promise<Entry | undefined> };
+
 /**
  * The gate: each candidate is read and run through every rule (config severities and inline
  * disables applied); an error from a rule that guards injection withholds it, with a warning naming
  * the entry and the rules. Anchor problems do not withhold: they travel with the entry as drift warnings.
  */
-async function gateCandidates(layout: Layout, gate: Gate, batch: SearchResult[], warnings: string[]): Promise<Candidate[]> {
+async function gateCandidates(layout: Layout, gate: Gate, batch: SearchResult[], warnings: string[]): Promise<Admitted[]> {
   const checked = await Promise.all(
     batch.map(async (hit) => {
-      const { read, diagnostics } = await gate.lint({ abs: path.join(layout.root, hit.path), rel: hit.path, state: hit.state });
-      return { hit, entry: read.entry, verdict: gateVerdict(diagnostics, read.entry !== undefined) };
+      const { info, entry, diagnostics } = await gate.lint({ abs: path.join(layout.root, hit.path), rel: hit.path, state: hit.state });
+      return { hit, info, entry, verdict: gateVerdict(diagnostics, info !== undefined) };
     }),
   );
-  const admitted: Candidate[] = [];
+  const admitted: Admitted[] = [];
   for (const c of checked) {
-    if (c.verdict.injectable && c.entry) admitted.push({ hit: c.hit, entry: c.entry, verdict: c.verdict, drift: [...new Set(c.verdict.drift.map((d) => oneLine(anchorWarning(d))))] });
+    if (c.verdict.injectable && c.info) admitted.push({ hit: c.hit, info: c.info, entry: c.entry, verdict: c.verdict, drift: [...new Set(c.verdict.drift.map((d) => oneLine(anchorWarning(d))))] });
     else warnings.push(`withheld ${c.hit.id}: ${describeBlocking(c.verdict.blocking)} — it is not injected until \`cairn check ${c.hit.path}\` passes`);
   }
   return admitted;
 }
 
-/** Earlier-injected entries by id: `knowledge/<id>.md` when it holds that id (ids are file names unless set in the frontmatter). */
-type Gate = { lint(file: EntryFile): Promise<{ read: ReadResult; diagnostics: Diagnostic[] }>; save(): Promise<void> };
+/** A chosen candidate with its entry parsed; undefined (with a warning) in the unlikely case that the bytes the gate admitted no longer parse. */
+async function chosenCandidate(admitted: Admitted, warnings: string[]): Promise<Candidate | undefined> {
+  const entry = await admitted.entry();
+  if (entry?.id === admitted.info.id) return { hit: admitted.hit, entry, verdict: admitted.verdict, drift: admitted.drift };
+  warnings.push(`withheld ${admitted.hit.id}: it could not be read again as the entry the gate checked — it is not injected until \`cairn check ${admitted.hit.path}\` passes`);
+  return undefined;
+}
+
+/** The gate's view of one candidate: `info` when it reads as an entry, its entry (parsed on demand) and its final diagnostics. */
+type Gated = { info?: EntryInfo; entry: () => Promise<Entry | undefined>; diagnostics: Diagnostic[] };
+type Gate = { lint(file: EntryFile): Promise<Gated>; save(): Promise<void> };
 
 /**
- * Lint a candidate for the gate: its file is read and parsed (its text goes into the prompt), and when
- * it is the very file the catalogue holds (same hash), the cached rule results of the one engine are
- * used; otherwise — changed a moment ago, or no catalogue — every rule runs on it now.
+ * Lint a candidate for the gate. When its bytes are the very file the catalogue holds (same hash), the
+ * cached rule results of the one engine are used and the record says what holdout needs, so the file is
+ * parsed only if it is chosen (most candidates are not: an inject gates two or three times as many as it
+ * fills). Otherwise — changed a moment ago, no record, or no catalogue — it is parsed and every rule runs on it now.
  */
 async function gateOf(deps: InjectDeps): Promise<Gate> {
   const cached = deps.gate ? await deps.gate().catch(() => undefined) : undefined;
@@ -313,16 +329,23 @@ async function gateOf(deps: InjectDeps): Promise<Gate> {
   return {
     async lint(file) {
       const record = await cached?.record(file.rel);
-      if (cached && record) {
-        const read = await readEntryFile(deps.layout, file, deps.today);
-        if (read.entry && read.entry.hash.slice(0, 32) === record.fileHash) return { read, diagnostics: (await cached.final([record])).get(record.path) ?? [] };
+      if (cached && record && !record.unparsed) {
+        const read = await readEntryBytes(deps.layout, file);
+        if ("bytes" in read && createHash("sha256").update(read.bytes).digest("hex").slice(0, 32) === record.fileHash) {
+          const bytes = read.bytes;
+          let parsed: Promise<Entry | undefined> | undefined;
+          const entry = () => (parsed ??= parseEntryBytes(file, bytes, deps.today).then((r) => r.entry, () => undefined));
+          return { info: { id: record.id, frontmatter: record.frontmatter }, entry, diagnostics: (await cached.final([record])).get(record.path) ?? [] };
+        }
       }
-      return (await engine()).lintFile(file, deps.today);
+      const { read, diagnostics } = await (await engine()).lintFile(file, deps.today);
+      return { ...(read.entry ? { info: read.entry } : {}), entry: async () => read.entry, diagnostics };
     },
     save: async () => cached?.save().catch(() => undefined),
   };
 }
 
+/** Earlier-injected entries by id: `knowledge/<id>.md` when it holds that id (ids are file names unless set in the frontmatter). */
 async function readEarlier(layout: Layout, ids: string[]): Promise<Map<string, Entry | undefined>> {
   const out = new Map<string, Entry | undefined>();
   for (const id of ids) {
@@ -341,7 +364,7 @@ function withOrigin(origin: string | undefined): { origin?: string } {
 }
 
 /** What the ledger projection needs of an entry. */
-function confirmationInfo(entry: Entry): { id: string; lastConfirmed?: string } {
+function confirmationInfo(entry: EntryInfo): { id: string; lastConfirmed?: string } {
   const lastConfirmed = typeof entry.frontmatter.lastConfirmed === "string" ? entry.frontmatter.lastConfirmed : undefined;
   return lastConfirmed === undefined ? { id: entry.id } : { id: entry.id, lastConfirmed };
 }

@@ -59,9 +59,27 @@ export type ReadResult = { entry?: Entry; diagnostics: Diagnostic[]; bytes?: Uin
 /** The entry parser (and the YAML library under it), loaded when the first file is parsed: most commands parse none. */
 let parser: Promise<typeof import("../entry/parse.js")> | undefined;
 
+/**
+ * Read one entry file's bytes with the checks every read makes: no symbolic link leaving the knowledge directory, a
+ * regular file, under the size limit. Problems (and an unreadable file) become diagnostics.
+ */
+export function readEntryBytes(layout: Layout, file: EntryFile): Promise<{ bytes: Buffer } | { diagnostics: Diagnostic[] }> {
+  return readChecked(layout, file, async (bytes) => ({ bytes }));
+}
+
 /** Read and parse one entry file; problems (symlink escape, too large, unreadable) become diagnostics. */
-export async function readEntryFile(layout: Layout, file: EntryFile, today?: string): Promise<ReadResult> {
-  const problem = (rule: string, message: string): ReadResult => ({ diagnostics: [diagnostic(file.rel, rule, "error", message)] });
+export function readEntryFile(layout: Layout, file: EntryFile, today?: string): Promise<ReadResult> {
+  return readChecked(layout, file, (bytes) => parseEntryBytes(file, bytes, today));
+}
+
+/** Parse bytes read from `file` (readEntryBytes) as an entry. */
+export async function parseEntryBytes(file: EntryFile, bytes: Buffer, today?: string): Promise<ReadResult> {
+  const { parseEntry } = await (parser ??= import("../entry/parse.js"));
+  return { ...parseEntry(bytes, { file: file.rel, state: file.state, ...(today ? { today } : {}) }), bytes };
+}
+
+async function readChecked<T>(layout: Layout, file: EntryFile, use: (bytes: Buffer) => Promise<T>): Promise<T | { diagnostics: Diagnostic[] }> {
+  const problem = (rule: string, message: string) => ({ diagnostics: [diagnostic(file.rel, rule, "error", message)] });
   try {
     // Synchronous calls: an entry is small, and each awaited call costs a thread-pool round trip
     // (five per file) that a warm inject of five entries would wait on.
@@ -82,10 +100,7 @@ export async function readEntryFile(layout: Layout, file: EntryFile, today?: str
     if (size > MAX_ENTRY_BYTES) {
       return problem("file-too-large", `file is ${(size / 1024 / 1024).toFixed(1)} MB; entries must be under ${MAX_ENTRY_BYTES / 1024} KB of markdown. It was not parsed.`);
     }
-    const bytes = readFileSync(file.abs);
-    const { parseEntry } = await (parser ??= import("../entry/parse.js"));
-    const result = parseEntry(bytes, { file: file.rel, state: file.state, ...(today ? { today } : {}) });
-    return { ...result, bytes };
+    return await use(readFileSync(file.abs));
   } catch (error) {
     return problem("file-unreadable", `cannot read file: ${(error as Error).message}`);
   }
