@@ -210,6 +210,44 @@ describe("cairn watch runs other commands of its repository", () => {
     await expect(lstat(path.join(root, ".cairn/watch.sock"))).rejects.toThrow(/ENOENT/);
   });
 
+  it("a watcher that dies while it runs a command: the client says so and never runs it again itself; one that dies before, and it does", async () => {
+    // A stand-in for a watcher killed with SIGKILL at the two moments that matter: after it took the command (hello,
+    // then the client's go) and before. The client is the real command line.
+    const root = await project();
+    await mkdir(path.join(root, ".cairn"), { recursive: true, mode: 0o755 });
+    const before = { entry: await readFile(path.join(root, "knowledge/ctx.md"), "utf8"), events: (await events(root)).length };
+    const dying = async (after: "go" | "request") => {
+      const server = net.createServer((socket) => {
+        let data = "";
+        socket.on("data", (chunk) => {
+          data += chunk.toString();
+          const lines = data.split("\n").filter(Boolean);
+          if (after === "request" && lines.length >= 1) return void socket.destroy();
+          if (lines.length === 1 && data.endsWith("\n")) socket.write(`${JSON.stringify({ hello: 4242 })}\n`);
+          if (lines.length >= 2) socket.destroy(); // the go arrived: the command would be running now
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(path.join(root, ".cairn/watch.sock"), resolve));
+      return () => new Promise<void>((resolve) => server.close(() => resolve()));
+    };
+
+    const close = await dying("go");
+    const killed = await cairn(["--root", root, "confirm", "ctx"]);
+    await close();
+    expect(killed.code).not.toBe(0);
+    expect(killed.stderr).toMatch(/cairn watch \(pid 4242\) stopped while it ran the command, which may or may not have taken effect: check with cairn status or cairn history ID before running it again/);
+    expect(killed.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    // Not applied a second time by the client: nothing changed here.
+    expect(await readFile(path.join(root, "knowledge/ctx.md"), "utf8")).toBe(before.entry);
+    expect((await events(root)).length).toBe(before.events);
+
+    const closeEarly = await dying("request");
+    const own = await cairn(["--root", root, "confirm", "ctx"]);
+    await closeEarly();
+    expect(own.code).toBe(0);
+    expect((await events(root)).filter((e) => e.type === "manual-confirmed" && e.entry === "ctx")).toHaveLength(1);
+  });
+
   it("only this user may connect, and a .cairn/watch.sock that is not a socket is never removed or used", async () => {
     const root = await project();
     const w = await startWatch(root);

@@ -8,6 +8,8 @@
  *     `manual-confirmed` events match the frontmatter they go with;
  *   - the ledger has no invalid line (a torn line from a crash is allowed);
  *   - no change is left pending, and the next command itself succeeded.
+ * `servedTrial` kills a `cairn watch` while it runs the command for another process instead: the client must say
+ * so rather than run the command again itself.
  * Used by bench/crash.ts (hundreds of trials) and test/lifecycle/crash.test.ts (a few).
  */
 import { spawn } from "node:child_process";
@@ -98,41 +100,89 @@ export async function writeTemplate(dir: string): Promise<void> {
 
 type Run = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; ms: number };
 
+type Child = ReturnType<typeof spawn>;
+
+/** Kill `target` with SIGKILL as `kill` says (after a delay, or a delay after the first pending-change log appears); returns a canceller. */
+function killWhen(root: string, target: Child, kill: KillAt | undefined): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  if (kill && "afterMs" in kill) timer = setTimeout(() => target.kill("SIGKILL"), kill.afterMs);
+  if (kill && "afterLogMs" in kill) {
+    const pending = path.join(root, "knowledge/.pending");
+    timer = setInterval(() => {
+      let logged = false;
+      try {
+        logged = readdirSync(pending).some((name) => name.endsWith(".json"));
+      } catch {
+        // not created yet
+      }
+      if (!logged) return;
+      clearInterval(timer);
+      timer = setTimeout(() => target.kill("SIGKILL"), kill.afterLogMs);
+    }, 1);
+  }
+  return () => {
+    clearInterval(timer);
+    clearTimeout(timer);
+  };
+}
+
 /** When to kill: after a delay, or `delayMs` after the first pending-change log appears in knowledge/.pending/ (mid-change). */
 export type KillAt = { afterMs: number } | { afterLogMs: number };
 
-function runCairn(cli: string, root: string, args: string[], input: string | undefined, kill?: KillAt): Promise<Run> {
+/** Run a command; `kill` kills it, or (`target`) another process: the watcher that runs it. */
+function runCairn(cli: string, root: string, args: string[], input: string | undefined, kill?: KillAt, target?: Child, env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [cli, "--root", root, ...args], { cwd: root, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(process.execPath, [cli, "--root", root, ...args], { cwd: root, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
     child.stdin.on("error", () => undefined);
     child.stdin.end(input ?? "");
-    let timer: NodeJS.Timeout | undefined;
-    if (kill && "afterMs" in kill) timer = setTimeout(() => child.kill("SIGKILL"), kill.afterMs);
-    if (kill && "afterLogMs" in kill) {
-      const pending = path.join(root, "knowledge/.pending");
-      timer = setInterval(() => {
-        let logged = false;
-        try {
-          logged = readdirSync(pending).some((name) => name.endsWith(".json"));
-        } catch {
-          // not created yet
-        }
-        if (!logged) return;
-        clearInterval(timer);
-        timer = setTimeout(() => child.kill("SIGKILL"), kill.afterLogMs);
-      }, 1);
-    }
+    const cancel = killWhen(root, target ?? child, kill);
     child.on("close", (code, signal) => {
-      clearInterval(timer);
-      clearTimeout(timer);
+      cancel();
       resolve({ code, signal, stdout, stderr, ms: Date.now() - started });
     });
   });
+}
+
+/** Start `cairn watch` in `root` and wait until it serves other commands. */
+async function startWatch(cli: string, root: string): Promise<{ child: Child; log: () => string }> {
+  const child = spawn(process.execPath, [cli, "--root", root, "watch"], { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+  let out = "";
+  child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+  child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`cairn watch did not start serving:\n${out}`)), 30_000);
+    child.stdout!.on("data", () => /other cairn commands of this repository run here/.test(out) && (clearTimeout(timer), resolve()));
+    child.once("exit", (code) => (clearTimeout(timer), reject(new Error(`cairn watch exited with ${code}:\n${out}`))));
+  });
+  return { child, log: () => out };
+}
+
+export type ServedTrial = Trial & { client: { code: number | null; stderr: string }; served: boolean };
+
+/**
+ * One trial of a command served by `cairn watch`, the watcher killed as `kill` says (the command runs in it). The
+ * client must not run the command again itself; the next command, in its own process, repairs as after any crash.
+ */
+export async function servedTrial(template: string, work: string, scenario: Scenario, kill: KillAt, cli = CLI): Promise<ServedTrial> {
+  const root = await fresh(template, work, scenario);
+  const before = await snapshot(root);
+  await runCairn(cli, root, ["index"], undefined);
+  const watcher = await startWatch(cli, root);
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => watcher.child.once("exit", (_code, signal) => resolve(signal)));
+  const client = await runCairn(cli, root, scenario.args, scenario.input, kill, watcher.child, { CAIRN_USE_WATCH: "require" });
+  if (watcher.child.exitCode === null && watcher.child.signalCode === null) watcher.child.kill("SIGKILL");
+  const signal = await exited;
+  const next = await runCairn(cli, root, scenario.next ?? ["confirm", "stable"], undefined, undefined, undefined, { CAIRN_USE_WATCH: "0" });
+  const problems = next.code === 0 ? [] : [`the next command (${(scenario.next ?? ["confirm"]).join(" ")}) exited ${next.code}: ${next.stderr.trim()}`];
+  problems.push(...(await invariants(root, before, scenario)));
+  await rm(root, { recursive: true, force: true });
+  const served = /ran cairn \S+ for another process/.test(watcher.log()) || /stopped while it ran the command/.test(client.stderr);
+  return { scenario: scenario.name, kill, killed: signal === "SIGKILL", repaired: /finished the change of/.test(next.stderr), nextMs: next.ms, problems, client: { code: client.code, stderr: client.stderr }, served };
 }
 
 /** How long `scenario` takes when it is not killed (ms), on a fresh copy of the template. */
