@@ -103,8 +103,10 @@ function escapeProperty(s: string): string {
 
 /** A plain text table with left-aligned columns. */
 export function table(headers: string[], rows: string[][]): string {
-  // Cells hold what entries, ledgers and commits say (a hostile change writes those): shown, never obeyed.
-  rows = rows.map((row) => row.map((cell) => terminalText(cell ?? "")));
+  // Cells hold what entries, ledgers and commits say (a hostile change writes those): shown, never obeyed. Every
+  // column but the last pads each row to its widest cell, so one is cut to MAX_CELL: a 200 KB `status:` in one entry
+  // would otherwise pad every row of `status` (51 entries printed 31.8 MB; 10k entries, gigabytes).
+  rows = rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? terminalText(cell ?? "") : clip(terminalText(cell ?? ""), MAX_CELL))));
   // Plain loops: `status` prints a row per entry (10k rows: beyond the spelled-out copy above, no array per row or
   // column on the way).
   const widths = headers.map((h) => h.length);
@@ -119,6 +121,18 @@ export function table(headers: string[], rows: string[][]): string {
   let out = `${line(headers)}\n${line(widths.map((w) => "-".repeat(w)))}`;
   for (const row of rows) out += `\n${line(row)}`;
   return out;
+}
+
+/** The widest a padded table cell gets (an id of 120 characters still fits whole); `--json` has every value in full. */
+export const MAX_CELL = 120;
+
+/** `text` cut to at most `max` characters, the cut marked with "…" (never inside a surrogate pair). */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
 }
 
 /**

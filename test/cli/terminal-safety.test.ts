@@ -75,4 +75,21 @@ describe("text from entries and ledgers on a terminal", () => {
     const text = await readFile(path.join(root, "knowledge/hostile.md"), "utf8");
     expect(show).toBe(text.replace("\u001b[2J", "\\x1b[2J"));
   });
+
+  it("a huge frontmatter value in one entry does not pad every row of status: a padded cell is cut, --json keeps it whole", async () => {
+    // 51 entries with one 200 KB `status:`, `provenance:` and `lastConfirmed:` printed 31.8 MB before (every row padded).
+    const big = "x".repeat(200_000);
+    const files: Record<string, string> = { "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }), ...SOURCE_FILES };
+    for (let i = 0; i < 50; i++) files[`knowledge/e${i}.md`] = entryText({ finding: `Finding ${i} about cache keys.` });
+    files["knowledge/evil.md"] = entryText({ fm: `lastConfirmed: ${big}\nprovenance: ${big}\nstatus: ${big}` });
+    const root = await testdir(files);
+    const env = { CAIRN_USE_WATCH: "0" };
+    const status = await cairn(["--root", root, "status"], { env });
+    expect(status.stdout.length).toBeLessThan(60_000);
+    const evil = status.stdout.split("\n").find((l) => l.startsWith("evil "))!;
+    expect(evil).toContain(`${"x".repeat(119)}…`);
+    expect(evil).not.toContain("x".repeat(121));
+    const json = await cairn(["--root", root, "status", "--json"], { env });
+    expect(json.stdout).toContain(big);
+  });
 });
