@@ -367,11 +367,13 @@ export class StoredCatalogue implements CatalogueData {
 
   /**
    * True when these files (with their stats: `mtimes[i]`, `sizes[i]`; NaN when the file is gone) are exactly the ones
-   * recorded, each with the same state, size and mtime, and no record was stat-ed within the racy window of a write
-   * (those are compared by content, by a full refresh).
+   * recorded, each with the same state, size and mtime. A record stat-ed within the racy window of a write counts as
+   * the same only when `racySame(k, i)` says so (it compares the content); without it, or for a file that never
+   * parsed, a racy one never does (a full refresh compares it).
    */
-  sameFiles(files: ReadonlyArray<{ rel: string; state: CatalogueRecord["state"] }>, mtimes: Float64Array, sizes: Float64Array): boolean {
-    if (this.racy || files.length !== this.size + this.broken.length) return false;
+  sameFiles(files: ReadonlyArray<{ rel: string; state: CatalogueRecord["state"] }>, mtimes: Float64Array, sizes: Float64Array, racySame?: (k: number, i: number) => boolean): boolean {
+    if (files.length !== this.size + this.broken.length) return false;
+    if (this.racy && (!racySame || this.broken.some((b) => b.racy))) return false;
     const broken = new Map(this.broken.map((b) => [b.path, b]));
     for (let i = 0; i < files.length; i++) {
       const f = files[i]!;
@@ -382,6 +384,7 @@ export class StoredCatalogue implements CatalogueData {
         continue;
       }
       if (this.stateAt(k) !== f.state || this.mtimeAt(k) !== mtimes[i] || this.sizeAt(k) !== sizes[i]) return false;
+      if (racySame && this.racyAt(k) && !racySame(k, i)) return false;
     }
     return true;
   }

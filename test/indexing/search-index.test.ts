@@ -186,6 +186,36 @@ describe("search index: a catalogue opened from .cairn/", () => {
   });
 });
 
+describe("search index: a file written just before a refresh (racy)", () => {
+  it("is compared by content while its stat may hide a later write: the same bytes keep the catalogue as it is, a write that kept size and mtime is seen", async () => {
+    const root = await testdir({ ...SOURCE_FILES, ...ENTRIES });
+    const past = new Date(Date.now() - 3_600_000);
+    for (const rel of [...Object.keys(SOURCE_FILES), ...Object.keys(ENTRIES)]) await utimes(path.join(root, rel), past, past);
+    await (await openKnowledgeBase({ root, embedder: null })).index();
+    const file = path.join(root, "knowledge/retry-storm.md");
+    const text = await readFile(file, "utf8");
+    // Written now, with an mtime of a whole millisecond that a second write can give again.
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000);
+    await writeFile(file, text.replace("jitter", "JITTER"));
+    await utimes(file, at, at);
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    const index = await SearchIndex.open(kb.layout, null);
+    await index.loadLexical();
+    expect(await index.refresh()).toMatchObject({ updated: ["retry-storm"] });
+    const racy = index.catalogue;
+    expect(racy.records.find((r) => r.id === "retry-storm")?.racy).toBe(true);
+    // Nothing written since: the catalogue stays the very same object (no full pass over every record).
+    expect(await index.refresh()).toMatchObject({ updated: [], added: [], removed: [] });
+    expect(index.catalogue).toBe(racy);
+    // A write that keeps the size and the mtime: only the content tells, and it is seen.
+    await writeFile(file, text.replace("jitter", "JiTTeR"));
+    await utimes(file, at, at);
+    const before = racy.records.find((r) => r.id === "retry-storm")!.fileHash;
+    expect(await index.refresh()).toMatchObject({ updated: ["retry-storm"] });
+    expect(index.catalogue.records.find((r) => r.id === "retry-storm")!.fileHash).not.toBe(before);
+  });
+});
+
 describe("search index: incremental updates", () => {
   it("embeds only what changed: add, edit, frontmatter-only edit, delete, rename, archive move", async () => {
     const embedder = fakeEmbedder();
