@@ -213,6 +213,14 @@ describe("search index: a file written just before a refresh (racy)", () => {
     const before = racy.records.find((r) => r.id === "retry-storm")!.fileHash;
     expect(await index.refresh()).toMatchObject({ updated: ["retry-storm"] });
     expect(index.catalogue.records.find((r) => r.id === "retry-storm")!.fileHash).not.toBe(before);
+    // Out of its racy window, the next refresh drops the flag (a fresh clone's files are all racy at first: none of
+    // them is read again on every later check).
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, at.getTime() + 2_100 - Date.now())));
+    await index.refresh();
+    expect(index.catalogue.records.find((r) => r.id === "retry-storm")!.racy).toBeUndefined();
+    const settled = index.catalogue;
+    await index.refresh();
+    expect(index.catalogue).toBe(settled);
   });
 });
 
