@@ -106,7 +106,7 @@ export function table(headers: string[], rows: string[][]): string {
   // Cells hold what entries, ledgers and commits say (a hostile change writes those): shown, never obeyed. Every
   // column but the last pads each row to its widest cell, so one is cut to MAX_CELL: a 200 KB `status:` in one entry
   // would otherwise pad every row of `status` (51 entries printed 31.8 MB; 10k entries, gigabytes).
-  rows = rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? terminalText(cell ?? "") : clip(terminalText(cell ?? ""), MAX_CELL))));
+  rows = rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? terminalText(cell ?? "") : clip(terminalText(cell ?? ""), i === 0 ? MAX_FIRST_CELL : MAX_CELL))));
   // Plain loops: `status` prints a row per entry (10k rows: beyond the spelled-out copy above, no array per row or
   // column on the way).
   const widths = headers.map((h) => h.length);
@@ -118,16 +118,20 @@ export function table(headers: string[], rows: string[][]): string {
     for (let i = 0; i < cells.length; i++) out += i === cells.length - 1 ? cells[i] : `${cells[i]!.padEnd(widths[i]!)}  `;
     return out.trimEnd();
   };
-  let out = `${line(headers)}\n${line(widths.map((w) => "-".repeat(w)))}`;
+  // The last column is not padded: its rule is as wide as its header, not as its widest (uncut) cell.
+  const last = widths.length - 1;
+  let out = `${line(headers)}\n${line(widths.map((w, i) => "-".repeat(i === last ? headers[i]!.length : w)))}`;
   for (const row of rows) out += `\n${line(row)}`;
   return out;
 }
 
-/** The widest a padded table cell gets (an id of 120 characters still fits whole); `--json` has every value in full. */
+/** The widest a padded table cell gets; `--json` has every value in full. */
 export const MAX_CELL = 120;
+/** The first column's (the id in status, search and review): an id (a file name, or an `id:` key) whole up to 255 characters. */
+export const MAX_FIRST_CELL = 255;
 
 /** `text` cut to at most `max` characters, the cut marked with "…" (never inside a surrogate pair). */
-function clip(text: string, max: number): string {
+export function clip(text: string, max: number): string {
   if (text.length <= max) return text;
   let end = max - 1;
   const last = text.charCodeAt(end - 1);

@@ -384,7 +384,7 @@ export class StoredCatalogue implements CatalogueData {
         continue;
       }
       if (this.stateAt(k) !== f.state || this.mtimeAt(k) !== mtimes[i] || this.sizeAt(k) !== sizes[i]) return false;
-      if (racySame && this.racyAt(k) && !racySame(k, i)) return false;
+      if (racySame && this.racy && this.racyAt(k) && !racySame(k, i)) return false;
     }
     return true;
   }

@@ -160,7 +160,10 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
         if (chosen.length >= slots) break;
         if (!inject.has(admittedOne.info.id)) continue;
         const candidate = await chosenCandidate(admittedOne, warnings);
-        if (!candidate) continue;
+        if (!candidate) {
+          candidates.withhold([admittedOne.hit.id]); // as any withheld entry: it sets no relevance floor
+          continue;
+        }
         candidate.context = toContext(deps.config, candidate, views.get(candidate.entry.id)?.unconfirmedRuns ?? 0, verifications.get(candidate.entry.id));
         const tried = await fitToBudget(withContradictions([...chosen, candidate], earlier), maxTokens);
         if (!tried.fits) {
@@ -308,7 +311,7 @@ async function gateCandidates(layout: Layout, gate: Gate, batch: SearchResult[],
 async function chosenCandidate(admitted: Admitted, warnings: string[]): Promise<Candidate | undefined> {
   const entry = await admitted.entry();
   if (entry?.id === admitted.info.id) return { hit: admitted.hit, entry, verdict: admitted.verdict, drift: admitted.drift };
-  warnings.push(`withheld ${admitted.hit.id}: it could not be read again as the entry the gate checked — it is not injected until \`cairn check ${admitted.hit.path}\` passes`);
+  warnings.push(`withheld ${admitted.hit.id}: it passed the gate, but its file could not be parsed as that entry now — \`cairn check ${admitted.hit.path}\` says why`);
   return undefined;
 }
 

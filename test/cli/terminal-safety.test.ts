@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { appendFile, readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { terminalText } from "../../src/cli/output.js";
+import { clip, terminalText } from "../../src/cli/output.js";
 import { cairn } from "../helpers/cli.js";
 import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
 
@@ -20,6 +20,14 @@ describe("text from entries and ledgers on a terminal", () => {
     expect(terminalText("plain · ünïcode — text")).toBe("plain · ünïcode — text");
     expect(terminalText("a\u001b[31mb\u0007c\rd\u202ee\u009bf")).toBe("a\\x1b[31mb\\x07c\\x0dd\\u202ee\\x9bf");
     expect(terminalText("line 1\r\nline 2\n\tindented\rover", { lines: true })).toBe("line 1\r\nline 2\n\tindented\\x0dover");
+  });
+
+  it("cuts a table cell with an ellipsis, never inside a surrogate pair", () => {
+    expect(clip("short", 10)).toBe("short");
+    expect(clip("abcdefghijkl", 10)).toBe("abcdefghi…");
+    // "😀" is two UTF-16 units: a cut after its first would leave half a character.
+    expect(clip("abcdefgh😀xyz", 10)).toBe("abcdefgh…");
+    expect(clip("abcdefg😀xyz", 10)).toBe("abcdefg😀…");
   });
 
   it("search, status, history, show, check, verify and diff print a hostile title, key, text and actor without obeying them", async () => {

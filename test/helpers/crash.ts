@@ -102,10 +102,15 @@ type Run = { code: number | null; signal: NodeJS.Signals | null; stdout: string;
 
 type Child = ReturnType<typeof spawn>;
 
-/** Kill `target` with SIGKILL as `kill` says (after a delay, or a delay after the first pending-change log appears); returns a canceller. */
-function killWhen(root: string, target: Child, kill: KillAt | undefined): () => void {
+/** Kill `target` with SIGKILL as `kill` says (after a delay, or a delay after the first pending-change log appears); `fired` says whether it did. */
+function killWhen(root: string, target: Child, kill: KillAt | undefined): { cancel: () => void; fired: () => boolean } {
   let timer: NodeJS.Timeout | undefined;
-  if (kill && "afterMs" in kill) timer = setTimeout(() => target.kill("SIGKILL"), kill.afterMs);
+  let fired = false;
+  const fire = () => {
+    fired = true;
+    target.kill("SIGKILL");
+  };
+  if (kill && "afterMs" in kill) timer = setTimeout(fire, kill.afterMs);
   if (kill && "afterLogMs" in kill) {
     const pending = path.join(root, "knowledge/.pending");
     timer = setInterval(() => {
@@ -117,20 +122,23 @@ function killWhen(root: string, target: Child, kill: KillAt | undefined): () => 
       }
       if (!logged) return;
       clearInterval(timer);
-      timer = setTimeout(() => target.kill("SIGKILL"), kill.afterLogMs);
+      timer = setTimeout(fire, kill.afterLogMs);
     }, 1);
   }
-  return () => {
-    clearInterval(timer);
-    clearTimeout(timer);
+  return {
+    cancel: () => {
+      clearInterval(timer);
+      clearTimeout(timer);
+    },
+    fired: () => fired,
   };
 }
 
 /** When to kill: after a delay, or `delayMs` after the first pending-change log appears in knowledge/.pending/ (mid-change). */
 export type KillAt = { afterMs: number } | { afterLogMs: number };
 
-/** Run a command; `kill` kills it, or (`target`) another process: the watcher that runs it. */
-function runCairn(cli: string, root: string, args: string[], input: string | undefined, kill?: KillAt, target?: Child, env: NodeJS.ProcessEnv = {}): Promise<Run> {
+/** Run a command; `kill` kills it, or (`target`) another process: the watcher that runs it. `fired`: the kill was sent while the command ran. */
+function runCairn(cli: string, root: string, args: string[], input: string | undefined, kill?: KillAt, target?: Child, env: NodeJS.ProcessEnv = {}): Promise<Run & { fired: boolean }> {
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(process.execPath, [cli, "--root", root, ...args], { cwd: root, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", ...env } });
@@ -140,10 +148,10 @@ function runCairn(cli: string, root: string, args: string[], input: string | und
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
     child.stdin.on("error", () => undefined);
     child.stdin.end(input ?? "");
-    const cancel = killWhen(root, target ?? child, kill);
+    const killer = killWhen(root, target ?? child, kill);
     child.on("close", (code, signal) => {
-      cancel();
-      resolve({ code, signal, stdout, stderr, ms: Date.now() - started });
+      killer.cancel();
+      resolve({ code, signal, stdout, stderr, ms: Date.now() - started, fired: killer.fired() });
     });
   });
 }
@@ -155,7 +163,7 @@ async function startWatch(cli: string, root: string): Promise<{ child: Child; lo
   child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
   child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`cairn watch did not start serving:\n${out}`)), 30_000);
+    const timer = setTimeout(() => (child.kill("SIGKILL"), reject(new Error(`cairn watch did not start serving:\n${out}`))), 30_000);
     child.stdout!.on("data", () => /other cairn commands of this repository run here/.test(out) && (clearTimeout(timer), resolve()));
     child.once("exit", (code) => (clearTimeout(timer), reject(new Error(`cairn watch exited with ${code}:\n${out}`))));
   });
@@ -175,14 +183,15 @@ export async function servedTrial(template: string, work: string, scenario: Scen
   const watcher = await startWatch(cli, root);
   const exited = new Promise<NodeJS.Signals | null>((resolve) => watcher.child.once("exit", (_code, signal) => resolve(signal)));
   const client = await runCairn(cli, root, scenario.args, scenario.input, kill, watcher.child, { CAIRN_USE_WATCH: "require" });
+  // Not killed while the command ran (it finished first): stopped now, the trial then shows no kill.
   if (watcher.child.exitCode === null && watcher.child.signalCode === null) watcher.child.kill("SIGKILL");
-  const signal = await exited;
+  await exited;
   const next = await runCairn(cli, root, scenario.next ?? ["confirm", "stable"], undefined, undefined, undefined, { CAIRN_USE_WATCH: "0" });
   const problems = next.code === 0 ? [] : [`the next command (${(scenario.next ?? ["confirm"]).join(" ")}) exited ${next.code}: ${next.stderr.trim()}`];
   problems.push(...(await invariants(root, before, scenario)));
   await rm(root, { recursive: true, force: true });
   const served = /ran cairn \S+ for another process/.test(watcher.log()) || /stopped while it ran the command/.test(client.stderr);
-  return { scenario: scenario.name, kill, killed: signal === "SIGKILL", repaired: /finished the change of/.test(next.stderr), nextMs: next.ms, problems, client: { code: client.code, stderr: client.stderr }, served };
+  return { scenario: scenario.name, kill, killed: client.fired, repaired: /finished the change of/.test(next.stderr), nextMs: next.ms, problems, client: { code: client.code, stderr: client.stderr }, served };
 }
 
 /** How long `scenario` takes when it is not killed (ms), on a fresh copy of the template. */

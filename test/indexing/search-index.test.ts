@@ -194,8 +194,8 @@ describe("search index: a file written just before a refresh (racy)", () => {
     await (await openKnowledgeBase({ root, embedder: null })).index();
     const file = path.join(root, "knowledge/retry-storm.md");
     const text = await readFile(file, "utf8");
-    // Written now, with an mtime of a whole millisecond that a second write can give again.
-    const at = new Date(Math.floor(Date.now() / 1000) * 1000);
+    // Written now, with an mtime that a second write can be given again exactly.
+    const at = new Date();
     await writeFile(file, text.replace("jitter", "JITTER"));
     await utimes(file, at, at);
     const kb = await openKnowledgeBase({ root, embedder: null });

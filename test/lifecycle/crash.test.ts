@@ -34,15 +34,16 @@ describe("kill -9 in the middle of a change", () => {
 
   it("a watcher killed while it runs a record or a retract for another process: the client says so and does not run it again, and the next command finishes the change", async () => {
     const trials: Trial[] = [];
-    for (const [name, delay] of [["record", 0], ["retract", 0]] as const) {
-      const t = await servedTrial(template, work, SCENARIOS.find((s) => s.name === name)!, { afterLogMs: delay });
-      expect({ name, served: t.served, killed: t.killed, problems: t.problems }).toEqual({ name, served: true, killed: true, problems: [] });
+    // On a loaded machine a change may finish before the kill: more trials (up to six) until one was killed mid-change.
+    for (let attempt = 0; attempt < 6 && !trials.some((t) => t.killed && t.repaired); attempt++) {
+      const name = attempt % 2 === 0 ? "record" : "retract";
+      const t = await servedTrial(template, work, SCENARIOS.find((s) => s.name === name)!, { afterLogMs: 0 });
+      expect({ name, served: t.served, problems: t.problems }).toEqual({ name, served: true, problems: [] });
       // Killed before it answered: the client reports it (never a second run here); had the change finished first, it exited 0.
-      if (t.client.code !== 0) expect(t.client.stderr).toMatch(/stopped while it ran the command, which may or may not have taken effect/);
+      if (t.killed && t.client.code !== 0) expect({ code: t.client.code, stderr: t.client.stderr }).toEqual({ code: 3, stderr: expect.stringMatching(/stopped while it ran the command, which may or may not have taken effect/) });
       expect(t.client.stderr).not.toMatch(/\n\s+at /);
       trials.push(t);
     }
-    // As above: on a loaded machine a change may finish before the kill; the repair path must still have run once.
-    expect(trials.filter((t) => t.repaired).length).toBeGreaterThanOrEqual(1);
+    expect(trials.some((t) => t.killed && t.repaired)).toBe(true);
   });
 });

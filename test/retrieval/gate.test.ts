@@ -1,5 +1,5 @@
 /** The inject gate: what `check` rejects never reaches a prompt; slots are not wasted; drift travels as a warning. */
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openKnowledgeBase } from "../../src/knowledge-base.js";
@@ -87,6 +87,35 @@ describe("inject: the gate's cached rule results", () => {
     const after = await cached();
     expect([...after.paths].sort()).toEqual([...before.paths].sort());
     expect(after.clean.length + Object.keys(after.content).length).toBe(before.clean.length + Object.keys(before.content).length + 1);
+  });
+});
+
+describe("inject: the gate reads each candidate as it is now", () => {
+  it("an indexed entry swapped for a link leaving the knowledge directory is never injected, however its record read", async () => {
+    const { kb, root } = await project(databaseEntries(3));
+    await kb.status(); // every record and its rule results cached
+    const outside = path.join(root, "outside.md");
+    await writeFile(outside, await readFile(path.join(root, "knowledge/db-1.md"), "utf8"));
+    await rm(path.join(root, "knowledge/db-1.md"));
+    await symlink(outside, path.join(root, "knowledge/db-1.md"));
+    // The re-check before the search finds the link (the gate reads through the same checks when it is swapped later).
+    const again = await openKnowledgeBase({ root, embedder: null });
+    const result = await again.inject({ run: "r1", agent: "a", keywords: ["database"], dryRun: true });
+    expect(result.entries.map((e) => e.id).sort()).toEqual(["db-2", "db-3"]);
+    expect((await again.status()).warnings.join("\n")).toMatch(/knowledge\/db-1\.md is not a readable entry: symlink-outside/);
+  });
+
+  it("a file that no longer parses, put back to the bytes it last parsed from, is linted now and injected", async () => {
+    const { kb, root } = await project(databaseEntries(2));
+    await kb.status();
+    const file = path.join(root, "knowledge/db-1.md");
+    const good = await readFile(file, "utf8");
+    await writeFile(file, "---\nprovenance: [\n---\n");
+    await kb.status(); // the record keeps its last good version, marked unparsed
+    await writeFile(file, good);
+    const result = await (await openKnowledgeBase({ root, embedder: null })).inject({ run: "r1", agent: "a", keywords: ["database"], dryRun: true });
+    expect(result.entries.map((e) => e.id)).toContain("db-1");
+    expect(result.warnings.filter((w) => w.startsWith("withheld "))).toEqual([]);
   });
 });
 
