@@ -36,7 +36,7 @@ export function toContext(config: CairnConfig, candidate: Candidate, unconfirmed
     ...(typeof fm.title === "string" ? { title: oneLine(fm.title) } : {}),
     finding: oneLine(entry.finding.text),
     ...(entry.fix ? { fix: oneLine(entry.fix.text) } : {}),
-    evidence: entry.evidence.anchors.length ? distinct(entry.evidence.anchors.map(anchorText)) : [oneLine(entry.evidence.text)],
+    evidence: entry.evidence.anchors.length ? evidenceLines(entry) : [oneLine(entry.evidence.text)],
     verify: entry.verify.steps.map(oneLine),
     lastConfirmed: str(fm.lastConfirmed) ?? null,
     provenance: str(fm.provenance) ?? null,
@@ -72,8 +72,46 @@ function str(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/** Anchors found in one prose paragraph share its text: show it once (drop lines another line already contains). */
+/**
+ * The most evidence lines an entry brings into a prompt. An entry can cite thousands of places (a pull request can
+ * commit one that does: 30,000 anchors fit under the 1 MB file limit); no prompt budget holds them, and comparing
+ * every line with every other took one such entry's inject 4.6 s.
+ */
+export const MAX_EVIDENCE_LINES = 50;
+
+/** The entry's anchors as the agent reads them, at most MAX_EVIDENCE_LINES of them, then how many more there are. */
+function evidenceLines(entry: Entry): string[] {
+  const anchors = entry.evidence.anchors;
+  const lines = distinct(anchors.slice(0, MAX_EVIDENCE_LINES).map(anchorText));
+  const more = anchors.length - MAX_EVIDENCE_LINES;
+  return more > 0 ? [...lines, `(and ${more} more anchors, not shown)`] : lines;
+}
+
+/**
+ * Anchors found in one prose paragraph share its text: show it once (drop lines another line already contains, as a
+ * whole: `src/a.ts:1` is not in `src/a.ts:12`, and dropping it lost the agent an anchor).
+ */
 function distinct(lines: string[]): string[] {
   const unique = [...new Set(lines)];
-  return unique.filter((line, i) => !unique.some((other, j) => j !== i && other.length > line.length && other.includes(line)));
+  return unique.filter((line, i) => !unique.some((other, j) => j !== i && other.length > line.length && containsWhole(other, line)));
+}
+
+/** True when `part` occurs in `text` not as a piece of a longer path, number or word. */
+function containsWhole(text: string, part: string): boolean {
+  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
+    if (!continues(text, at - 1, -1) && !continues(text, at + part.length, 1)) return true;
+  }
+  return false;
+}
+
+const WORD = /[\p{L}\p{N}_]/u;
+
+/** Whether the character at `at` carries a token on, away from the match (`step` -1: before it, 1: after it). */
+function continues(text: string, at: number, step: -1 | 1): boolean {
+  const c = text[at];
+  if (c === undefined) return false;
+  if (WORD.test(c)) return true;
+  // `src/a.ts:1` then `.5` or `:2` or `/x` or `-3`: the same path, line or range, longer.
+  const next = text[at + step];
+  return ".:/-".includes(c) && next !== undefined && WORD.test(next);
 }

@@ -132,6 +132,29 @@ describe("inject: the Knowledge Context", () => {
     expect(result.estimatedTokens).toBe(result.tokens);
   });
 
+  it("keeps an anchor that is the start of another (src/auth.ts:1 and src/auth.ts:12), and shows a paragraph's text once", async () => {
+    const { kb } = await project({
+      "knowledge/db-lines.md": `---\n${fm()}\n---\nDatabase pools leak connections on error paths.\n\nEvidence:\n- src/auth.ts:1\n- src/auth.ts:12\n\nVerify: grep for pool.release() in src/.\n`,
+    });
+    const result = await kb.inject({ run: "r1", agent: "a", keywords: ["database", "pools"] });
+    expect(result.entries[0]!.evidence).toEqual(["src/auth.ts:1", "src/auth.ts:12"]);
+  });
+
+  it("brings at most 50 evidence lines of an entry into the prompt, and says how many more it cites", async () => {
+    // A pull request can commit an entry citing thousands of places (30,000 fit under the 1 MB file limit): every
+    // line compared with every other took one such entry's inject 4.6 s, and no prompt budget holds them.
+    const lines = Array.from({ length: 3_000 }, (_, i) => `- src/auth.ts:${1 + (i % 2)}, handleRequest() — database pool place ${String(i).padStart(4, "0")}`);
+    const { kb } = await project({ "knowledge/db-wide.md": `---\n${fm()}\n---\nDatabase connections leak from pools everywhere.\n\nEvidence:\n${lines.join("\n")}\n\nVerify: grep for pool.release() in src/.\n` });
+    const result = await kb.inject({ run: "r1", agent: "a", keywords: ["database", "pools"] });
+    expect(result.entries.map((e) => e.id)).toEqual(["db-wide"]);
+    const evidence = result.entries[0]!.evidence;
+    expect(evidence).toHaveLength(51);
+    expect(evidence[0]).toContain("database pool place 0000");
+    expect(evidence[49]).toContain("database pool place 0049");
+    expect(evidence[50]).toBe("(and 2950 more anchors, not shown)");
+    expect(result.markdown).not.toContain("database pool place 0050");
+  });
+
   it("warns about anchor drift when the anchored file shrinks below the line range", async () => {
     const long = Array.from({ length: 12 }, (_, i) => `export const v${i} = ${i};`).join("\n") + "\n";
     const { kb, root } = await project({
