@@ -5,7 +5,6 @@
  * ones; `status`, `confirm`, `record`, decay, `compound`, `inject` and `show` read records and
  * only the files they touch. A full parse of every file stays in `check`.
  */
-import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import type { AnchorPlace, SourceSignature } from "../anchors/code.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
@@ -17,6 +16,7 @@ import { collectGarbage } from "../store/gc.js";
 import { owned } from "../text/own.js";
 import type { StoredCatalogue } from "./catalogue-store.js";
 import { entryDocument, sha256, type AnchorRef, type IndexDoc } from "./document.js";
+import { fileHashOf, sameFileBytes } from "./file-hash.js";
 
 /**
  * What an entry's anchored-code lexical field was built from (lexical-docs.ts fills it when it
@@ -109,7 +109,7 @@ export function recordOf(entry: Entry, problems: readonly Diagnostic[], stat: { 
     state: entry.state,
     frontmatter,
     anchors: owned(doc.meta.anchors),
-    fileHash: owned(entry.hash.slice(0, 32)),
+    fileHash: owned(fileHashOf(entry.hash)),
     lexicalHash: doc.lexicalHash,
     contentHash: doc.meta.contentHash,
     verifyHash: shortHash(entry.verify.text, 16),
@@ -252,7 +252,7 @@ export async function refreshCatalogue(
 function bytesChanged(file: EntryFile, before: CatalogueRecord): boolean {
   if (before.unparsed) return true;
   try {
-    return createHash("sha256").update(readFileSync(file.abs)).digest("hex").slice(0, 32) !== before.fileHash;
+    return !sameFileBytes(readFileSync(file.abs), before);
   } catch {
     return true;
   }

@@ -24,8 +24,8 @@ export type Selection<T extends EntryInfo = Entry> = {
   handConfirmed: Array<{ entry: string; date: string }>;
 };
 
-/** What holdout reads of a candidate. */
-type EntryInfo = Pick<Entry, "id" | "frontmatter">;
+/** What holdout reads of a candidate (the catalogue record has it without parsing the file). */
+export type EntryInfo = Pick<Entry, "id" | "frontmatter">;
 
 export type SelectInput<T extends EntryInfo = Entry> = {
   candidates: readonly T[];

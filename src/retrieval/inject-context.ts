@@ -12,9 +12,6 @@ import { verificationWarning, type VerificationState } from "../verify/records.j
 import { oneLine, type ContextEntry } from "./context.js";
 import type { SearchResult } from "./search.js";
 
-/** What holdout needs of an entry (the catalogue record has it without parsing the file). */
-export type EntryInfo = Pick<Entry, "id" | "frontmatter">;
-
 /** A search result the gate admitted: the entry read from its file, the gate's verdict, its drift warnings, and (once chosen) its context. */
 export type Candidate = { hit: SearchResult; entry: Entry; verdict: GateVerdict; drift: string[]; context?: ContextEntry };
 

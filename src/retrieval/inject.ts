@@ -1,5 +1,4 @@
 /** `inject`: pick at most maxPerAgent relevant entries per agent per run, gate them, fit them to a token budget, record the injection. */
-import { createHash } from "node:crypto";
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
 import { anchorWarning } from "../anchors/entry.js";
@@ -8,9 +7,10 @@ import { describeBlocking, gateVerdict } from "../check/gate.js";
 import type { Entry } from "../entry/types.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import type { CatalogueRecord } from "../indexing/catalogue.js";
+import { sameFileBytes } from "../indexing/file-hash.js";
 import type { LedgerSource, NewEvent } from "../ledger/index.js";
 import { heldOutForRun, injectionsForRun, ledgerState, projectState, type RunRef } from "../ledger/index.js";
-import { selectWithHoldout } from "../lifecycle/select.js";
+import { selectWithHoldout, type EntryInfo } from "../lifecycle/select.js";
 import type { Withheld } from "../types/inject.js";
 import { parseEntryBytes, readEntryBytes, readEntryFile, type EntryFile } from "../store/files.js";
 import type { Layout } from "../store/layout.js";
@@ -19,7 +19,7 @@ import { unknownAgentWarning } from "./agents.js";
 import { fitToBudget } from "./budget.js";
 import { oneLine } from "./context.js";
 import { focusResponses } from "./focus.js";
-import { toContext, withContradictions, type Candidate, type EntryInfo } from "./inject-context.js";
+import { toContext, withContradictions, type Candidate } from "./inject-context.js";
 import { parseDiffEvidence, type DiffEvidence } from "./diff.js";
 import type { SearchOptions, SearchResponse, SearchResult } from "./search.js";
 import { prepareTokenCounter, TOKENIZER } from "./tokens.js";
@@ -334,7 +334,7 @@ async function gateOf(deps: InjectDeps): Promise<Gate> {
       const record = await cached?.record(file.rel);
       if (cached && record && !record.unparsed) {
         const read = await readEntryBytes(deps.layout, file);
-        if ("bytes" in read && createHash("sha256").update(read.bytes).digest("hex").slice(0, 32) === record.fileHash) {
+        if ("bytes" in read && sameFileBytes(read.bytes, record)) {
           const bytes = read.bytes;
           let parsed: Promise<Entry | undefined> | undefined;
           const entry = () => (parsed ??= parseEntryBytes(file, bytes, deps.today).then((r) => r.entry, () => undefined));
