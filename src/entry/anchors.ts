@@ -2,6 +2,14 @@
 import type { Anchor, TextSpan } from "./types.js";
 import { collapse, readCore, readFollow, readHead, skipInline, skipSpace, type Core, type Follow } from "./anchor-tokens.js";
 
+/**
+ * The most evidence lines an entry brings into a prompt (`inject`), and beyond which `check` warns
+ * (`evidence-too-many`). An entry can cite thousands of places (a pull request can commit one that does: 30,000
+ * anchors fit under the 1 MB file limit); no prompt budget holds them, and comparing every line with every other
+ * took one such entry's inject 4.6 s.
+ */
+export const MAX_EVIDENCE_LINES = 50;
+
 /*
  * Grammar, per chunk (a list item, a paragraph, or a `;`-separated part of either):
  *   [see] HEAD [SYMBOL] [SEP NOTE]            HEAD = PATH [LOC] | `PATH[LOC]` | [PATH[LOC]](url)

@@ -1,7 +1,7 @@
 /** Parse one entry file (raw bytes) into an Entry plus diagnostics. Pure: no I/O. */
 import { createHash } from "node:crypto";
 import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
-import { parseAnchors } from "./anchors.js";
+import { MAX_EVIDENCE_LINES, parseAnchors } from "./anchors.js";
 import { diagnostic, type Diagnostic } from "./diagnostic.js";
 import { FRONTMATTER_FIELDS, KNOWN_KEYS, REQUIRED_KEYS, isIsoDate, type KnownKey } from "./schema.js";
 import { splitBody, splitSteps } from "./sections.js";
@@ -120,6 +120,9 @@ export function parseEntry(bytes: Uint8Array, options: ParseOptions): ParseResul
   const anchors = evidence ? parseAnchors(evidence.text, evidence.line, evidence.column) : [];
   if (evidence && anchors.length === 0) {
     diagnostics.push(diagnostic(file, "evidence-no-anchor", "error", "evidence has no anchor: expected a repo-relative path or glob, optionally with :line or :start-end and a symbol, e.g. `src/auth.ts:47-52, handleRequest()`", evidence));
+  }
+  if (anchors.length > MAX_EVIDENCE_LINES) {
+    diagnostics.push(diagnostic(file, "evidence-too-many", "warning", `${anchors.length} evidence anchors; inject shows an agent only the first ${MAX_EVIDENCE_LINES}: expected the few places that show the pattern`, evidence ?? endPos));
   }
   const steps = verify ? splitSteps(verify.text) : [];
   if (steps.length > 3) diagnostics.push(diagnostic(file, "verify-too-many", "warning", `${steps.length} verification steps; expected 1–3 focused steps`, verify ?? endPos));

@@ -6,6 +6,7 @@
 import type { CairnConfig } from "../config.js";
 import { refsOf } from "../check/references.js";
 import type { GateVerdict } from "../check/gate.js";
+import { MAX_EVIDENCE_LINES } from "../entry/anchors.js";
 import type { Entry } from "../entry/types.js";
 import { nearDecayAt } from "../lifecycle/decay.js";
 import { verificationWarning, type VerificationState } from "../verify/records.js";
@@ -68,13 +69,6 @@ function anchorText(anchor: Entry["evidence"]["anchors"][number]): string {
 function str(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
-
-/**
- * The most evidence lines an entry brings into a prompt. An entry can cite thousands of places (a pull request can
- * commit one that does: 30,000 anchors fit under the 1 MB file limit); no prompt budget holds them, and comparing
- * every line with every other took one such entry's inject 4.6 s.
- */
-export const MAX_EVIDENCE_LINES = 50;
 
 /** The entry's anchors as the agent reads them, at most MAX_EVIDENCE_LINES of them, then how many more there are. */
 function evidenceLines(entry: Entry): string[] {

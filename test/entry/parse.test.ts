@@ -106,4 +106,13 @@ describe("parseEntry: bad input gets a precise diagnostic", () => {
     expect(rules("---\nlastConfirmed: 2026-02-12\nprovenance: independent\n---\nJust a finding.\n")).toEqual(["evidence-missing@5", "verify-missing@5"]);
     expect(rules(entryText({ evidence: "it is somewhere in the code." }))).toEqual(["evidence-no-anchor@7"]);
   });
+
+  it("more anchors than inject shows is a warning at the evidence, and the entry keeps every anchor", () => {
+    const cited = (n: number) => Array.from({ length: n }, (_, i) => `- src/a.ts:${i + 1}`).join("\n");
+    expect(rules(entryText({ evidence: cited(50) }))).toEqual([]);
+    const { entry, diagnostics } = parse(entryText({ evidence: cited(51) }));
+    expect(diagnostics.map((d) => [d.rule, d.severity, d.line])).toEqual([["evidence-too-many", "warning", 7]]);
+    expect(diagnostics[0]!.message).toMatch(/^51 evidence anchors; inject shows an agent only the first 50/);
+    expect(entry?.evidence.anchors).toHaveLength(51);
+  });
 });

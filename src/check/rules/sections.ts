@@ -1,4 +1,5 @@
 /** Body rules, reported by the entry parser (src/entry/parse.ts): a finding, evidence first, then verify steps. */
+import { MAX_EVIDENCE_LINES } from "../../entry/anchors.js";
 import { type RuleModule, rulesOf } from "./types.js";
 
 export const sectionRules: RuleModule = {
@@ -14,6 +15,7 @@ export const sectionRules: RuleModule = {
     ...rulesOf("sections", { gate: false }, [
       ["section-repeated", "warning", "a second Evidence or Verify section (only the first is used)"],
       ["verify-too-many", "warning", "more than 3 verification steps"],
+      ["evidence-too-many", "warning", `more than ${MAX_EVIDENCE_LINES} evidence anchors (inject shows only the first ${MAX_EVIDENCE_LINES})`],
       ["finding-too-long", "warning", "a finding over 3 sentences or 800 characters"],
     ]),
   ],
