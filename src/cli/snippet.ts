@@ -52,12 +52,25 @@ function markWord(word: string, mark: (word: string) => string): string {
   return m && m[2] ? `${m[1]}${mark(m[2])}${m[3]}` : mark(word);
 }
 
-/** How many of the query's words (stemmed, stopwords dropped) occur in `text`. */
+/**
+ * How many of the query's words (stemmed, stopwords dropped) occur in `text`. The text is read a few
+ * kilobytes at a time, whole lines, until every query word is found: an entry may be a megabyte of anchors, and
+ * tokenizing all of it took a search that showed it 0.37 s.
+ */
 export function wordMatch(query: string, text: string): { matched: number; total: number } {
-  const wanted = [...queryTerms(query).wanted];
-  const have = terms(text);
-  return { matched: wanted.filter((t) => have.has(t)).length, total: wanted.length };
+  const wanted = queryTerms(query).wanted;
+  const found = new Set<string>();
+  for (let start = 0; start < text.length && found.size < wanted.size; ) {
+    const newline = text.indexOf("\n", start + WORD_MATCH_CHUNK);
+    const end = newline < 0 ? text.length : newline + 1;
+    for (const t of terms(text.slice(start, end))) if (wanted.has(t)) found.add(t);
+    start = end;
+  }
+  return { matched: found.size, total: wanted.size };
 }
+
+/** Characters of text tokenized at once by `wordMatch` (then up to the end of that line). */
+const WORD_MATCH_CHUNK = 4096;
 
 /**
  * A relevance a person can read: how many of the query's words the entry contains — `strong` from

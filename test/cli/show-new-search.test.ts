@@ -43,6 +43,11 @@ describe("cairn search prints titles, snippets and a readable relevance", () => 
     expect(out.startsWith("… ")).toBe(true);
     expect(out).toMatch(/\[Retries\] of the payment \[webhook\] double charge customers when \[retried\]\./);
     expect(wordMatch("retrying webhooks of the payments", text)).toEqual({ matched: 3, total: 3 }); // stems; "of the" are stopwords
+    // Read a few kilobytes at a time: words far into a long text, and on either side of a chunk's end, still count.
+    const anchors = Array.from({ length: 2000 }, (_, i) => `- src/cache/service.ts:${i + 1}, build${i}()`).join("\n");
+    expect(wordMatch("payment webhook retried", `payment\n${anchors}\nwebhook ${anchors}\nretried`)).toEqual({ matched: 3, total: 3 });
+    expect(wordMatch("payment webhook", `${"x".repeat(4090)} payment webhook`)).toEqual({ matched: 2, total: 2 });
+    expect(wordMatch("payment absent", `payment\n${anchors}`)).toEqual({ matched: 1, total: 2 });
     expect(relevanceLabel({ matched: 3, total: 4 })).toBe("strong · 3 of 4 query words");
     expect(relevanceLabel({ matched: 1, total: 1 })).toBe("strong · 1 of 1 query word");
     expect(relevanceLabel({ matched: 1, total: 4 }, true)).toBe("weak · 1 of 4 query words · anchored in a changed file");
