@@ -7,6 +7,7 @@ import { closeSync, openSync, readFileSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { cacheSeal } from "../store/cache-seal.js";
+import { VERSION } from "../version.js";
 import { readCatalogue, type CatalogueDirs } from "./catalogue-file.js";
 import type { StoredCatalogue } from "./catalogue-store.js";
 import type { SavedLexical } from "./lexical-docs.js";
@@ -29,6 +30,7 @@ export async function readSavedIndex(cache: string, dirs: CatalogueDirs, afterMa
     if (read.kind === "corrupt") return { kind: "fresh", warning: `the index in .cairn/ was unreadable (${read.reason}); rebuilding it from the entry files` };
     const manifest = read.manifest;
     if (manifest.format !== INDEX_FORMAT) return { kind: "fresh", warning: `the index format changed (${String(manifest.format)} → ${INDEX_FORMAT}); rebuilding` };
+    if (manifest.cairn !== VERSION) return { kind: "fresh", warning: `the index was built by ${typeof manifest.cairn === "string" ? `cairn ${JSON.stringify(manifest.cairn)}` : "an earlier cairn"}, this is ${VERSION}: rebuilding it (the entries are read again with this version's rules)` };
     // A committed or copied .cairn/ could claim that an entry with a secret parses clean: only trust what was written here.
     if (manifest.seal === undefined || manifest.seal !== cacheSeal(cache)) return { kind: "fresh", warning: "the index in .cairn/ was not built in this directory (copied, or committed to git); rebuilding it from the entry files" };
     await afterManifest?.();

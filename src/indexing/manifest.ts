@@ -19,6 +19,11 @@ export type Manifest = {
   /** Paths relative to .cairn/: the catalogue's table and records file (always), the lexical base segment and delta, the vectors. */
   files: { catalogue: string; records: string; segment: string | null; delta: string | null; vectors: string | null };
   updated: string;
+  /**
+   * The version of cairn that wrote it. The catalogue keeps each entry's parse (its diagnostics, the fields the gate
+   * reads): another version's parser may read the same bytes differently, so its index is rebuilt, not trusted.
+   */
+  cairn?: string;
   /** The seal of the `.cairn/` it was written in (src/store/cache-seal.ts): an index from elsewhere is rebuilt, not trusted. */
   seal?: string;
 };

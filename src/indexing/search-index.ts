@@ -13,6 +13,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { relativePath, type Layout } from "../store/layout.js";
 import { cacheSeal } from "../store/cache-seal.js";
+import { VERSION } from "../version.js";
 import { assertTreeContained } from "../store/contain.js";
 import { emptyCatalogue, refreshCatalogue, type CatalogueRecord, type ParsedEntry } from "./catalogue.js";
 import { writeCatalogue, type CatalogueDirs } from "./catalogue-file.js";
@@ -377,7 +378,7 @@ export class SearchIndex {
     this.#setData(this.#data.rebased(saved.storage));
     const embedder = this.embedder && files.vectors ? { id: this.embedder.id, dims: this.embedder.dims } : null;
     const seal = cacheSeal(this.layout.cache);
-    const manifest: Manifest = { format: INDEX_FORMAT, embedder, generation, files, updated: new Date().toISOString(), ...(seal ? { seal } : {}) };
+    const manifest: Manifest = { format: INDEX_FORMAT, cairn: VERSION, embedder, generation, files, updated: new Date().toISOString(), ...(seal ? { seal } : {}) };
     await writeManifest(this.layout.cache, manifest);
     this.#manifest = manifest;
     this.#dirty = false;

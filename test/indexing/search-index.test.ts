@@ -8,6 +8,7 @@ import { SearchIndex } from "../../src/indexing/search-index.js";
 import { fakeEmbedder } from "../helpers/fake-embedder.js";
 import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
 import { savedIndex } from "../helpers/saved-index.js";
+import { VERSION } from "../../src/version.js";
 
 const ENTRIES = {
   "knowledge/ctx-cancel.md": entryText({ finding: "Middleware swallows context cancellation errors; check ctx.Err() after upstream calls." }),
@@ -119,7 +120,7 @@ describe("search index: a catalogue opened from .cairn/", () => {
     expect(saved.map(({ racy: _racy, ...r }) => r)).toEqual((await savedIndex(root)).catalogue.records.map(({ racy: _racy, ...r }) => r));
   });
 
-  it("an index saved by an earlier version (another index or catalogue format) is rebuilt, with a warning", async () => {
+  it("an index saved by an earlier version (another index or catalogue format, another cairn) is rebuilt, with a warning", async () => {
     const root = await settledProject();
     const search = async () => (await openKnowledgeBase({ root, embedder: null })).search("context cancellation");
     const manifestFile = path.join(root, ".cairn/manifest.json");
@@ -128,6 +129,16 @@ describe("search index: a catalogue opened from .cairn/", () => {
     const older = await search();
     expect(older.warnings.join("\n")).toMatch(/the index format changed \(\d+ → \d+\); rebuilding/);
     expect(older.results[0]?.id).toBe("ctx-cancel");
+
+    // Another version of cairn may parse the same bytes differently (a new rule): its catalogue of parses is not reused.
+    for (const cairn of ["0.0.1", undefined]) {
+      const written = JSON.parse(await readFile(manifestFile, "utf8")) as { cairn?: string };
+      expect(written.cairn).toBe(VERSION);
+      await writeFile(manifestFile, JSON.stringify({ ...written, cairn }));
+      const other = await search();
+      expect(other.warnings.join("\n")).toContain(`the index was built by ${cairn ? 'cairn "0.0.1"' : "an earlier cairn"}, this is ${VERSION}: rebuilding it`);
+      expect(other.results[0]?.id).toBe("ctx-cancel");
+    }
 
     const { manifest: now } = await savedIndex(root);
     const table = path.join(root, ".cairn", now.files.catalogue);
