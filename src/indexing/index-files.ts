@@ -29,8 +29,12 @@ export async function readSavedIndex(cache: string, dirs: CatalogueDirs, afterMa
     if (read.kind === "missing") return { kind: "fresh" };
     if (read.kind === "corrupt") return { kind: "fresh", warning: `the index in .cairn/ was unreadable (${read.reason}); rebuilding it from the entry files` };
     const manifest = read.manifest;
-    if (manifest.format !== INDEX_FORMAT) return { kind: "fresh", warning: `the index format changed (${String(manifest.format)} → ${INDEX_FORMAT}); rebuilding` };
-    if (manifest.cairn !== VERSION) return { kind: "fresh", warning: `the index was built by ${typeof manifest.cairn === "string" ? `cairn ${JSON.stringify(manifest.cairn)}` : "an earlier cairn"}, this is ${VERSION}: rebuilding it (the entries are read again with this version's rules)` };
+    if (manifest.format !== INDEX_FORMAT) return { kind: "fresh", warning: `the index format changed (${String(manifest.format).slice(0, 40)} → ${INDEX_FORMAT}); rebuilding` };
+    if (manifest.cairn !== VERSION) {
+      // Shown as a JSON string and cut: the manifest is a local file, but a damaged one may hold anything.
+      const by = typeof manifest.cairn === "string" ? `cairn ${JSON.stringify(manifest.cairn.slice(0, 40))}` : "an earlier cairn";
+      return { kind: "fresh", warning: `the index was built by ${by}, this is ${VERSION}: rebuilding it (the entries are read again with this version's rules)` };
+    }
     // A committed or copied .cairn/ could claim that an entry with a secret parses clean: only trust what was written here.
     if (manifest.seal === undefined || manifest.seal !== cacheSeal(cache)) return { kind: "fresh", warning: "the index in .cairn/ was not built in this directory (copied, or committed to git); rebuilding it from the entry files" };
     await afterManifest?.();
