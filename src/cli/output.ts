@@ -1,6 +1,7 @@
 /** CLI output: exit codes decided in one place, diagnostics formats, tables. */
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { isCairnError, type CairnErrorCode } from "../errors.js";
+import { CONTROL_CHARS, HIDDEN_CHARS } from "../text/invisible.js";
 import { toSarif } from "./sarif.js";
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, runtime: 3 } as const;
@@ -142,10 +143,11 @@ export function clip(text: string, max: number): string {
 /**
  * Characters a terminal acts on instead of showing: C0 and C1 controls (escape sequences that recolour, move the
  * cursor, set the title or the clipboard; carriage returns that overwrite a line) and the invisible characters that
- * reorder text or hide it between words (bidi controls, zero-width spaces). Text from entries, ledger events or
- * commits is written to a terminal with these spelled out (`\x1b`, `\u202e`).
+ * reorder text or hide it between words (bidi controls, zero-width spaces, the soft hyphen: src/text/invisible.ts, the
+ * set a prompt drops). Text from entries, ledger events or commits is written to a terminal with these spelled out
+ * (`\x1b`, `\u202e`).
  */
-const TERMINAL_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g;
+const TERMINAL_UNSAFE = new RegExp(`[${CONTROL_CHARS}${HIDDEN_CHARS}]`, "g");
 
 /**
  * `text` with every character a terminal would act on spelled out as an escape (see TERMINAL_UNSAFE). `lines`: a

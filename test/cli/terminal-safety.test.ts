@@ -19,6 +19,9 @@ describe("text from entries and ledgers on a terminal", () => {
   it("spells out what a terminal would act on, and leaves everything else alone", () => {
     expect(terminalText("plain · ünïcode — text")).toBe("plain · ünïcode — text");
     expect(terminalText("a\u001b[31mb\u0007c\rd\u202ee\u009bf")).toBe("a\\x1b[31mb\\x07c\\x0dd\\u202ee\\x9bf");
+    // Every character a prompt drops as hiding text (src/text/invisible.ts): two titles that differ only by one of
+    // them do not look the same.
+    expect(terminalText("pay\u2060ment\u00adfix\ufeff\u206a\ufff9")).toBe("pay\\u2060ment\\xadfix\\ufeff\\u206a\\ufff9");
     expect(terminalText("line 1\r\nline 2\n\tindented\rover", { lines: true })).toBe("line 1\r\nline 2\n\tindented\\x0dover");
   });
 

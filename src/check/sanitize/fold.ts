@@ -5,6 +5,7 @@
  * the letters they imitate (`1gn0re` → `ignore`), invisible characters (zero-width, bidi controls,
  * soft hyphen) removed, and every run of white space (line breaks included) one space.
  */
+import { HIDDEN_CHARS } from "../../text/invisible.js";
 
 export type Folded = {
   /** The folded text. */
@@ -15,7 +16,7 @@ export type Folded = {
   lineBreak: Uint8Array;
 };
 
-const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/;
+const INVISIBLE = new RegExp(`[${HIDDEN_CHARS}]`);
 const SPACE = /\s/;
 /** Look-alikes that phrase-based filters are commonly dodged with (Cyrillic, Greek, full-width forms fold by NFKD). */
 const CONFUSABLES: Record<string, string> = {

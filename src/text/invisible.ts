@@ -1,0 +1,13 @@
+/**
+ * Characters that are not shown as themselves, as regular-expression class contents (one list, so that what a prompt
+ * drops, what the sanitizer reads through and what a terminal is shown spelled out stay the same set).
+ */
+
+/** C0 and C1 control characters: a terminal acts on them (escape sequences, carriage returns) instead of showing them. */
+export const CONTROL_CHARS = "\\u0000-\\u001f\\u007f-\\u009f";
+
+/**
+ * Format characters that hide text or reorder it: the soft hyphen, bidi marks and overrides, zero-width spaces and
+ * joiners, invisible operators, the byte-order mark, interlinear annotation marks.
+ */
+export const HIDDEN_CHARS = "\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\ufff9-\\ufffb";
