@@ -45,7 +45,9 @@ import type { VerifyOptions, VerifyReport } from "./types/verify.js";
 import type { KnowledgeDiff } from "./diff/types.js";
 
 /** The actor of the changes made inside `KnowledgeBase.actingAs`, per async call chain. */
-const actorScope = new AsyncLocalStorage<string | Promise<string>>();
+/** Who acts, as `actingAs` was given it: a name, a name being looked up, or a lookup to start when a change is recorded. */
+type ActorSource = string | Promise<string> | (() => Promise<string>);
+const actorScope = new AsyncLocalStorage<ActorSource>();
 
 export type { CompoundResult, DecayResult, RecordResult, ReviewOptions } from "./types/review.js";
 export type { IndexSummary, NewEntryResult, OpenOptions };
@@ -126,7 +128,7 @@ export class KnowledgeBase {
   /** Who acts: the name recorded on every ledger event (see OpenOptions.actor); inside `actingAs` that name. */
   actor(): Promise<string> {
     const scoped = actorScope.getStore();
-    if (scoped !== undefined) return Promise.resolve(scoped);
+    if (scoped !== undefined) return typeof scoped === "function" ? scoped() : Promise.resolve(scoped);
     this.#actor ??= import("./lifecycle/actor.js").then(({ detectActor }) => detectActor(this.layout.root));
     return this.#actor;
   }
@@ -139,9 +141,10 @@ export class KnowledgeBase {
   /**
    * Run `work` with `name` as the actor of every change it makes, without touching other callers:
    * an HTTP MCP server serves several clients on one knowledge base, each named in its own events.
-   * A promised name (a `git config` lookup still running) is awaited only when a change is recorded.
+   * A promised name (a `git config` lookup still running) is awaited only when a change is recorded; a function is
+   * called then, and only then (it is asked again for every change: make it remember its answer).
    */
-  actingAs<T>(name: string | Promise<string>, work: () => Promise<T>): Promise<T> {
+  actingAs<T>(name: ActorSource, work: () => Promise<T>): Promise<T> {
     return actorScope.run(name, work);
   }
 

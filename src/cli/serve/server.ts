@@ -147,7 +147,7 @@ async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Soc
   // Who acts is read per command (the git configuration as it is now), not once per watcher: by the client of a
   // command that records events, as it started (forking git from this large process costs ~20 ms of its one thread);
   // else here, and only when an event is recorded (a read-only command forks nothing).
-  const actor = request.actor ?? lazy(() => detectActor(kb.layout.root));
+  const actor = request.actor ?? once(() => detectActor(kb.layout.root));
   // A command over a large knowledge base (status lints every entry) builds hundreds of MB on top of what the
   // watcher holds: collect its garbage when it is done, or the watcher's peak is the sum of several (100k entries:
   // 1.15 GB without, ~750 MB with). Not before it as well: the last command or refresh already collected, and a
@@ -197,16 +197,10 @@ async function runForwarded(kb: KnowledgeBase, request: Request, socket: net.Soc
   if (started && large) collectGarbage();
 }
 
-/** A promise whose work starts when it is first awaited. */
-function lazy<T>(start: () => Promise<T>): Promise<T> {
+/** `start`, called once: its promise kept for every later call. */
+function once<T>(start: () => Promise<T>): () => Promise<T> {
   let started: Promise<T> | undefined;
-  const run = () => (started ??= start());
-  return {
-    then: (onFulfilled, onRejected) => run().then(onFulfilled, onRejected),
-    catch: (onRejected) => run().catch(onRejected),
-    finally: (onFinally) => run().finally(onFinally),
-    [Symbol.toStringTag]: "Promise",
-  } as Promise<T>;
+  return () => (started ??= start());
 }
 
 /** The command's name: the first argument that is not a global option. */
