@@ -106,7 +106,7 @@ export async function recordLinter(input: RecordLintInput, base?: LintCache): Pr
       if (!content) {
         const text = readText(layout, record);
         if (text === undefined) continue; // gone since the catalogue was refreshed: the next run sees where it went
-        const found = await (await contentLinter()).entryDiagnostics({ file: record.path, state: record.state, text });
+        const found = await (await contentLinter()).entryDiagnostics({ file: record.path, state: record.state, text, frontmatter: record.frontmatter });
         const directives = findDirectives(text);
         content = found.length || directives.length ? { diagnostics: found, directives } : CLEAN;
         if (++computed.content % collectEvery === 0) collectGarbage();

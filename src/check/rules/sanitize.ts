@@ -1,7 +1,8 @@
 /**
  * Sanitization (secrets, network identifiers, paths, deny patterns) and prompt injection over the
  * whole entry text, in one pass: the sanitizer masks what an earlier family reported so each piece of
- * text is reported once, by the most specific rule (see src/check/sanitize/index.ts).
+ * text is reported once, by the most specific rule (see src/check/sanitize/index.ts). Then over the
+ * entry as a prompt reads it, where that differs (src/check/sanitize/prompt-view.ts).
  */
 import { SANITIZE_RULES, type SanitizeRule } from "../sanitize/rules.js";
 import type { RuleCategory, RuleMeta, RuleModule } from "./types.js";
@@ -20,8 +21,15 @@ export const sanitizeRules: RuleModule = {
     (rule): RuleMeta => ({ id: rule.id, category: categoryOf(rule), severity: rule.severity, description: rule.description, gate: true, inline: false }),
   ),
   async create({ config }) {
-    const { createSanitizer } = await import("../sanitize/index.js");
+    const [{ createSanitizer }, { sanitizeAsPrompted }] = await Promise.all([import("../sanitize/index.js"), import("../sanitize/prompt-view.js")]);
     const sanitize = createSanitizer({ allowHosts: config.allowHosts, denyPatterns: config.denyPatterns });
-    return { entry: ({ file, text }) => (text === undefined ? [] : sanitize(text, file)) };
+    return {
+      entry: ({ file, text, entry, frontmatter }) => {
+        if (text === undefined) return [];
+        const found = sanitize(text, file);
+        // The prompt reads the entry with its YAML decoded and the characters that hide text dropped: so do the rules.
+        return [...found, ...sanitizeAsPrompted(sanitize, text, file, frontmatter ?? entry?.frontmatter, found)];
+      },
+    };
   },
 };

@@ -51,6 +51,8 @@ export type EntryTarget = {
   text?: string;
   /** The parsed entry; undefined when the file could not be parsed. */
   entry?: Entry;
+  /** The frontmatter as YAML decoded it, when the entry is not at hand (a catalogue record's); else the entry's. */
+  frontmatter?: Record<string, unknown>;
 };
 
 export type LintOptions = {

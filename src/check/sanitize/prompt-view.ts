@@ -1,0 +1,71 @@
+/**
+ * Sanitization of an entry as a prompt reads it, next to the pass over its file's bytes. Two things stand between
+ * the file and the prompt (src/retrieval/context.ts): YAML decodes the frontmatter (`"\x49gnore"` is `Ignore`, and
+ * `"ghp\x5f…"` a GitHub token), and every character that hides text is dropped (`ghp_R8sT2vW9xY\u200b4zA…` is
+ * the token again). A rule that reads only the bytes finds neither, and the prompt would carry both.
+ *
+ * Each pass runs only when it can differ from the bytes' pass: the file holds a character the prompt drops, or a
+ * frontmatter string decodes to text the file does not hold as written. What the bytes' pass already reported
+ * (same rule, same line) is not reported twice.
+ */
+import type { Diagnostic } from "../../entry/diagnostic.js";
+import { HIDDEN_CHARS } from "../../text/invisible.js";
+import type { Sanitizer } from "./index.js";
+
+/**
+ * What the prompt drops of a text: the characters that hide text, and the control characters but those it reads
+ * as white space (tab, line breaks, vertical tab, form feed, next line: a space in the prompt).
+ */
+const DROPPED = new RegExp(`[${HIDDEN_CHARS}\\u0000-\\u0008\\u000e-\\u001f\\u007f-\\u0084\\u0086-\\u009f]`, "g");
+/** Line breaks and white space of every kind, as the prompt puts its text on one line. */
+const BREAKS = /[\r\n\u0085\u2028\u2029\v\f\t]+/g;
+
+/**
+ * Diagnostics of `sanitize` over the entry as the prompt reads it that `found` (the pass over the file's text) does
+ * not have. `frontmatter`: the entry's frontmatter as YAML decoded it, when it parsed.
+ */
+export function sanitizeAsPrompted(sanitize: Sanitizer, text: string, file: string, frontmatter: Record<string, unknown> | undefined, found: readonly Diagnostic[]): Diagnostic[] {
+  const reported = new Set(found.map((d) => `${d.rule}:${d.line}`));
+  const out: Diagnostic[] = [];
+  const add = (list: Diagnostic[], note: string, line?: number): void => {
+    for (const d of list) {
+      const at = line ?? d.line;
+      if (reported.has(`${d.rule}:${at}`)) continue;
+      reported.add(`${d.rule}:${at}`);
+      out.push({ ...d, line: at, column: line === undefined ? d.column : 1, message: `${d.message} (${note})` });
+    }
+  };
+  // The body and the frontmatter as written, without what hides text: lines stay where they are (a line break is
+  // never dropped), so each problem is reported on its line.
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  DROPPED.lastIndex = 0;
+  if (DROPPED.test(body)) {
+    add(sanitize(body.replace(DROPPED, ""), file), "with the characters that hide text dropped, as the prompt reads it");
+  }
+  // Every frontmatter string as YAML decoded it, where the file does not hold it as written (escapes, folded lines).
+  for (const [key, value] of Object.entries(frontmatter ?? {})) {
+    for (const decoded of strings(value)) {
+      if (text.includes(decoded)) continue;
+      const shown = decoded.replace(BREAKS, " ").replace(DROPPED, "");
+      add(sanitize(shown, file), `in \`${key}\` as YAML decodes it: the text the prompt shows`, keyLine(text, key));
+    }
+  }
+  return out;
+}
+
+/** The strings of a frontmatter value: itself, or those of a list or mapping (one level of nesting is what entries use). */
+function strings(value: unknown, depth = 0): string[] {
+  if (typeof value === "string") return [value];
+  if (depth > 2 || value === null || typeof value !== "object") return [];
+  return Object.values(value).flatMap((v) => strings(v, depth + 1));
+}
+
+/** The 1-based line of the frontmatter key `key` (its first spelling at a line's start), else line 1. */
+function keyLine(text: string, key: string): number {
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const match = new RegExp(`^[ \\t]*["']?${escaped}["']?[ \\t]*:`, "m").exec(text);
+  if (!match) return 1;
+  let line = 1;
+  for (let i = 0; i < match.index; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
