@@ -11,6 +11,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomic } from "../store/atomic.js";
 import { assertContained, findEscape } from "../store/contain.js";
+import { VERSION } from "../version.js";
 import { LEDGER_SCHEMA_VERSION } from "./events.js";
 import type { LedgerState } from "./state.js";
 import { decodeState, encodeState, STATE_FORMAT } from "./state-codec.js";
@@ -50,7 +51,8 @@ export async function loadSnapshot(file: string, ledgerDir: string, options: Sna
     const newline = bytes.indexOf(0x0a);
     if (newline < 0) return undefined;
     const value = JSON.parse(bytes.toString("utf8", 0, newline)) as Record<string, unknown>;
-    if (value.format !== FORMAT || value.version !== STATE_FORMAT || value.schema !== LEDGER_SCHEMA_VERSION) return undefined;
+    // Another cairn may check event lines differently (a field it now refuses): its fold is not this build's.
+    if (value.format !== FORMAT || value.version !== STATE_FORMAT || value.schema !== LEDGER_SCHEMA_VERSION || value.cairn !== VERSION) return undefined;
     if (value.ledger !== ledgerName(file, ledgerDir)) return undefined;
     if (!Array.isArray(value.files) || !value.files.every(isCoverage) || !Array.isArray(value.duplicates) || !value.duplicates.every(isDuplicate)) return undefined;
     const decoded = decodeState(value.state, bytes.subarray(newline + 1));
@@ -70,6 +72,7 @@ export async function saveSnapshot(file: string, ledgerDir: string, folded: Fold
     format: FORMAT,
     version: STATE_FORMAT,
     schema: LEDGER_SCHEMA_VERSION,
+    cairn: VERSION,
     ledger: ledgerName(file, ledgerDir),
     files: [...folded.files.values()],
     duplicates: folded.duplicates,

@@ -24,8 +24,22 @@ const isFingerprints: Check = (value) =>
   Array.isArray(value) &&
   value.every((f) => isObject(f) && isString(f["path"]) && isString(f["hash"]) && isLine(f["start"]) && isLine(f["end"]) && (f["symbol"] === undefined || isString(f["symbol"])) && (f["repo"] === undefined || isString(f["repo"])));
 const STEP_RESULTS: ReadonlySet<unknown> = new Set(["passed", "failed", "not-mechanical", "inconclusive"]);
-/** Verify step records of a `verified` event (src/verify/). */
-const isStepRecords: Check = (value) => Array.isArray(value) && value.every((s) => isObject(s) && Number.isInteger(s["step"]) && STEP_RESULTS.has(s["result"]));
+const isMatches: Check = (value) => Array.isArray(value) && value.every((m) => isObject(m) && isString(m["file"]) && isLine(m["line"]));
+/** Verify step records of a `verified` event (src/verify/): every field a reader may show, of the type it expects. */
+const isStepRecords: Check = (value) =>
+  Array.isArray(value) &&
+  value.every(
+    (s) =>
+      isObject(s) &&
+      Number.isInteger(s["step"]) &&
+      (s["step"] as number) >= 0 &&
+      STEP_RESULTS.has(s["result"]) &&
+      (s["pattern"] === undefined || isAnyString(s["pattern"])) &&
+      (s["paths"] === undefined || isStringArray(s["paths"])) &&
+      (s["files"] === undefined || isFiniteNumber(s["files"])) &&
+      (s["matches"] === undefined || isMatches(s["matches"])) &&
+      (s["reason"] === undefined || isAnyString(s["reason"])),
+  );
 const isChanges: Check = (value) => Array.isArray(value) && value.every((c) => isObject(c) && isString(c["from"]) && isString(c["to"]));
 const req = (key: string, ok: Check = isString, expected = STRING): FieldSpec => [key, "required", ok, expected];
 const opt = (key: string, ok: Check = isString, expected = STRING): FieldSpec => [key, "optional", ok, expected];
@@ -62,7 +76,7 @@ export const EVENT_FIELDS: Readonly<Record<LedgerEvent["type"], readonly FieldSp
     req("entry"),
     req("result", (v) => v === "passed" || v === "failed" || v === "not-mechanical", "one of passed, failed, not-mechanical"),
     req("verifyHash"),
-    req("steps", isStepRecords, "an array of {step, result} records"),
+    req("steps", isStepRecords, "an array of {step, result} records (pattern a string, paths an array of strings, files a number, matches {file, line} records, reason a string)"),
   ],
   "anchors-fixed": [req("entry"), req("changes", isChanges, "an array of {from, to} changes")],
 };
