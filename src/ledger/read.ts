@@ -61,6 +61,14 @@ export type TextPosition = {
   atStart?: boolean;
 };
 
+/** How far past this machine's clock an event's time may be: clocks of the machines that append disagree a little. */
+const CLOCK_SKEW_MS = 24 * 60 * 60 * 1000;
+
+/** The latest time an event read now may carry. */
+function latestEventTime(): string {
+  return new Date(Date.now() + CLOCK_SKEW_MS).toISOString();
+}
+
 /** Parse the text of one ledger file (or of its tail, see `TextPosition`). `file` is only used to label warnings. */
 export function parseLedgerText(text: string, file: string, position: TextPosition = {}): ParsedLedgerFile {
   const events: LedgerEvent[] = [];
@@ -70,6 +78,7 @@ export function parseLedgerText(text: string, file: string, position: TextPositi
   const lines = body.split("\n");
   const last = lines.length - 1;
   const first = position.firstLine ?? 1;
+  let latest: string | undefined;
   for (let i = 0; i <= last; i++) {
     const line = lines[i] as string;
     if (line.length === 0 || (line.length < 3 && line.trim() === "")) continue;
@@ -89,7 +98,10 @@ export function parseLedgerText(text: string, file: string, position: TextPositi
       if (value === undefined) continue;
     }
     const problem = checkEvent(value);
-    if (problem === undefined) {
+    if (problem === undefined && (value as LedgerEvent).time > (latest ??= latestEventTime())) {
+      // A confirmation dated 2099 would come after every later injection, and the entry would never decay.
+      warnings.push(warning(file, i + first, "ledger-invalid-line", `line skipped: dated ${(value as LedgerEvent).time}, more than a day after this machine's clock (${latest.slice(0, 10)}); an event cannot have happened yet (a machine whose clock was ahead, or a forged line)`));
+    } else if (problem === undefined) {
       events.push(value as LedgerEvent);
       numbers.push(i + first);
     } else {

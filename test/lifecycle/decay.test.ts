@@ -47,6 +47,23 @@ describe("decay: the counter", () => {
   });
 });
 
+describe("decay: the ledger's times", () => {
+  it("an event dated in the future is skipped with a warning naming its line: a forged 2099 confirmation does not stop decay", async () => {
+    const { kb, root, clock } = await project(databaseEntries(1), { config: LITERAL });
+    await review(kb, clock, "r1");
+    const file = path.join(root, "knowledge/.ledger", (await readdir(path.join(root, "knowledge/.ledger"))).find((n) => n.endsWith(".jsonl"))!);
+    const forged = { v: 1, eventId: "01ZZZZZZZZZZZZZZZZZZZZZZZ3", time: "2099-01-01T00:00:00.000Z", actor: "maintainer", type: "manual-confirmed", entry: "db-1" };
+    await writeFile(file, `${await read(root, path.relative(root, file))}${JSON.stringify(forged)}\n`);
+    const lines = (await read(root, path.relative(root, file))).trimEnd().split("\n").length;
+    const { warnings } = await kb.ledger.read();
+    expect(warnings.map((w) => [w.file, w.line, w.rule])).toEqual([[expect.stringContaining(path.basename(file)), lines, "ledger-invalid-line"]]);
+    expect(warnings[0]!.message).toMatch(/dated 2099-01-01T00:00:00\.000Z, more than a day after this machine's clock/);
+    for (let run = 2; run <= 10; run++) await review(kb, clock, `r${run}`);
+    expect(await counter(kb, "db-1")).toBe(10);
+    expect((await kb.decay()).archived.map((c) => c.id)).toEqual(["db-1"]);
+  });
+});
+
 describe("decay: archiving", () => {
   it("archives at exactly decayAfterRuns, with `archived` and `archivedReason`, and never deletes", async () => {
     const { kb, root, clock } = await project(databaseEntries(1), { config: LITERAL });
