@@ -11,7 +11,7 @@ export async function fixAnchors(ctx: Pick<KbContext, "layout" | "config" | "app
   const { selectEntries } = await import("../anchors/live.js");
   const loaded = await ctx.load();
   const entries = selectEntries(ctx.layout, loaded.entries, options.paths);
-  const report = await fixEntryAnchors(ctx.layout.root, anchorResolverFor(ctx.layout, { repos: ctx.config.repos }), entries, { dryRun: options.dryRun ?? false, append: ctx.append });
+  const report = await fixEntryAnchors(ctx.layout, anchorResolverFor(ctx.layout, { repos: ctx.config.repos }), entries, { dryRun: options.dryRun ?? false, append: ctx.append });
   if (!report.dryRun && report.files.length) ctx.invalidate();
   return report;
 }

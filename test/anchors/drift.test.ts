@@ -1,6 +1,7 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { lockEntry } from "../../src/store/pending.js";
 import { cairn } from "../helpers/cli.js";
 import { codeRepo, entryFile, insertAbove, padding, serverSource } from "./setup.js";
 
@@ -40,6 +41,26 @@ describe("drift: a function moved down the file (40 lines inserted above it)", (
     expect((await repo.kb.check()).diagnostics).toEqual([]);
     const events = (await repo.kb.ledger.read()).events.filter((e) => e.type === "anchors-fixed");
     expect(events).toEqual([expect.objectContaining({ entry: "ctx", changes: [{ from: ":52-61", to: ":92-101" }] })]);
+  });
+
+  it("check --fix takes the entry's lock: an entry archived while it waited is not written back to knowledge/", async () => {
+    const repo = await codeRepo({
+      "src/server.ts": serverSource(52),
+      "knowledge/ctx.md": entryFile("src/server.ts:52-61, handleRequest() — ctx.Err() not checked after the upstream call."),
+    });
+    await insertAbove(repo.dir, "src/server.ts", 2, padding(40));
+    // Another process (decay) holds the entry and archives it meanwhile.
+    const release = await lockEntry(repo.kb.layout, "ctx");
+    const fixing = repo.kb.fixAnchors();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await mkdir(path.join(repo.dir, "knowledge/archive"), { recursive: true });
+    await rename(path.join(repo.dir, "knowledge/ctx.md"), path.join(repo.dir, "knowledge/archive/ctx.md"));
+    await release();
+    const fixed = await fixing;
+    expect(fixed.files).toEqual([]);
+    expect(fixed.refused).toEqual([{ file: "knowledge/ctx.md", reason: expect.stringMatching(/^moved or removed by another process since it was read/) }]);
+    expect(await readdir(path.join(repo.dir, "knowledge"))).not.toContain("ctx.md");
+    expect((await repo.kb.ledger.read()).events.filter((e) => e.type === "anchors-fixed")).toEqual([]);
   });
 
   it("CLI: --fix --dry-run previews, --format github annotates the drift, --fix writes", async () => {
