@@ -4,12 +4,10 @@
  * for crashes: a file edit before its event means a retry finds no event, plans the same edit (now a
  * no-op) and appends the event once; an event already there makes the retry skip the finding.
  */
-import { stat } from "node:fs/promises";
-import path from "node:path";
 import type { EntrySummary } from "../entry/types.js";
 import type { NewEvent, RunRef } from "../ledger/index.js";
-import { editEntryFile } from "../store/mutate.js";
 import type { Layout } from "../store/layout.js";
+import { applyChange } from "./change.js";
 import { restoreEntry, type AppendEvents } from "./manual.js";
 import { findingHash } from "./provenance.js";
 import type { RecordPlan } from "./record.js";
@@ -71,23 +69,17 @@ export async function applyRecord(deps: ApplyRecordDeps, plan: RecordPlan): Prom
  * it after the plan was made: archived → the independent finding restores it (recurrence); gone → dropped.
  */
 async function editOrRelocate(deps: ApplyRecordDeps, edit: { id: string; path: string }): Promise<"edited" | "restored" | "gone"> {
-  const abs = path.join(deps.layout.root, edit.path);
   const edits = [
     { op: "set" as const, key: "lastConfirmed", value: deps.today },
     { op: "set" as const, key: "provenance", value: "independent" },
   ];
-  try {
-    await editEntryFile(deps.layout, abs, edits);
-    return "edited";
-  } catch (error) {
-    if (await stat(abs).then(() => true, () => false)) throw error;
-  }
+  // Under the entry's lock, as every manual change is (set-status, supersede, retract, restore): a status set a moment
+  // ago is not written over, and an entry moved meanwhile is not written back where it was.
+  const editAt = async (file: string) => (await applyChange(deps.layout, { key: edit.id, steps: [{ kind: "edit", path: file, edits }] }, deps.append)).kind === "applied";
+  if (await editAt(edit.path)) return "edited";
   const entry = await deps.reload(edit.id);
   if (!entry) return "gone";
-  if (entry.state === "active") {
-    await editEntryFile(deps.layout, path.join(deps.layout.root, entry.path), edits);
-    return "edited";
-  }
+  if (entry.state === "active") return (await editAt(entry.path)) ? "edited" : "gone";
   const reason = `recurred: independently re-found in run ${deps.run.run} while it was being archived`;
   await restoreEntry(deps.layout, deps.append, entry, reason, deps.today, deps.run.run);
   return "restored";

@@ -1,5 +1,7 @@
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { lockEntry } from "../../src/store/pending.js";
 import { changedLines, databaseEntries, entry, events, fm, project, read, snapshot } from "./setup.js";
 
 const AUTH = "knowledge/auth-ctx.md";
@@ -97,6 +99,21 @@ describe("record: provenance", () => {
       ["sql-concat", "independent", 16],
       ["auth-ctx", "independent", 16],
     ]);
+  });
+
+  it("an independent confirmation edits the entry under its lock: a status set meanwhile is kept, not written over", async () => {
+    const { kb, root } = await project(files);
+    // `set-status disputed` (another process) holds the entry and edits it while record waits.
+    const release = await lockEntry(kb.layout, "auth-ctx");
+    const recording = kb.recordFindings("r1", [{ agent: "security", text: "y", entry: "auth-ctx" }]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await read(root, AUTH)).toContain("lastConfirmed: 2026-02-12");
+    await writeFile(path.join(root, AUTH), (await read(root, AUTH)).replace("provenance: independent", "provenance: independent\nstatus: disputed"));
+    await release();
+    await recording;
+    const after = await read(root, AUTH);
+    expect(after).toContain("status: disputed");
+    expect(after).toContain("lastConfirmed: 2026-03-01");
   });
 
   it("two independent confirmations of one entry in a run edit the file once and record two events", async () => {
