@@ -132,8 +132,10 @@ export async function decayLoaded(deps: ReviewDeps, loaded: Pick<KnowledgeView, 
       continue;
     }
     try {
-      await archiveEntry(deps.layout, deps.append, entry, candidate.reason, deps.today(), options.run);
-      archived.push(candidate);
+      const result = await archiveEntry(deps.layout, deps.append, entry, candidate.reason, deps.today(), options.run);
+      // Refused (the archive holds another file of that name, or the entry changed since it was loaded): not archived.
+      if (result.kind === "refused") warnings.push(`"${candidate.id}" was not archived: ${result.reason}`);
+      else archived.push(candidate);
     } catch (error) {
       // Moved by hand (or by a process that does not take the lifecycle lock) since it was loaded: nothing to archive.
       if (await stat(path.join(deps.layout.root, entry.path)).then(() => true, () => false)) throw error;

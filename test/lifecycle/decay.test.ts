@@ -65,6 +65,20 @@ describe("decay: the ledger's times", () => {
 });
 
 describe("decay: archiving", () => {
+  it("an archive it cannot make (the archive holds another entry's file of that name) is a warning, never reported as archived", async () => {
+    const { kb, root, clock } = await project(databaseEntries(1), { config: { ...LITERAL, decayAfterRuns: 3 } });
+    const other = (await read(root, "knowledge/db-1.md")).replace("lastConfirmed:", "id: db-1-old\narchived: 2026-01-01\nlastConfirmed:");
+    await writeFile(path.join(root, "knowledge/archive/db-1.md"), other);
+    for (let run = 1; run <= 3; run++) await review(kb, clock, `r${run}`);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const result = await kb.decay();
+      expect(result.archived).toEqual([]);
+      expect(result.warnings).toEqual([expect.stringMatching(/^"db-1" was not archived: cannot move "db-1": knowledge\/archive\/db-1\.md already exists/)]);
+    }
+    expect(await read(root, "knowledge/archive/db-1.md")).toBe(other);
+    expect((await events(kb)).filter((e) => e.type === "archived")).toEqual([]);
+  });
+
   it("archives at exactly decayAfterRuns, with `archived` and `archivedReason`, and never deletes", async () => {
     const { kb, root, clock } = await project(databaseEntries(1), { config: LITERAL });
     const original = await read(root, "knowledge/db-1.md");

@@ -44,7 +44,7 @@ export async function decay(kb: KnowledgeBase, io: Io, opts: { dryRun?: boolean;
   const result = await kb.decay({ dryRun: opts.dryRun ?? false });
   if (opts.json) return json(io, result), EXIT.ok;
   for (const w of result.warnings) io.err(`warning: ${w}`);
-  if (!result.archived.length) io.out("no entry is past its decay limit");
+  if (!result.archived.length) io.out(result.warnings.length ? "nothing archived (see the warnings above)" : "no entry is past its decay limit");
   for (const d of result.archived) io.out(`${opts.dryRun ? "would archive" : "archived"} ${d.id}: ${d.reason}`);
   return EXIT.ok;
 }
