@@ -124,9 +124,13 @@ export async function decayLoaded(deps: ReviewDeps, loaded: Pick<KnowledgeView, 
   const plan = planDecay(loaded.entries, views, deps.config, options.confirmed ? { confirmed: options.confirmed } : {});
   const warnings: string[] = [];
   const archived: DecayCandidate[] = [];
+  const seen = new Set<string>();
   for (const candidate of plan) {
     const entry = loaded.byId.get(candidate.id);
     if (!entry) continue;
+    // Two files with one id (an id-duplicate error in check) are one entry to the ledger: archived once, by its first file.
+    if (seen.has(candidate.id)) continue;
+    seen.add(candidate.id);
     if (options.dryRun) {
       archived.push(candidate);
       continue;
