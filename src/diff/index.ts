@@ -88,12 +88,23 @@ async function resolveRange(repo: GitRepo, range: Range): Promise<{ base: string
 async function withDecay(entries: DiffEntry[], config: Pick<CairnConfig, "decayAfterRuns" | "nearDecayRatio">, readEvents: () => Promise<Parameters<typeof projectLedger>[0]>): Promise<DiffEntry[]> {
   const active = entries.filter((e) => e.state === "active" && e.kinds[0] !== "retracted" && e.unparsable !== "head" && e.unparsable !== "both");
   if (active.length === 0) return entries;
-  const views = projectLedger(await readEvents(), active.map((e) => ({ id: e.id, ...(e.lastConfirmed !== undefined ? { lastConfirmed: e.lastConfirmed } : {}) })));
+  // An id renamed by the change (a file renamed without an `id:` key) leaves its ledger history under the old id.
+  const renamed = active.filter((e) => e.previousId !== undefined && e.previousId !== e.id);
+  const views = projectLedger(await readEvents(), [
+    ...active.map((e) => ({ id: e.id, ...(e.lastConfirmed !== undefined ? { lastConfirmed: e.lastConfirmed } : {}) })),
+    ...renamed.map((e) => ({ id: e.previousId!, ...(e.lastConfirmed !== undefined ? { lastConfirmed: e.lastConfirmed } : {}) })),
+  ]);
   const wanted = new Set(active);
   const { decayAfterRuns } = config;
   const near = nearDecayAt(config);
   return entries.map((e) => {
     const view = wanted.has(e) ? views.get(e.id) : undefined;
-    return view ? { ...e, decay: { unconfirmedRuns: view.unconfirmedRuns, decayAfterRuns, nearDecay: view.unconfirmedRuns >= near } } : e;
+    if (!view) return e;
+    const left = e.previousId !== undefined && e.previousId !== e.id ? views.get(e.previousId) : undefined;
+    return {
+      ...e,
+      decay: { unconfirmedRuns: view.unconfirmedRuns, decayAfterRuns, nearDecay: view.unconfirmedRuns >= near },
+      ...(left && left.unconfirmedRuns > 0 ? { historyLeft: { unconfirmedRuns: left.unconfirmedRuns } } : {}),
+    };
   });
 }

@@ -87,6 +87,9 @@ export function details(entry: DiffEntry): string[] {
         break;
       case "renamed":
         out.push(entry.previousId ? `id renamed from ${code(entry.previousId)}` : `renamed from ${code(entry.previousPath ?? "?")}`);
+        if (entry.previousId && entry.historyLeft) {
+          out.push(`⚠️ its ledger history stays with ${code(entry.previousId)} (decay ${entry.historyLeft.unconfirmedRuns}/${entry.decay?.decayAfterRuns ?? "?"} there; it starts again at 0): add ${code(`id: ${entry.previousId}`)} to the frontmatter to keep it`);
+        }
         break;
     }
   }

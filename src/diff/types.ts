@@ -53,6 +53,11 @@ export type DiffEntry = {
     /** At or past `nearDecayRatio` of the limit. */
     nearDecay: boolean;
   };
+  /**
+   * For an id renamed by the change: the decay counter its ledger history has under the old id, which the new id does
+   * not inherit (only when that counter is above 0).
+   */
+  historyLeft?: { unconfirmedRuns: number };
   /** Which side could not be parsed at all (no frontmatter, invalid YAML...), so content was not compared. */
   unparsable?: "base" | "head" | "both";
   /** Error diagnostics of the file at HEAD (`line N: message`), e.g. for a PR that breaks an entry. */

@@ -34,7 +34,11 @@ beforeAll(async () => {
   await w("knowledge/meta-me.md", entryText({ finding: "Entry whose tags change.", extra: "tags: [a]\n" }));
   await w("knowledge/fmt-me.md", entryText({ finding: "Entry reflowed\nover two lines." }));
   await w("knowledge/archive/restore-me.md", entryText({ finding: "Archived entry that recurs.", extra: "archived: 2026-01-20\narchivedReason: decayed\n" }));
-  await w(LEDGER, ledgerLine({ type: "injected", run: "r0", agent: "sec", entries: ["edit-me"], time: "2026-01-01T10:00:00.000Z" }));
+  await w(
+    LEDGER,
+    ledgerLine({ type: "injected", run: "r0", agent: "sec", entries: ["edit-me"], time: "2026-01-01T10:00:00.000Z" }) +
+      ledgerLine({ type: "injected", run: "r0b", agent: "sec", entries: ["rename-me"], time: "2026-01-10T10:00:00.000Z" }),
+  );
   await w("src/handler.ts", "export {};\n");
   base = repo.commit("base");
 
@@ -141,6 +145,8 @@ describe("diffKnowledge between two commits", () => {
     expect(md).toContain("— restored from `knowledge/archive/restore-me.md`; lastConfirmed 2026-01-02 → 2026-02-12 (independent); decay 0/10");
     expect(md).toContain("- `retract-me` · `knowledge/retract-me.md` — A false positive that gets deleted. — deleted; was last confirmed 2026-01-02");
     expect(md).toContain("- `renamed-entry` · `knowledge/renamed-entry.md` — Entry whose file gets renamed without any change. — id renamed from `rename-me`");
+    // The rename starts its decay counter again: the comment says so, and how to keep the history.
+    expect(md).toContain("⚠️ its ledger history stays with `rename-me` (decay 1/10 there; it starts again at 0): add `id: rename-me` to the frontmatter to keep it");
     expect(md).toContain("— metadata changed: tags;");
     expect(md).toContain("— formatting only;");
     // The finding keeps its code span; mentions and issue references are defused.
