@@ -57,7 +57,10 @@ export type DiffEntry = {
    * For an id renamed by the change: the decay counter its ledger history has under the old id, which the new id does
    * not inherit (only when that counter is above 0).
    */
-  historyLeft?: { unconfirmedRuns: number };
+  historyLeft?: {
+    /** Distinct runs that injected the old id since its last confirmation. */
+    unconfirmedRuns: number;
+  };
   /** Which side could not be parsed at all (no frontmatter, invalid YAML...), so content was not compared. */
   unparsable?: "base" | "head" | "both";
   /** Error diagnostics of the file at HEAD (`line N: message`), e.g. for a PR that breaks an entry. */
