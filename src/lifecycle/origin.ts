@@ -21,7 +21,8 @@ async function branchOf(gitDir: string): Promise<string> {
  * This clone's id: 8 hex characters of a hash of the host name, the real path of the common git dir
  * and its inode and creation time. Nothing is written (a worktree's git dir may lie outside the
  * repository root); every worktree of a clone shares it, a new clone — even at the same path — gets
- * another one, and it stays the same for the life of the clone.
+ * another one. It changes when the clone moves (another path) or is used from another host or container: a review
+ * split that way sets $CAIRN_ORIGIN, or its runs count once per place.
  */
 async function cloneId(commonDir: string): Promise<string> {
   const real = await realpath(commonDir).catch(() => commonDir);
@@ -32,8 +33,16 @@ async function cloneId(commonDir: string): Promise<string> {
     .slice(0, 8);
 }
 
-/** `<branch>@<clone id>` for the repository holding `root`, or undefined outside git. Never throws. */
+/**
+ * The environment variable that names where runs happen (beats git): a review whose `inject` and `record` run in
+ * different containers, hosts or fresh clones — each its own clone id — sets it to one value for the whole review.
+ */
+export const ORIGIN_ENV = "CAIRN_ORIGIN";
+
+/** `$CAIRN_ORIGIN`, else `<branch>@<clone id>` for the repository holding `root`, else undefined (outside git). Never throws. */
 export async function detectOrigin(root: string): Promise<string | undefined> {
+  const fromEnv = process.env[ORIGIN_ENV]?.trim();
+  if (fromEnv) return fromEnv;
   try {
     const dirs = await gitDirs(root);
     if (!dirs) return undefined;

@@ -11,7 +11,7 @@ export type OpenOptions = {
   config?: Partial<CairnConfig>;
   /** Who acts, recorded on every ledger event this knowledge base writes. Default: `$CAIRN_ACTOR`, else `git config user.name`, else the OS user. */
   actor?: string;
-  /** Where runs happen, recorded on run events (two branches' `pr-1` are two runs). Default: `<branch>@<clone id>` read from git; none outside git. */
+  /** Where runs happen, recorded on run events (two branches' `pr-1` are two runs). Default: `$CAIRN_ORIGIN`, else `<branch>@<clone id>` read from git; none outside git. */
   origin?: string;
   /** Clock for dates and ledger times (tests, simulations). Default `() => new Date()`. */
   now?: () => Date;
