@@ -116,6 +116,11 @@ describe("status, confirm, retract, restore", () => {
     expect(diff.trim()).toBe("2\t2\tknowledge/e1.md");
     const after = await readFile(path.join(dir, "knowledge/e1.md"), "utf8");
     expect(after).toBe(original.replace("2026-01-02", today).replace("primed", "independent"));
+    expect(confirmed.stdout).toBe("confirmed e1 (knowledge/e1.md)\n");
+    // Again the same day: the file does not change, and the confirmation is still recorded (it restarts the counter).
+    const again = await cairn(["confirm", "e1"], { cwd: dir });
+    expect(again.stdout).toBe("confirmed again (the file already said today, independent): e1 (knowledge/e1.md)\n");
+    expect(await readFile(path.join(dir, "knowledge/e1.md"), "utf8")).toBe(after);
 
     const status = JSON.parse((await cairn(["status", "--json"], { cwd: dir })).stdout);
     expect(status.entries.map((e: { id: string }) => e.id)).toEqual(["e1", "e2"]);

@@ -9,7 +9,9 @@ export async function manual(kb: KnowledgeBase, io: Io, verb: "confirm" | "retra
     verb,
     result,
     (r) => {
-      const what = { confirm: r.changed ? "confirmed" : "already confirmed today:", retract: "retracted (deleted)", restore: "restored to" }[verb];
+      // A confirmation is recorded either way (the decay counter starts again from now); the file changes only when its
+      // date or provenance does.
+      const what = { confirm: r.changed ? "confirmed" : "confirmed again (the file already said today, independent):", retract: "retracted (deleted)", restore: "restored to" }[verb];
       return `${what} ${verb === "restore" ? r.path : `${r.id} (${r.path})`}`;
     },
     { ...opts, knowledgeDir: kb.config.knowledgeDir },
