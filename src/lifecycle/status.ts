@@ -56,7 +56,7 @@ export function buildStatus(input: StatusInput, options: { all?: boolean } = {})
     const status = typeof fm.status === "string" ? fm.status : "observed";
     if (status === "disputed") warnings.push("disputed");
     if (status === "superseded") warnings.push(`superseded${fm.supersededBy ? ` by ${String(fm.supersededBy)}` : ""}`);
-    if (limit.kind === "past-limit") warnings.push(`past its decay limit: ${limit.reason} (after a merge?); the next record or decay archives it`);
+    if (limit.kind === "past-limit") warnings.push(`past its decay limit: ${limit.reason}; the next record or decay archives it (\`cairn decay\` says why when it cannot)`);
     else if (limit.kind === "last-chance") warnings.push(`last chance: withheld from agents (holdout ${heldOutRuns}/${holdoutRuns(config)}) until one re-finds it on its own`);
     else if (active && unconfirmedRuns >= nearDecayAt(config)) {
       warnings.push(`near decay: ${unconfirmedRuns}/${config.decayAfterRuns} runs without independent confirmation`);
