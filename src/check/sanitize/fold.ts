@@ -17,7 +17,8 @@ export type Folded = {
 };
 
 const INVISIBLE = new RegExp(`[${HIDDEN_CHARS}]`);
-const SPACE = /\s/;
+/** White space, and the next-line control (U+0085), which a prompt reads as a line break but `\s` does not match. */
+const SPACE = /[\s\u0085]/;
 /** Look-alikes that phrase-based filters are commonly dodged with (Cyrillic, Greek, full-width forms fold by NFKD). */
 const CONFUSABLES: Record<string, string> = {
   а: "a", в: "b", е: "e", ё: "e", к: "k", м: "m", н: "h", о: "o", р: "p", с: "c", т: "t", у: "y", х: "x", і: "i", ї: "i", ј: "j", ѕ: "s", ԁ: "d", ԛ: "q", ԝ: "w", ɡ: "g",

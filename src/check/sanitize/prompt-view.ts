@@ -17,6 +17,8 @@ import type { Sanitizer } from "./index.js";
  * as white space (tab, line breaks, vertical tab, form feed, next line: a space in the prompt).
  */
 const DROPPED = new RegExp(`[${HIDDEN_CHARS}\\u0000-\\u0008\\u000e-\\u001f\\u007f-\\u0084\\u0086-\\u009f]`, "g");
+/** The next-line control: a line break to the prompt (a space on its one line), no white space to a regular expression. */
+const NEXT_LINE = /\u0085/g;
 /** Line breaks and white space of every kind, as the prompt puts its text on one line. */
 const BREAKS = /[\r\n\u0085\u2028\u2029\v\f\t]+/g;
 
@@ -39,8 +41,10 @@ export function sanitizeAsPrompted(sanitize: Sanitizer, text: string, file: stri
   // never dropped), so each problem is reported on its line.
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   DROPPED.lastIndex = 0;
-  if (DROPPED.test(body)) {
-    add(sanitize(body.replace(DROPPED, ""), file), "with the characters that hide text dropped, as the prompt reads it");
+  NEXT_LINE.lastIndex = 0;
+  if (DROPPED.test(body) || NEXT_LINE.test(body)) {
+    const shown = body.replace(DROPPED, "").replace(NEXT_LINE, " ");
+    add(sanitize(shown, file), "with the characters that hide text dropped and line breaks read as spaces, as the prompt reads it");
   }
   // Every frontmatter string as YAML decoded it, where the file does not hold it as written (escapes, folded lines).
   for (const [key, value] of Object.entries(frontmatter ?? {})) {
