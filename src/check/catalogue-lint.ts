@@ -155,9 +155,10 @@ export async function lintCatalogue(input: RecordLintInput & { view: KnowledgeVi
   const { view } = input;
   const linter = await recordLinter(input, base);
   const { diagnostics, directives } = await linter.raw(view.entries);
-  // Files that do not parse and duplicate ids: the view's problems beyond the entries' own (most views have none).
+  // Files that do not parse, and where entries are (ids, file names): the view's problems beyond the entries' own
+  // (most views have none).
   const parsed = new Set(view.diagnostics.length ? view.entries.map((e) => e.path) : []);
-  const others = view.diagnostics.filter((d) => !parsed.has(d.file) || d.rule === "id-duplicate");
+  const others = view.diagnostics.filter((d) => !parsed.has(d.file) || d.rule === "id-duplicate" || d.rule === "archive-name-taken");
   const broken = [...new Set(view.diagnostics.map((d) => d.file))].filter((f) => !parsed.has(f));
   const raw = [...others, ...diagnostics, ...checkReferences(view.entries, view.byId)];
   const final = linter.policy.finalize(raw, [...view.entries.map((e) => e.path), ...broken], directives);

@@ -3,7 +3,8 @@
  * today (records), by id, and the parse problems — the shape of a full load (store/load.ts) without
  * reading a single entry file.
  */
-import { diagnostic, type Diagnostic } from "../entry/diagnostic.js";
+import type { Diagnostic } from "../entry/diagnostic.js";
+import { placeEntries } from "../store/places.js";
 import { problemsOf, type CatalogueData, type CatalogueRecord } from "./catalogue.js";
 
 export type KnowledgeView = {
@@ -19,7 +20,6 @@ export type KnowledgeView = {
 
 export function knowledgeView(data: CatalogueData, today: string): KnowledgeView {
   const entries: CatalogueRecord[] = [];
-  const byId = new Map<string, CatalogueRecord>();
   const diagnostics: Diagnostic[] = [];
   const invalid = new Set<string>();
   const note = (list: readonly Diagnostic[]) => {
@@ -29,14 +29,9 @@ export function knowledgeView(data: CatalogueData, today: string): KnowledgeView
   for (const broken of data.broken) note(broken.problems);
   for (const record of data.records) {
     note(problemsOf(record, today));
-    if (record.unparsed) continue;
-    entries.push(record);
-    const first = byId.get(record.id);
-    if (first) {
-      note([diagnostic(record.path, "id-duplicate", "error", `id "${record.id}" is already used by ${first.path}; ids must be unique across knowledge/ and knowledge/archive/ — rename one file or set a distinct \`id\``)]);
-      continue;
-    }
-    byId.set(record.id, record);
+    if (!record.unparsed) entries.push(record);
   }
-  return { entries, byId, diagnostics, invalid };
+  const placed = placeEntries(entries);
+  note(placed.diagnostics);
+  return { entries, byId: placed.byId, diagnostics, invalid };
 }

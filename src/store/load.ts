@@ -1,8 +1,9 @@
 /** Load every entry under the knowledge dir: entries, per-file diagnostics and duplicate-id problems. */
-import { diagnostic, type Diagnostic } from "../entry/diagnostic.js";
+import type { Diagnostic } from "../entry/diagnostic.js";
 import type { Entry } from "../entry/types.js";
 import { listEntryFiles, mapLimit, readEntryFile, type EntryFile, type ReadResult } from "./files.js";
 import type { Layout } from "./layout.js";
+import { placeEntries } from "./places.js";
 
 export type LoadedKnowledge = {
   /** Every entry that parsed well enough to have an id (may still carry errors). */
@@ -42,15 +43,8 @@ export async function loadKnowledge(layout: Layout, options: LoadOptions = {}): 
     if (result.diagnostics.some((d) => d.severity === "error")) invalid.add(files[i]!.rel);
     if (result.entry) entries.push(result.entry);
   }
-  const byId = new Map<string, Entry>();
-  for (const entry of entries) {
-    const first = byId.get(entry.id);
-    if (first) {
-      diagnostics.push(diagnostic(entry.path, "id-duplicate", "error", `id "${entry.id}" is already used by ${first.path}; ids must be unique across knowledge/ and knowledge/archive/ — rename one file or set a distinct \`id\``));
-      invalid.add(entry.path);
-      continue;
-    }
-    byId.set(entry.id, entry);
-  }
-  return { entries, byId, diagnostics, invalid };
+  const placed = placeEntries(entries);
+  diagnostics.push(...placed.diagnostics);
+  for (const d of placed.diagnostics) if (d.severity === "error") invalid.add(d.file);
+  return { entries, byId: placed.byId, diagnostics, invalid };
 }

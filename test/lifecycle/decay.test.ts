@@ -69,6 +69,10 @@ describe("decay: archiving", () => {
     const { kb, root, clock } = await project(databaseEntries(1), { config: { ...LITERAL, decayAfterRuns: 3 } });
     const other = (await read(root, "knowledge/db-1.md")).replace("lastConfirmed:", "id: db-1-old\narchived: 2026-01-01\nlastConfirmed:");
     await writeFile(path.join(root, "knowledge/archive/db-1.md"), other);
+    // check says so before decay runs into it.
+    expect((await kb.check()).diagnostics.filter((d) => d.rule === "archive-name-taken").map((d) => [d.file, d.severity, d.message])).toEqual([
+      ["knowledge/db-1.md", "warning", expect.stringMatching(/^knowledge\/archive\/db-1\.md \(id "db-1-old"\) has this file's name: decay cannot archive this entry/)],
+    ]);
     for (let run = 1; run <= 3; run++) await review(kb, clock, `r${run}`);
     for (let attempt = 0; attempt < 2; attempt++) {
       const result = await kb.decay();

@@ -4,5 +4,8 @@ import { type RuleModule, rulesOf } from "./types.js";
 export const idRules: RuleModule = {
   name: "ids",
   // A duplicate id breaks every lookup by id, whichever file wins: never switched off inside an entry.
-  rules: rulesOf("ids", { gate: false, inline: false }, [["id-duplicate", "error", "two entries with the same id"]]),
+  rules: rulesOf("ids", { gate: false, inline: false }, [
+    ["id-duplicate", "error", "two entries with the same id"],
+    ["archive-name-taken", "warning", "an active entry whose file name an archived entry (another id) has: it cannot be archived"],
+  ]),
 };
