@@ -9,9 +9,13 @@ export async function fixAnchors(ctx: Pick<KbContext, "layout" | "config" | "app
   const { fixEntryAnchors } = await import("../anchors/fix-entries.js");
   const { anchorResolverFor } = await import("../check/anchors.js");
   const { selectEntries } = await import("../anchors/live.js");
-  const loaded = await ctx.load();
-  const entries = selectEntries(ctx.layout, loaded.entries, options.paths);
-  const report = await fixEntryAnchors(ctx.layout, anchorResolverFor(ctx.layout, { repos: ctx.config.repos }), entries, { dryRun: options.dryRun ?? false, append: ctx.append });
+  const { withLifecycleLock } = await import("../lifecycle/lifecycle-lock.js");
+  // Between a `record`'s edits and its events, or a manual change's steps, no fix is written (a dry run only reads).
+  const report = await withLifecycleLock(ctx.layout, !options.dryRun, async () => {
+    const loaded = await ctx.load();
+    const entries = selectEntries(ctx.layout, loaded.entries, options.paths);
+    return fixEntryAnchors(ctx.layout, anchorResolverFor(ctx.layout, { repos: ctx.config.repos }), entries, { dryRun: options.dryRun ?? false, append: ctx.append });
+  });
   if (!report.dryRun && report.files.length) ctx.invalidate();
   return report;
 }

@@ -58,6 +58,13 @@ async function withEntry(ctx: ManualContext, id: string, action: (entry: EntrySu
   if (!id || id.includes("/") || id.includes("\\") || id.includes("..")) {
     throw new CairnError("USAGE", `"${id}" is not an entry id; expected the file name without .md, e.g. auth-middleware-swallows-ctx-cancel`);
   }
+  // One lifecycle writer at a time: a `record` running now edits entries and appends their events in several steps,
+  // and a retract or a status change must come before or after all of them, not between.
+  const { withLifecycleLock } = await import("../lifecycle/lifecycle-lock.js");
+  return withLifecycleLock(ctx.layout, true, () => lookedUp(ctx, id, action));
+}
+
+async function lookedUp(ctx: ManualContext, id: string, action: (entry: EntrySummary) => Promise<ManualResult>): Promise<ManualResult> {
   await ctx.repair();
   // The entry's own file first (its id is its file name, as almost always); else the catalogue, just refreshed from
   // the files. The change itself re-reads the file and refuses a stale plan.

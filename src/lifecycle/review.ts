@@ -43,20 +43,7 @@ export type ReviewDeps = {
   fingerprinting?: (entries: Entry[]) => Promise<AppendEvents>;
 };
 
-/** Run `action` holding the lifecycle lock; `locked` false runs it directly (dry runs). */
-export async function withLifecycleLock<T>(layout: Layout, locked: boolean, action: () => Promise<T>): Promise<T> {
-  // A wrong root is an error before anything is created there (no .cairn/ for the lock).
-  const { requireKnowledgeDir } = await import("../store/require.js");
-  await requireKnowledgeDir(layout);
-  if (!locked) return action();
-  const { acquireIndexLock } = await import("../indexing/lock.js");
-  const release = await acquireIndexLock(`${layout.cache}/lifecycle`, { wait: true });
-  try {
-    return await action();
-  } finally {
-    await release().catch(() => {});
-  }
-}
+export { withLifecycleLock } from "./lifecycle-lock.js";
 
 type Prepared = { loaded: KnowledgeView; events: LedgerState; ref: RunRef; warnings: string[] };
 

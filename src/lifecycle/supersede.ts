@@ -1,9 +1,7 @@
 /** `supersede OLD NEW` and status changes: validated transitions, links on both entries, OLD archived. */
-import path from "node:path";
 import { refsOf } from "../check/references.js";
 import type { EntryStatus, EntrySummary } from "../entry/types.js";
 import { ENTRY_STATUSES } from "../entry/types.js";
-import { editEntryFile } from "../store/mutate.js";
 import type { Layout } from "../store/layout.js";
 import { applyChange, type AppendEvents, type ChangeStep } from "./change.js";
 import { planArchive, type ManualResult } from "./manual.js";
@@ -22,9 +20,15 @@ export async function setStatus(layout: Layout, append: AppendEvents, entry: Ent
   const from = statusOf(entry);
   const check = checkTransition(from, to);
   if (!check.ok) return { kind: "refused", id: entry.id, reason: check.reason };
-  const changed = await editEntryFile(layout, path.join(layout.root, entry.path), [{ op: "set", key: "status", value: to }]);
-  if (changed) await append([{ type: "status-set", entry: entry.id, from, to }]);
-  return { kind: "done", id: entry.id, path: entry.path, changed };
+  if (from === to) return { kind: "done", id: entry.id, path: entry.path, changed: false };
+  // A change under the entry's lock, as every other edit of an entry: never written over by, or over, a concurrent one.
+  const steps: ChangeStep[] = [
+    { kind: "edit", path: entry.path, edits: [{ op: "set", key: "status", value: to }] },
+    { kind: "events", events: [{ type: "status-set", entry: entry.id, from, to }] },
+  ];
+  const outcome = await applyChange(layout, { key: entry.id, steps }, append);
+  if (outcome.kind === "stale") return { kind: "refused", id: entry.id, reason: `${outcome.reason}; nothing was changed` };
+  return { kind: "done", id: entry.id, path: entry.path, changed: true };
 }
 
 export async function supersede(layout: Layout, append: AppendEvents, old: EntrySummary, replacement: EntrySummary, today: string): Promise<ManualResult> {
