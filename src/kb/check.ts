@@ -23,7 +23,9 @@ export async function checkKnowledge(ctx: Pick<KbContext, "layout" | "config" | 
   const { knowledgeView } = await import("../indexing/catalogue-view.js");
   const view = knowledgeView(index.catalogue, ctx.today());
   const { lintCatalogue } = await import("../check/catalogue-lint.js");
-  const { state } = await ctx.ledger.state();
+  const { state, warnings: ledgerWarnings } = await ctx.ledger.state();
+  // A pull request can add ledger lines: one skipped as malformed or dated ahead of this clock is said here too.
+  for (const w of ledgerWarnings) ctx.warn(`${w.file}:${w.line}: ${w.message}`);
   const lint = await lintCatalogue({ layout: ctx.layout, config: ctx.config, view, events: state, today: ctx.today(), anchors: rest.anchors !== false, strictAnchors: true }, ctx.lint.cache);
   ctx.lint.cache = lint.cache;
   const inPaths = (file: string) => !paths.length || paths.some((p) => { const abs = path.join(ctx.layout.root, file); return abs === p || abs.startsWith(p + path.sep); });
