@@ -26,8 +26,8 @@ const DECAYING = 40;
 
 type Files = Record<string, string>;
 
-function entry(finding: string, extra = ""): string {
-  return `---\nlastConfirmed: ${OLD}\nprovenance: independent\n${extra}---\n${finding}\n\nEvidence: src/auth.ts:1-2, handleRequest() — upstream call.\nVerify: grep for ctx.Err() after fetch() calls in src/.\n`;
+function entry(finding: string, extra = "", evidence = "src/auth.ts:1-2, handleRequest() — upstream call."): string {
+  return `---\nlastConfirmed: ${OLD}\nprovenance: independent\n${extra}---\n${finding}\n\nEvidence: ${evidence}\nVerify: grep for ctx.Err() after fetch() calls in src/.\n`;
 }
 
 const TOPICS = ["retries", "timeouts", "sessions", "cookies", "headers", "logging", "caching", "pooling", "tracing", "quotas"];
@@ -37,6 +37,10 @@ export function templateFiles(): Files {
   const files: Files = {
     "cairn.config.json": JSON.stringify({ embedder: { provider: "none" }, decayAfterRuns: 3 }),
     "src/auth.ts": "export function handleRequest() {\n  return fetch('x');\n}\n",
+    // What compound's findings and the archived entry it restores cite: places no other entry cites (a shared anchor
+    // makes a candidate a duplicate, and compound would create and restore nothing).
+    "src/queue.ts": "export function consumeA() {}\nexport function consumeB() {}\nexport function consumeC() {}\n",
+    "src/client.ts": "export function resolveHost() {\n  return cache;\n}\n",
     ".gitattributes": "knowledge/.ledger/*.jsonl merge=union\n",
     ".gitignore": ".cairn/\n",
     "knowledge/archive/.gitkeep": "",
@@ -45,6 +49,7 @@ export function templateFiles(): Files {
   };
   for (let i = 0; i < DECAYING; i++) files[`knowledge/d-${pad(i)}.md`] = entry(`Decaying pattern ${i}: middleware ${TOPICS[i % 10]} number ${i} leak contexts.`);
   for (let i = 0; i < 10; i++) files[`knowledge/archive/a-${pad(i)}.md`] = entry(`Archived pattern about ${TOPICS[i]} in the upstream client ${i}.`, `archived: ${OLD}\narchivedReason: decayed\n`);
+  files["knowledge/archive/a-00.md"] = entry(RECURRING, `archived: ${OLD}\narchivedReason: decayed\n`, "src/client.ts:1-3, resolveHost() — answers cached forever.");
   for (let i = 0; i < 10; i++) files[`knowledge/c-${pad(i)}.md`] = entry(`Current pattern about ${TOPICS[i]} handling in request ${i}.`);
   const lines = [1, 2, 3].map((run, i) =>
     JSON.stringify({ v: 1, eventId: `01KA0000000000000000000R${run}0`.slice(0, 26), time: `2026-01-0${2 + i}T10:00:00.000Z`, type: "injected", run: `old-${run}`, agent: "security", entries: Array.from({ length: DECAYING }, (_, j) => `d-${pad(j)}`) }),
@@ -56,11 +61,17 @@ export function templateFiles(): Files {
 export type Scenario = { name: string; args: string[]; input?: string; next?: string[]; prepare?: (root: string) => Promise<void> };
 
 const findings = JSON.stringify({ findings: [5, 6, 7, 8, 9].map((i) => ({ agent: "security", text: `Current pattern about ${TOPICS[i]}`, entry: `c-${pad(i)}` })) });
+/** The archived entry a-00's finding: compound's last candidate recurs it (a restore). */
+const RECURRING = "The upstream client caches DNS answers forever and never re-resolves a moved host.";
+
+/** Three new patterns (created) and a recurrence of a-00 (restored), each with words and an anchor of its own. */
 const synthesized = JSON.stringify({
   findings: [
-    ...[0, 1, 2].map((i) => ({ text: `A new converging pattern ${i}: workers drop ${TOPICS[i]} deadlines on retry.`, agents: ["security", "performance"], evidence: ["src/auth.ts:1-2, handleRequest() — deadline dropped"], verify: ["grep for deadline in src/"], durable: true })),
-    { text: "Archived pattern about retries in the upstream client 0.", agents: ["security", "correctness"], evidence: ["src/auth.ts:1, handleRequest()"], verify: ["grep retries in src/"], durable: true },
-  ],
+    { text: "Queue consumers reset the retry budget whenever a message is redelivered.", evidence: ["src/queue.ts:1, consumeA()"] },
+    { text: "Batch uploads acknowledge the whole batch after a partial failure.", evidence: ["src/queue.ts:2, consumeB()"] },
+    { text: "Scheduled jobs compute cron offsets in local time and skip the DST hour.", evidence: ["src/queue.ts:3, consumeC()"] },
+    { text: RECURRING, evidence: ["src/client.ts:1-3, resolveHost()"] },
+  ].map((f) => ({ ...f, agents: ["security", "performance"], verify: ["grep for consume in src/"], durable: true })),
 });
 
 /** The twelve mutating commands (issue 8's list), each with the command that follows it. */
