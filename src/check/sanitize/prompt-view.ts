@@ -9,6 +9,7 @@
  * (same rule, same line) is not reported twice.
  */
 import type { Diagnostic } from "../../entry/diagnostic.js";
+import { oneLine } from "../../retrieval/context.js";
 import { HIDDEN_CHARS } from "../../text/invisible.js";
 import type { Sanitizer } from "./index.js";
 
@@ -19,8 +20,6 @@ import type { Sanitizer } from "./index.js";
 const DROPPED = new RegExp(`[${HIDDEN_CHARS}\\u0000-\\u0008\\u000e-\\u001f\\u007f-\\u0084\\u0086-\\u009f]`, "g");
 /** The next-line control: a line break to the prompt (a space on its one line), no white space to a regular expression. */
 const NEXT_LINE = /\u0085/g;
-/** Line breaks and white space of every kind, as the prompt puts its text on one line. */
-const BREAKS = /[\r\n\u0085\u2028\u2029\v\f\t]+/g;
 
 /**
  * Diagnostics of `sanitize` over the entry as the prompt reads it that `found` (the pass over the file's text) does
@@ -50,8 +49,7 @@ export function sanitizeAsPrompted(sanitize: Sanitizer, text: string, file: stri
   for (const [key, value] of Object.entries(frontmatter ?? {})) {
     for (const decoded of strings(value)) {
       if (text.includes(decoded)) continue;
-      const shown = decoded.replace(BREAKS, " ").replace(DROPPED, "");
-      add(sanitize(shown, file), `in \`${key}\` as YAML decodes it: the text the prompt shows`, keyLine(text, key));
+      add(sanitize(oneLine(decoded), file), `in \`${key}\` as YAML decodes it: the text the prompt shows`, keyLine(text, key));
     }
   }
   return out;
