@@ -3,8 +3,9 @@
  *
  * Protocol — plan, log, apply, clear:
  *   1. The caller plans the change as steps, each idempotent ("make it so"): edit an entry's
- *      frontmatter, move an entry (editing it on the way), delete one, append events (each with a
- *      fixed eventId).
+ *      frontmatter, rewrite an entry's whole text (`check --fix`: from the text it was planned on,
+ *      named by its hash), move an entry (editing it on the way), delete one, append events (each
+ *      with a fixed eventId).
  *   2. Lock the entry (`knowledge/.pending/<key>.lock`, one change per entry at a time; the lock
  *      of a dead process is broken at once) and finish any change left there by a crash.
  *   3. Check the preconditions against the files: if another process made the change since it
@@ -15,6 +16,10 @@
  * Repair (`repairPendingChanges`, run first by every mutating command) takes each logged change
  * whose lock is free (its process died) and applies its steps again from the first:
  *   - edit: applied when the file exists (setting or removing a key twice changes nothing);
+ *   - rewrite: the new text is written when the file still holds the text it was planned on; a file
+ *     that already holds the new text counts as written; any other file (gone, or edited by hand
+ *     since the crash) is a conflict: it is left as it is, and neither it nor the change's events
+ *     are written;
  *   - move: source present → the edited copy is written to the target without clobbering (a
  *     target identical to it, left by the crash, counts as written), then the source is deleted;
  *     source gone and target present → done; a target that differs from the edited source is a
@@ -26,6 +31,7 @@
  * Only changes logged on this host are repaired: a log committed by mistake (or by a hostile pull
  * request) is reported, never acted on.
  */
+import { createHash } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import * as z from "zod";
@@ -34,7 +40,7 @@ import { CairnError, isCairnError } from "../errors.js";
 import { appendEvents, readLedger, type NewEvent } from "../ledger/index.js";
 import { newEventId } from "../ledger/id.js";
 import { relativePath, type Layout } from "../store/layout.js";
-import { createEntryFile, deleteEntryFile, editEntryFile, editedText, entryExists, entryPath, readEntryText } from "../store/mutate.js";
+import { createEntryFile, deleteEntryFile, editEntryFile, editedText, entryExists, entryPath, readEntryText, writeEntryFile } from "../store/mutate.js";
 import { currentOwner, liveness } from "../store/owner.js";
 import { listIntentKeys, lockEntry, pendingDir, readIntent, removeIntent, removeLeftovers, writeIntent, type StoredIntent } from "../store/pending.js";
 import type { FrontmatterEdit } from "../entry/edit.js";
@@ -48,6 +54,8 @@ export type AppendEvents = ((events: NewEvent[]) => Promise<unknown>) & { now?: 
 /** One idempotent step. Paths are repository-relative entry paths (`knowledge/x.md`, `knowledge/archive/x.md`). */
 export type ChangeStep =
   | { kind: "edit"; path: string; edits: FrontmatterEdit[] }
+  /** Replace the whole text of `path`, planned on the text whose `textHash` is `before`. */
+  | { kind: "rewrite"; path: string; before: string; text: string }
   | { kind: "move"; from: string; to: string; edits: FrontmatterEdit[] }
   | { kind: "delete"; path: string }
   | { kind: "events"; events: NewEvent[] };
@@ -70,6 +78,7 @@ const intentSchema = z.object({
   steps: z.array(
     z.discriminatedUnion("kind", [
       z.object({ kind: z.literal("edit"), path: z.string(), edits }),
+      z.object({ kind: z.literal("rewrite"), path: z.string(), before: z.string(), text: z.string() }),
       z.object({ kind: z.literal("move"), from: z.string(), to: z.string(), edits }),
       z.object({ kind: z.literal("delete"), path: z.string() }),
       z.object({ kind: z.literal("events"), events: z.array(z.looseObject({ type: z.string(), eventId: z.string(), time: z.string() })) }),
@@ -177,6 +186,9 @@ async function run(layout: Layout, steps: readonly ChangeStep[], appendEventsOf:
         if (await entryExists(layout, abs)) await editEntryFile(layout, abs, step.edits);
         break;
       }
+      case "rewrite":
+        await rewrite(layout, step);
+        break;
       case "move":
         await move(layout, step);
         break;
@@ -188,6 +200,22 @@ async function run(layout: Layout, steps: readonly ChangeStep[], appendEventsOf:
         break;
     }
   }
+}
+
+/** The hash a `rewrite` step names the text it was planned on by. */
+export function textHash(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+/** Make `path` hold the step's text, when it holds the text the step was planned on (or the new text already). */
+async function rewrite(layout: Layout, step: Extract<ChangeStep, { kind: "rewrite" }>): Promise<void> {
+  const abs = entryPath(layout, step.path);
+  const current = await readEntryText(layout, abs);
+  if (current === step.text) return;
+  if (current === undefined || textHash(current) !== step.before) {
+    throw new CairnError("CONFLICT", `${step.path} was ${current === undefined ? "moved or removed" : "edited"} since the change was planned; it was left as it is`);
+  }
+  await writeEntryFile(layout, abs, step.text);
 }
 
 /** Make `to` hold the edited `from`, then remove `from`; never clobbers a different `to`. */
@@ -231,6 +259,11 @@ async function precondition(layout: Layout, steps: readonly ChangeStep[]): Promi
       if (source && !target) continue;
       reasons.push(!source && target ? `${step.from} was already moved to ${step.to}` : source ? `${step.to} already exists` : `${step.from} no longer exists`);
       if (source || !target) done = false;
+    } else if (step.kind === "rewrite") {
+      const current = await readEntryText(layout, entryPath(layout, step.path));
+      if (current !== undefined && textHash(current) === step.before) continue;
+      reasons.push(current === undefined ? `${step.path} no longer exists (moved or deleted by another process)` : `${step.path} was edited by another process since it was read`);
+      done = false;
     } else if (step.kind === "edit" || step.kind === "delete") {
       if (await exists(step.path)) continue;
       reasons.push(`${step.path} no longer exists (moved or deleted by another process)`);

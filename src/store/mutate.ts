@@ -51,6 +51,12 @@ export async function entryExists(layout: Layout, abs: string): Promise<boolean>
   }
 }
 
+/** Replace the whole text of an existing entry file, atomically. */
+export async function writeEntryFile(layout: Layout, abs: string, text: string): Promise<void> {
+  await assertContained(layout.root, abs, "write an entry");
+  await writeFileAtomic(abs, text);
+}
+
 /** Create a new file; refuses to overwrite an existing one (CairnError CONFLICT). */
 export async function createEntryFile(layout: Layout, abs: string, text: string): Promise<void> {
   await assertContained(layout.root, abs, "write an entry");

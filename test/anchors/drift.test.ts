@@ -1,8 +1,9 @@
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { lockEntry } from "../../src/store/pending.js";
-import { cairn } from "../helpers/cli.js";
+import { cairn, REPO } from "../helpers/cli.js";
 import { codeRepo, entryFile, insertAbove, padding, serverSource } from "./setup.js";
 
 const rules = (report: { diagnostics: Array<{ rule: string }> }) => report.diagnostics.map((d) => d.rule);
@@ -61,6 +62,60 @@ describe("drift: a function moved down the file (40 lines inserted above it)", (
     expect(fixed.refused).toEqual([{ file: "knowledge/ctx.md", reason: expect.stringMatching(/^moved or removed by another process since it was read/) }]);
     expect(await readdir(path.join(repo.dir, "knowledge"))).not.toContain("ctx.md");
     expect((await repo.kb.ledger.read()).events.filter((e) => e.type === "anchors-fixed")).toEqual([]);
+  });
+
+  it("check --fix never writes back a text older than the file: an entry edited by hand while it waited is fixed with the edit kept", async () => {
+    const repo = await codeRepo({
+      "src/server.ts": serverSource(52),
+      "knowledge/ctx.md": entryFile("src/server.ts:52-61, handleRequest() — ctx.Err() not checked after the upstream call."),
+    });
+    await insertAbove(repo.dir, "src/server.ts", 2, padding(40));
+    const release = await lockEntry(repo.kb.layout, "ctx");
+    const fixing = repo.kb.fixAnchors();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const file = path.join(repo.dir, "knowledge/ctx.md");
+    const edited = (await readFile(file, "utf8")).replace("Handlers often", "Request handlers often");
+    await writeFile(file, edited);
+    await release();
+    const fixed = await fixing;
+    expect(fixed).toMatchObject({ files: ["knowledge/ctx.md"], refused: [] });
+    expect(await readFile(file, "utf8")).toBe(edited.replace("src/server.ts:52-61", "src/server.ts:92-101"));
+    expect((await repo.kb.ledger.read()).events.filter((e) => e.type === "anchors-fixed")).toHaveLength(1);
+  });
+
+  it("check --fix killed after writing the fixed entry, before its event: the next command appends the event once", async () => {
+    const repo = await codeRepo({
+      "src/server.ts": serverSource(52),
+      "knowledge/ctx.md": entryFile("src/server.ts:52-61, handleRequest() — ctx.Err() not checked after the upstream call."),
+      "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }),
+    });
+    await insertAbove(repo.dir, "src/server.ts", 2, padding(40));
+    const file = path.join(repo.dir, "knowledge/ctx.md");
+    const before = await readFile(file, "utf8");
+    // The ledger's file is a FIFO: the append blocks once the entry is written, until someone reads it; we kill instead.
+    const month = path.join(repo.dir, "knowledge/.ledger", `${new Date().toISOString().slice(0, 7)}.jsonl`);
+    execFileSync("mkfifo", [month]);
+    const script = `
+      const { openKnowledgeBase } = await import(${JSON.stringify(path.join(REPO, "dist/index.js"))});
+      const kb = await openKnowledgeBase({ root: ${JSON.stringify(repo.dir)}, embedder: null });
+      await kb.fixAnchors();`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "ignore", "inherit"] });
+    for (const end = Date.now() + 30_000; (await readFile(file, "utf8")) === before; ) {
+      if (Date.now() > end || child.exitCode !== null) throw new Error("check --fix never wrote the entry");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill("SIGKILL");
+    await exited;
+    await rm(month);
+    expect(await readFile(file, "utf8")).toBe(before.replace("src/server.ts:52-61", "src/server.ts:92-101"));
+    const kb = await repo.reopen();
+    await kb.repair();
+    await kb.repair();
+    const events = (await kb.ledger.read()).events.filter((e) => e.type === "anchors-fixed");
+    expect(events).toEqual([expect.objectContaining({ entry: "ctx", changes: [{ from: ":52-61", to: ":92-101" }] })]);
+    expect(await readdir(path.join(repo.dir, "knowledge/.pending")).catch(() => [])).toEqual([]);
   });
 
   it("CLI: --fix --dry-run previews, --format github annotates the drift, --fix writes", async () => {

@@ -15,7 +15,7 @@ import { openKnowledgeBase, type KnowledgeBase } from "../../src/knowledge-base.
 import { readLedger } from "../../src/ledger/read.js";
 import { newEventId } from "../../src/ledger/id.js";
 import { planArchive, planRestore } from "../../src/lifecycle/manual.js";
-import type { ChangeStep } from "../../src/lifecycle/change.js";
+import { textHash, type ChangeStep } from "../../src/lifecycle/change.js";
 import { REPO } from "../helpers/cli.js";
 import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
 
@@ -146,6 +146,29 @@ describe("a change interrupted at any step is finished by the next command", () 
     expect((await state(root)).events).toContain("retracted:new");
   });
 
+  it.each([
+    ["logged, nothing written", "before", ["anchors-fixed:ctx"]],
+    ["the new text written, no event yet", "after", ["anchors-fixed:ctx"]],
+    ["the entry edited by hand after the crash", "hand", []],
+  ] as const)("a check --fix rewrite killed when %s", async (_name, left, events) => {
+    const { root, kb, warnings } = await setup();
+    const file = path.join(root, "knowledge/ctx.md");
+    const before = await readFile(file, "utf8");
+    const text = before.replace("Evidence:", "Evidence (fixed):");
+    const hand = before.replace("Evidence:", "Evidence (by hand):");
+    await leaveLog(root, "ctx", [
+      { kind: "rewrite", path: "knowledge/ctx.md", before: textHash(before), text },
+      { kind: "events", events: [{ type: "anchors-fixed", entry: "ctx", changes: [{ from: ":1-2", to: ":3-4" }] }] },
+    ]);
+    if (left !== "before") await writeFile(file, left === "after" ? text : hand);
+    await kb.repair();
+    expect(await state(root)).toMatchObject({ active: ["ctx.md"], events, pending: [] });
+    expect(await readFile(file, "utf8")).toBe(left === "hand" ? hand : text);
+    if (left === "hand") expect(warnings.join("\n")).toMatch(/an interrupted change of ctx cannot be finished: knowledge\/ctx.md was edited since the change was planned; it was left as it is/);
+    await kb.repair();
+    expect((await state(root)).events).toEqual(events);
+  });
+
   it("a target that differs from the source is a conflict: both kept, the log dropped, a warning", async () => {
     const { root, kb, warnings } = await setup();
     await leaveLog(root, "ctx", await archiveOf(kb, "ctx"));
@@ -159,6 +182,7 @@ describe("a change interrupted at any step is finished by the next command", () 
     const { root, kb, warnings } = await setup({ "src/keep.ts": "export const x = 1;\n" });
     await leaveLog(root, "ctx", await archiveOf(kb, "ctx"), { pid: 1, host: "ci-runner-7" });
     await leaveLog(root, "evil", [{ kind: "delete", path: "src/keep.ts" }]);
+    await leaveLog(root, "evil2", [{ kind: "rewrite", path: "src/keep.ts", before: textHash("export const x = 1;\n"), text: "pwned" }]);
     await writeFile(path.join(root, "knowledge/.pending/torn.json"), '{"v":1,"key":"torn","ste');
     await kb.repair();
     expect(await state(root)).toMatchObject({ active: ["ctx.md"], archived: ["old.md"], events: [] });
