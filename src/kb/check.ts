@@ -2,6 +2,7 @@
 import path from "node:path";
 import type { Embedder } from "../indexing/embedder.js";
 import type { LoadedKnowledge } from "../store/load.js";
+import { describeLedgerWarning } from "../ledger/read.js";
 import { checkUserPaths } from "../store/user-paths.js";
 import type { CheckOptions, CheckReport } from "../types/check.js";
 import type { KbContext } from "./context.js";
@@ -25,7 +26,7 @@ export async function checkKnowledge(ctx: Pick<KbContext, "layout" | "config" | 
   const { lintCatalogue } = await import("../check/catalogue-lint.js");
   const { state, warnings: ledgerWarnings } = await ctx.ledger.state();
   // A pull request can add ledger lines: one skipped as malformed or dated ahead of this clock is said here too.
-  for (const w of ledgerWarnings) ctx.warn(`${w.file}:${w.line}: ${w.message}`);
+  for (const w of ledgerWarnings) ctx.warn(describeLedgerWarning(w));
   const lint = await lintCatalogue({ layout: ctx.layout, config: ctx.config, view, events: state, today: ctx.today(), anchors: rest.anchors !== false, strictAnchors: true }, ctx.lint.cache);
   ctx.lint.cache = lint.cache;
   const inPaths = (file: string) => !paths.length || paths.some((p) => { const abs = path.join(ctx.layout.root, file); return abs === p || abs.startsWith(p + path.sep); });

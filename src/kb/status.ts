@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import type { Entry } from "../entry/types.js";
 import type { KnowledgeView } from "../indexing/catalogue-view.js";
-import { projectState } from "../ledger/index.js";
+import { describeLedgerWarning, projectState } from "../ledger/index.js";
 import { buildStatus, type StatusInput } from "../lifecycle/status.js";
 import type { ReportModel, ReportOptions } from "../report/types.js";
 import { requireKnowledgeDir } from "../store/require.js";
@@ -32,7 +32,7 @@ async function statusInput(ctx: Pick<KbContext, "layout" | "config" | "ledger" |
     events: state,
     config: ctx.config,
     extra: liveWarnings(view.entries, diagnostics, state),
-    ledgerWarnings: [...unreadableEntries(view, diagnostics), ...warnings.map((w) => `${w.file}:${w.line}: ${w.message}`)],
+    ledgerWarnings: [...unreadableEntries(view, diagnostics), ...warnings.map(describeLedgerWarning)],
   };
 }
 

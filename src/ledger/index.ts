@@ -27,7 +27,7 @@ import { openLedgerFile } from "./tail.js";
 export type { LedgerEvent } from "./events.js";
 export { LEDGER_SCHEMA_VERSION } from "./events.js";
 export { appendEvents, ledgerFileFor, MAX_WRITE_BYTES, type NewEvent } from "./append.js";
-export { type LedgerReadResult, type LedgerWarning, parseLedgerText, readLedger, type ReadLedgerOptions } from "./read.js";
+export { describeLedgerWarning, type LedgerReadResult, type LedgerWarning, parseLedgerText, readLedger, type ReadLedgerOptions } from "./read.js";
 export { confirmationInstant, frontmatterInstant, isUnexplainedDate, resetsCounter } from "./clock.js";
 export { type EntryConfirmationInfo, type EntryLedgerView, projectLedger, projectState, type ProjectOptions } from "./projections.js";
 export { heldOutForRun, injectionsForRun, knownRuns, runKey, type RunRecord, runRecord, type RunRef, sameRun, wasInjected } from "./runs.js";

@@ -35,6 +35,11 @@ export function warning(file: string, line: number, rule: string, message: strin
   return { file, line, column: 1, rule, severity: "warning", message };
 }
 
+/** A ledger warning as one line for people: `file:line: message`. */
+export function describeLedgerWarning(w: LedgerWarning): string {
+  return `${w.file}:${w.line}: ${w.message}`;
+}
+
 /** Every line we write starts with this; JSON string values cannot contain it unescaped. */
 const LINE_START = '{"v":';
 
