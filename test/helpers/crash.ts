@@ -41,6 +41,9 @@ export function templateFiles(): Files {
     // makes a candidate a duplicate, and compound would create and restore nothing).
     "src/queue.ts": "export function consumeA() {}\nexport function consumeB() {}\nexport function consumeC() {}\n",
     "src/client.ts": "export function resolveHost() {\n  return cache;\n}\n",
+    // f-00 cites lines 1-3 of this file, where drainQueue() was before four lines were inserted above it: `check --fix`
+    // rewrites its anchor to 5-7.
+    "src/drift.ts": "export const a = 1;\nexport const b = 2;\nexport const c = 3;\nexport const d = 4;\nexport function drainQueue() {\n  return queue.shift();\n}\n",
     ".gitattributes": "knowledge/.ledger/*.jsonl merge=union\n",
     ".gitignore": ".cairn/\n",
     "knowledge/archive/.gitkeep": "",
@@ -50,6 +53,7 @@ export function templateFiles(): Files {
   for (let i = 0; i < DECAYING; i++) files[`knowledge/d-${pad(i)}.md`] = entry(`Decaying pattern ${i}: middleware ${TOPICS[i % 10]} number ${i} leak contexts.`);
   for (let i = 0; i < 10; i++) files[`knowledge/archive/a-${pad(i)}.md`] = entry(`Archived pattern about ${TOPICS[i]} in the upstream client ${i}.`, `archived: ${OLD}\narchivedReason: decayed\n`);
   files["knowledge/archive/a-00.md"] = entry(RECURRING, `archived: ${OLD}\narchivedReason: decayed\n`, "src/client.ts:1-3, resolveHost() — answers cached forever.");
+  files["knowledge/f-00.md"] = entry("Queue drains skip the shutdown signal and lose the last batch.", "", `${DRIFTED}, drainQueue() — no shutdown check.`);
   for (let i = 0; i < 10; i++) files[`knowledge/c-${pad(i)}.md`] = entry(`Current pattern about ${TOPICS[i]} handling in request ${i}.`);
   const lines = [1, 2, 3].map((run, i) =>
     JSON.stringify({ v: 1, eventId: `01KA0000000000000000000R${run}0`.slice(0, 26), time: `2026-01-0${2 + i}T10:00:00.000Z`, type: "injected", run: `old-${run}`, agent: "security", entries: Array.from({ length: DECAYING }, (_, j) => `d-${pad(j)}`) }),
@@ -57,6 +61,10 @@ export function templateFiles(): Files {
   files["knowledge/.ledger/2026-01.jsonl"] = lines.join("\n") + "\n";
   return files;
 }
+
+/** f-00's anchor before `check --fix`, and after. */
+const DRIFTED = "src/drift.ts:1-3";
+const FIXED = "src/drift.ts:5-7";
 
 export type Scenario = { name: string; args: string[]; input?: string; next?: string[]; prepare?: (root: string) => Promise<void> };
 
@@ -74,7 +82,7 @@ const synthesized = JSON.stringify({
   ].map((f) => ({ ...f, agents: ["security", "performance"], verify: ["grep for consume in src/"], durable: true })),
 });
 
-/** The twelve mutating commands (issue 8's list), each with the command that follows it. */
+/** The twelve mutating commands (issue 8's list) and `check --fix`, each with the command that follows it. */
 export const SCENARIOS: Scenario[] = [
   { name: "confirm", args: ["confirm", "c-00"] },
   { name: "retract", args: ["retract", "c-01"] },
@@ -87,6 +95,7 @@ export const SCENARIOS: Scenario[] = [
   { name: "inject", args: ["inject", "--run", "run-y", "--agent", "security", "--keywords", "retries,timeouts,sessions"], next: ["inject", "--run", "run-z", "--agent", "security", "--keywords", "retries"] },
   { name: "new", args: ["new", "n-new", "--finding", "New pattern: handlers drop deadlines.", "--evidence", "src/auth.ts:1-2, handleRequest()", "--verify", "grep deadline src/"] },
   { name: "index", args: ["index"], next: ["index"] },
+  { name: "check --fix", args: ["check", "--fix"] },
   {
     name: "init",
     args: ["init"],
@@ -272,6 +281,7 @@ async function invariants(root: string, before: Snapshot, scenario: Scenario): P
   const expected = new Map<string, "active" | "archived" | "retracted">(before);
   const superseded = new Set<string>();
   const confirmedByHand = new Set<string>();
+  const anchorsFixed = new Set<string>();
   for (const e of unique) {
     const id = String(e.entry);
     if (e.type === "archived") expected.set(id, "archived");
@@ -279,6 +289,7 @@ async function invariants(root: string, before: Snapshot, scenario: Scenario): P
     else if (e.type === "retracted") expected.set(id, "retracted");
     else if (e.type === "superseded") superseded.add(id);
     else if (e.type === "manual-confirmed") confirmedByHand.add(id);
+    else if (e.type === "anchors-fixed") anchorsFixed.add(id);
   }
   for (const [id, state] of expected) {
     if (!before.has(id)) continue; // created by new/compound: not part of the template
@@ -295,6 +306,10 @@ async function invariants(root: string, before: Snapshot, scenario: Scenario): P
     if ((found.state === "archived") !== (found.fm.archived !== undefined)) problems.push(`${id} is ${found.state} but its frontmatter ${found.fm.archived === undefined ? "lacks" : "has"} \`archived\``);
     if ((found.fm.status === "superseded") !== superseded.has(id)) problems.push(`${id}: status ${String(found.fm.status ?? "observed")} but ${superseded.has(id) ? "a" : "no"} superseded event`);
     if (id === "c-00" && (found.fm.lastConfirmed === TODAY) !== confirmedByHand.has(id)) problems.push(`c-00: lastConfirmed ${String(found.fm.lastConfirmed)} but ${confirmedByHand.has(id) ? "a" : "no"} manual-confirmed event`);
+  }
+  const drift = await readFile(path.join(root, "knowledge/f-00.md"), "utf8").catch(() => "");
+  if (drift.includes(FIXED) !== anchorsFixed.has("f-00") || drift.includes(DRIFTED) === drift.includes(FIXED)) {
+    problems.push(`f-00 cites ${drift.includes(FIXED) ? FIXED : DRIFTED} but ${anchorsFixed.has("f-00") ? "an" : "no"} anchors-fixed event`);
   }
   for (const id of now.keys()) if (!before.has(id) && expected.get(id) === "archived") problems.push(`${id} appeared but was archived`);
   const pending = (await readdir(path.join(root, "knowledge/.pending")).catch(() => [] as string[])).filter((n) => n.endsWith(".json"));

@@ -21,9 +21,9 @@ afterAll(async () => {
 });
 
 describe("kill -9 in the middle of a change", () => {
-  it("decay, restore, supersede and retract killed mid-change: the next command finishes the change", async () => {
+  it("decay, restore, supersede, retract and check --fix killed mid-change: the next command finishes the change", async () => {
     const trials: Trial[] = [];
-    for (const [name, delay] of [["decay (archive)", 3], ["restore", 0], ["supersede", 2], ["retract", 0]] as const) {
+    for (const [name, delay] of [["decay (archive)", 3], ["restore", 0], ["supersede", 2], ["retract", 0], ["check --fix", 0]] as const) {
       trials.push(await trial(template, work, SCENARIOS.find((s) => s.name === name)!, { afterLogMs: delay }));
     }
     expect(trials.map((t) => [t.scenario, t.problems])).toEqual(trials.map((t) => [t.scenario, []]));
