@@ -149,6 +149,12 @@ export async function untrackedFiles(repo: GitRepo, pathspec: string): Promise<s
   return out.split("\0").filter(Boolean);
 }
 
+/** Files under `pathspec` in the index (tracked: committed or staged), top-relative. */
+export async function trackedFiles(repo: GitRepo, pathspec: string): Promise<string[]> {
+  const out = (await runOrThrow(repo, ["ls-files", "-z", "--", pathspec])).toString("utf8");
+  return out.split("\0").filter(Boolean);
+}
+
 /** Blobs under `pathspec` in commit `rev`: top-relative path and blob id. */
 export async function listTree(repo: GitRepo, rev: string, pathspec: string): Promise<Array<{ path: string; oid: string; mode: string }>> {
   const out = (await runOrThrow(repo, ["ls-tree", "-r", "-z", rev, "--", pathspec])).toString("utf8");

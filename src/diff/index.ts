@@ -5,7 +5,7 @@ import { CairnError } from "../errors.js";
 import { projectLedger, readLedger } from "../ledger/index.js";
 import { nearDecayAt } from "../lifecycle/decay.js";
 import { relativePath, type Layout } from "../store/layout.js";
-import { mergeBase, openRepo, resolveCommit, type GitRepo } from "./git.js";
+import { listTree, mergeBase, openRepo, resolveCommit, trackedFiles, type GitRepo } from "./git.js";
 import { countLedgerChanges, events } from "./ledger.js";
 import { groupByKind, planDiff } from "./plan.js";
 import type { DiffEntry, KnowledgeDiff } from "./types.js";
@@ -41,6 +41,13 @@ export async function diffKnowledge(layout: Layout, config: CairnConfig, base: s
   const warnings = [...plan.warnings];
   if (ledger.removed > 0) {
     warnings.push(`${ledger.removed} ledger event${ledger.removed === 1 ? " was" : "s were"} removed from ${relativePath(layout, layout.ledger)}/; the ledger is append-only — restore the deleted lines`);
+  }
+  // knowledge/.pending/ holds a running change's log and locks, local and gitignored: one in git came in a commit.
+  // cairn never applies it (src/lifecycle/change.ts), and the pull request must not bring it.
+  const pendingTop = `${knowledgeTop}/.pending/`;
+  const committed = resolved.head === undefined ? await trackedFiles(repo, pendingTop) : (await listTree(repo, resolved.head, pendingTop)).map((f) => f.path);
+  for (const file of committed) {
+    warnings.push(`${file.slice(repo.prefix.length)} is committed: files in ${relativePath(layout, layout.knowledge)}/.pending/ are a running change's log or lock, local to one machine — cairn never applies a committed one; remove it from the change`);
   }
   const entries = await withDecay(plan.entries, config, async () =>
     resolved.head === undefined ? (await readLedger(layout.ledger, { root: layout.root })).events : events(await ledgerAt(repo, resolved.head, knowledgeTop)),

@@ -28,8 +28,9 @@
  *   - events: appended unless the ledger already holds their eventIds.
  * So after kill -9 at any point, the next command completes the change: never an entry in both
  * knowledge/ and knowledge/archive/, never a lost file, never a missing or doubled event.
- * Only changes logged on this host are repaired: a log committed by mistake (or by a hostile pull
- * request) is reported, never acted on.
+ * Only changes logged on this host, in a file git does not track, are repaired: a log committed by
+ * mistake or by a hostile pull request (which can name this host and a dead pid) is reported, never
+ * acted on; a change to its entry replaces it with its own log.
  */
 import { createHash } from "node:crypto";
 import os from "node:os";
@@ -43,6 +44,7 @@ import { relativePath, type Layout } from "../store/layout.js";
 import { createEntryFile, deleteEntryFile, editEntryFile, editedText, entryExists, entryPath, readEntryText, writeEntryFile } from "../store/mutate.js";
 import { currentOwner, liveness } from "../store/owner.js";
 import { listIntentKeys, lockEntry, pendingDir, readIntent, removeIntent, removeLeftovers, writeIntent, type StoredIntent } from "../store/pending.js";
+import { isTrackedByGit } from "../store/tracked.js";
 import type { FrontmatterEdit } from "../entry/edit.js";
 
 /**
@@ -153,6 +155,10 @@ async function complete(layout: Layout, stored: StoredIntent, report: RepairRepo
     return;
   }
   const intent = parsed.data;
+  if (await isTrackedByGit(layout.root, stored.file)) {
+    report.warnings.push(`${rel} is committed to git: a change log is local to the process that wrote it, so this one came in a commit and is not applied — remove it (git rm ${rel})`);
+    return;
+  }
   if (intent.owner.host !== os.hostname()) {
     report.warnings.push(`${rel} is a change begun on another host (${intent.owner.host}); it is not applied here — delete it, and check knowledge/ for an entry in both knowledge/ and knowledge/archive/ (cairn check)`);
     return;

@@ -235,6 +235,32 @@ describe("diffKnowledge against the working tree", () => {
   });
 });
 
+describe("diffKnowledge: a committed change log", () => {
+  it("warns about files in knowledge/.pending/ that a commit carries (at HEAD, and in the index against the working tree), never about local ones", async () => {
+    const local = await tempRepo();
+    try {
+      await local.write("knowledge/a.md", entryText({ finding: "Entry a." }));
+      local.commit("base");
+      // A local log of a running change (gitignored by cairn init) is no one's business.
+      await local.write("knowledge/.pending/a.lock", "{}");
+      const clean = await diffKnowledge(layoutFor(local.dir, DEFAULT_CONFIG), DEFAULT_CONFIG, "HEAD", undefined, { today: TODAY });
+      expect(clean.warnings).toEqual([]);
+      await local.write("knowledge/.pending/a.json", JSON.stringify({ v: 1, key: "a", owner: { pid: 999999, host: "ci-runner" }, created: "", steps: [{ kind: "delete", path: "knowledge/a.md" }] }));
+      local.git("add", "-f", "knowledge/.pending/a.json");
+      const message = "knowledge/.pending/a.json is committed: files in knowledge/.pending/ are a running change's log or lock, local to one machine — cairn never applies a committed one; remove it from the change";
+      const staged = await diffKnowledge(layoutFor(local.dir, DEFAULT_CONFIG), DEFAULT_CONFIG, "HEAD", undefined, { today: TODAY });
+      expect(staged.warnings).toEqual([message]);
+      await local.remove("knowledge/.pending/a.lock");
+      const head = local.commit("a pull request");
+      const committed = await diffKnowledge(layoutFor(local.dir, DEFAULT_CONFIG), DEFAULT_CONFIG, "HEAD~1", head, { today: TODAY });
+      expect(committed.warnings).toEqual([message]);
+      expect(renderDiffMarkdown(committed)).toContain("### Warnings\n\n- ⚠️ knowledge/.pending/a.json is committed");
+    } finally {
+      await local.cleanup();
+    }
+  });
+});
+
 describe("diffKnowledge errors", () => {
   it("rejects an unknown revision with a USAGE error that says what is expected", async () => {
     const layout = layoutFor(repo.dir, DEFAULT_CONFIG);

@@ -193,6 +193,23 @@ describe("a change interrupted at any step is finished by the next command", () 
     expect(text).toContain("knowledge/.pending/torn.json is not a pending change cairn can read");
   });
 
+  it("a log committed to git (a hostile pull request naming this host and a dead pid) is never acted on", async () => {
+    const { root, kb, warnings } = await setup();
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@e", ...args], { cwd: root, stdio: "pipe" });
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "base");
+    await leaveLog(root, "ctx", [{ kind: "delete", path: "knowledge/ctx.md" }, { kind: "events", events: [{ type: "retracted", entry: "ctx" }] }]);
+    git("add", "-f", "knowledge/.pending/ctx.json");
+    git("commit", "-qm", "an innocent-looking pull request");
+    await kb.repair();
+    expect(await state(root)).toMatchObject({ active: ["ctx.md"], events: [], pending: ["ctx.json"] });
+    expect(warnings.join("\n")).toContain("knowledge/.pending/ctx.json is committed to git: a change log is local to the process that wrote it, so this one came in a commit and is not applied — remove it (git rm knowledge/.pending/ctx.json)");
+    // A change to the entry goes on: its own log replaces the committed one, which is never applied.
+    expect((await kb.confirm("ctx")).kind).toBe("done");
+    expect(await state(root)).toMatchObject({ active: ["ctx.md"], events: ["manual-confirmed:ctx"], pending: [] });
+  });
+
   it("archive, restore and supersede are idempotent: repeating one changes nothing and writes no second event", async () => {
     const { root, kb } = await setup({ "knowledge/new.md": entryText({ finding: "A newer finding about retries and their backoff." }) });
     const loaded = await kb.load();
