@@ -8,6 +8,7 @@ import { openLedger, snapshotFileIn, type Ledger, type NewEvent } from "./ledger
 // Changes to entry files (create, manual, change) are imported where they run: they load the YAML parser and the
 // surgical editor, which read-only commands (status, search, index, inject) never need.
 import type { ReportModel, ReportOptions } from "./report/types.js";
+import { assertPlainCacheDir } from "./store/cache-dir.js";
 import { initKnowledge } from "./store/init.js";
 import { findRoot, gitTop, layoutFor } from "./store/layout.js";
 import { loadKnowledge, type LoadedKnowledge } from "./store/load.js";
@@ -385,7 +386,9 @@ export async function openKnowledgeBase(options: OpenOptions = {}): Promise<Know
   const fileConfig = await loadConfig(root);
   const config: CairnConfig = applyConfigOverride(fileConfig, options.config);
   const who = { ...(options.actor !== undefined ? { actor: options.actor } : {}), ...(options.origin !== undefined ? { origin: options.origin } : {}) };
-  const kb = new KnowledgeBase(layoutFor(root, config), config, options.now ?? (() => new Date()), options.embedder, options.refreshIntervalMs, who);
+  const layout = layoutFor(root, config);
+  await assertPlainCacheDir(layout);
+  const kb = new KnowledgeBase(layout, config, options.now ?? (() => new Date()), options.embedder, options.refreshIntervalMs, who);
   if (options.onWarning) kb.onWarning = options.onWarning;
   if (options.onProgress) kb.onProgress = options.onProgress;
   return kb;

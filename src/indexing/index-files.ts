@@ -79,9 +79,10 @@ export async function collectGenerations(cache: string, manifest: Manifest): Pro
   for (const name of await readdir(cache).catch(() => [] as string[])) {
     if (name.startsWith("gen-") && !keep.has(name)) await rm(path.join(cache, name), { recursive: true, force: true });
   }
-  for (const dir of ["segments", "records"]) {
+  // Only files of the names cairn gives them: a directory holding anything else is not cairn's to clean.
+  for (const [dir, prefix] of [["segments", "lexical-gen-"], ["records", "records-gen-"]] as const) {
     for (const name of await readdir(path.join(cache, dir)).catch(() => [] as string[])) {
-      if (!keep.has(`${dir}/${name}`)) await rm(path.join(cache, dir, name), { force: true });
+      if (name.startsWith(prefix) && !keep.has(`${dir}/${name}`)) await rm(path.join(cache, dir, name), { force: true });
     }
   }
 }

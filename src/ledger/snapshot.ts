@@ -4,12 +4,15 @@
  * was appended since, instead of parsing every line. The file is one JSON header line — format,
  * versions, coverage, where the state's sections are and the body's sha256 — then the state's body.
  * Written atomically, never through a link leaving the repository; a missing, damaged (hash),
- * foreign or other-version snapshot is ignored (and rebuilt by the caller). Processes may race to
+ * foreign or other-version snapshot is ignored (and rebuilt by the caller). It carries the seal of
+ * its `.cairn/` (store/cache-seal.ts), like the index and the lint results: a snapshot that came in
+ * a commit or a copy — whose state could claim confirmations no ledger line holds — is never read. Processes may race to
  * write it: each writes a complete, consistent snapshot and the last rename wins.
  */
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomic } from "../store/atomic.js";
+import { cacheSeal } from "../store/cache-seal.js";
 import { assertContained, findEscape } from "../store/contain.js";
 import { VERSION } from "../version.js";
 import { LEDGER_SCHEMA_VERSION } from "./events.js";
@@ -54,6 +57,7 @@ export async function loadSnapshot(file: string, ledgerDir: string, options: Sna
     // Another cairn may check event lines differently (a field it now refuses): its fold is not this build's.
     if (value.format !== FORMAT || value.version !== STATE_FORMAT || value.schema !== LEDGER_SCHEMA_VERSION || value.cairn !== VERSION) return undefined;
     if (value.ledger !== ledgerName(file, ledgerDir)) return undefined;
+    if (value.seal === undefined || value.seal !== cacheSeal(path.dirname(file))) return undefined;
     if (!Array.isArray(value.files) || !value.files.every(isCoverage) || !Array.isArray(value.duplicates) || !value.duplicates.every(isDuplicate)) return undefined;
     const decoded = decodeState(value.state, bytes.subarray(newline + 1));
     if ("problem" in decoded) return undefined;
@@ -74,6 +78,7 @@ export async function saveSnapshot(file: string, ledgerDir: string, folded: Fold
     schema: LEDGER_SCHEMA_VERSION,
     cairn: VERSION,
     ledger: ledgerName(file, ledgerDir),
+    seal: cacheSeal(path.dirname(file)),
     files: [...folded.files.values()],
     duplicates: folded.duplicates,
     state: header,

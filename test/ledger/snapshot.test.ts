@@ -149,6 +149,30 @@ describe("the ledger snapshot in .cairn/", () => {
     expect((await openLedger(other, options).state()).state.size).toBe(3);
   });
 
+  it("a snapshot from another .cairn/ (committed by a pull request, or a copied clone) is never read: it could hold events no ledger line has", async () => {
+    // Another clone's ledger holds a confirmation of e1 that this one does not: its snapshot says so.
+    const elsewhere = await mkdtemp(path.join(os.tmpdir(), "cairn-snapshot-elsewhere-"));
+    try {
+      const otherLedger = path.join(elsewhere, "knowledge", ".ledger");
+      await mkdir(otherLedger, { recursive: true });
+      const confirmed = { v: 1, eventId: "E999999", time: "2026-02-01T05:00:00.000Z", type: "manual-confirmed", entry: "e1" };
+      await writeFile(path.join(otherLedger, FILE), `${lines(0, 5)}${JSON.stringify(confirmed)}\n`);
+      const otherSnapshot = path.join(elsewhere, ".cairn", "ledger-state.json");
+      forgetFoldedLedgers();
+      await openLedger(otherLedger, { root: elsewhere, relativeTo: elsewhere, snapshot: otherSnapshot, snapshotEvery: 1 }).state();
+      // Here: the same ledger lines without the confirmation, and the other clone's snapshot in .cairn/.
+      await writeFile(path.join(ledgerDir, FILE), lines(0, 5));
+      await mkdir(path.dirname(snapshot), { recursive: true });
+      await writeFile(snapshot, await readFile(otherSnapshot));
+      const result = await cold();
+      await expectWholeLedger(result);
+      expect(result.state.size).toBe(5);
+      expect((await header()).seal).toMatch(/^[0-9a-f]{16}$/);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it("keeps an entry's events (confirmation, fingerprints) encoded until they are read: counters and the fingerprints' digest do not need them", async () => {
     const prints = [{ path: "src/a.ts", start: 1, end: 2, hash: "0123456789abcdef" }];
     const confirmed = { v: 1, eventId: "E1", time: "2026-02-01T00:00:00.000Z", type: "confirmed", run: "r1", agent: "security", entry: "a", provenance: "independent", fingerprints: prints };

@@ -83,9 +83,36 @@ describe("nothing is read or written through a link that leaves the repository",
     const out = await outside();
     await mkdir(path.join(root, ".cairn"));
     await symlink(out.dir, path.join(root, ".cairn/gen-old"));
-    const kb = await openKnowledgeBase({ root, embedder: null });
-    await expect(kb.index()).rejects.toMatchObject(refusal(".cairn/gen-old", out.dir));
+    await expect(openKnowledgeBase({ root, embedder: null })).rejects.toMatchObject(refusal(".cairn/gen-old", out.dir));
     expect((await readdir(out.dir)).sort()).toEqual(["bashrc", "keep"]);
+  });
+
+  it.each([
+    [".cairn", "docs"],
+    [".cairn/records", "docs"],
+    [".cairn", ".git"],
+  ])(".cairn: a link that stays inside the repository (%s -> %s, committed by a pull request) is refused before anything is written or deleted", async (link, target) => {
+    const root = await project({ "docs/records/audit-q3.txt": "the team's audit notes", "docs/keep.md": "# docs", ".git/HEAD": "ref: refs/heads/main\n" });
+    if (link !== ".cairn") await mkdir(path.join(root, ".cairn"));
+    await symlink(path.join(root, target), path.join(root, link));
+    const before = (await readdir(path.join(root, target), { recursive: true })).sort();
+    for (const args of [["index"], ["status"], ["inject", "--run", "r1", "--agent", "security", "--keywords", "context"]]) {
+      const r = await cairn(["--root", root, ...args], { env: { CAIRN_USE_WATCH: "0" } });
+      expect({ args, code: r.code }).toEqual({ args, code: 2 });
+      expect(r.stderr).toContain(`${link} is a symbolic link to ${path.join(root, target)}, inside the repository; cairn writes and deletes its derived files in .cairn/, so it must hold no links`);
+    }
+    expect((await readdir(path.join(root, target), { recursive: true })).sort()).toEqual(before);
+    expect(await readFile(path.join(root, "docs/records/audit-q3.txt"), "utf8")).toBe("the team's audit notes");
+  });
+
+  it(".cairn: the index deletes only the files it named in records/ and segments/, never another file there", async () => {
+    const root = await project();
+    expect((await cairn(["--root", root, "index"])).code).toBe(0);
+    await writeFile(path.join(root, ".cairn/records/notes.txt"), "someone's notes");
+    await writeFile(path.join(root, "knowledge/ctx.md"), entryText({ finding: "Edited: a finding about cancelled contexts after an upstream call." }));
+    expect((await cairn(["--root", root, "index"])).code).toBe(0);
+    expect(await readFile(path.join(root, ".cairn/records/notes.txt"), "utf8")).toBe("someone's notes");
+    expect((await readdir(path.join(root, ".cairn/records"))).filter((n) => n.startsWith("records-gen-"))).toHaveLength(1);
   });
 
   it("entries and archive: a knowledge/ or archive/ link leaving the root is refused before any move", async () => {
