@@ -22,7 +22,7 @@
  *   not parse to exactly the expected mapping (e.g. removing an anchor another key aliases).
  */
 import { isDeepStrictEqual } from "node:util";
-import { type Document, isCollection, isMap, isPair, parseDocument } from "yaml";
+import { type Document, isCollection, isMap, isPair, parseDocument, visit } from "yaml";
 import {
   type FileLines,
   type KeyBlock,
@@ -116,14 +116,42 @@ function analyse(file: FileLines, close: number): Analysis | { ok: false; reason
   const yamlLines = file.lines.slice(1, close);
   const crAt = yamlLines.findIndex((line) => line.content.includes("\r"));
   if (crAt !== -1) return refuse(`line ${crAt + 2} contains a bare carriage return; expected LF or CRLF line endings`);
+  const source = yamlLines.map((line) => line.content + line.eol).join("");
+  const doc = parseYaml(source);
+  const layout = agree(file, close, doc, lineStarts(yamlLines));
+  if ("reason" in layout) return layout;
+  const data = toPlain(doc);
+  if (data === undefined) return refuse("the frontmatter cannot be read as plain data (e.g. an unresolved alias)");
+  return { keys: layout.keys, data };
+}
+
+/**
+ * Why cairn could not edit this frontmatter, or undefined when it can: the parser's own reading of an entry
+ * (`yamlLines`, the lines between the `---` markers without line endings, and `doc`, parsed from them joined by
+ * "\n"), so `check` reports an entry that `confirm`, `record` and `decay` would have to refuse, without a second parse.
+ * Stricter than one edit: YAML anchors and aliases are refused outright, as an edit of an anchored key breaks them.
+ */
+export function frontmatterNotEditable(yamlLines: readonly string[], doc: Document.Parsed): string | undefined {
+  const lines: Line[] = ["---", ...yamlLines, "---"].map((content) => ({ content, eol: "\n" }));
+  const analysis = agree({ bom: "", lines, eol: "\n" }, lines.length - 1, doc, lineStarts(lines.slice(1, -1)));
+  if ("reason" in analysis) return analysis.reason;
+  let alias = false;
+  visit(doc, {
+    Alias: () => {
+      alias = true;
+      return visit.BREAK;
+    },
+  });
+  return alias ? "it uses YAML anchors and aliases (`&name` / `*name`), which an edit of the anchored key would break; write each value out" : undefined;
+}
+
+/** Check that the parsed document and the scanned line layout agree on every key and the lines its value owns. */
+function agree(file: FileLines, close: number, doc: Document.Parsed, starts: readonly number[]): { keys: KeyBlock[] } | { ok: false; reason: string } {
   const scan = scanKeys(file.lines, 1, close);
   if (scan.ok) {
     const duplicate = findDuplicate(scan.keys);
     if (duplicate !== undefined) return refuse(duplicate);
   }
-  const source = yamlLines.map((line) => line.content + line.eol).join("");
-  const doc = parseYaml(source);
-  const starts = lineStarts(yamlLines);
   const lineOf = (offset: number): number => upperBound(starts, offset);
   const firstError = doc.errors[0];
   if (firstError !== undefined) {
@@ -155,9 +183,7 @@ function analyse(file: FileLines, close: number): Analysis | { ok: false; reason
       }
     }
   }
-  const data = toPlain(doc);
-  if (data === undefined) return refuse("the frontmatter cannot be read as plain data (e.g. an unresolved alias)");
-  return { keys: scan.keys, data };
+  return { keys: scan.keys };
 }
 
 /**

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
 import { MAX_EVIDENCE_LINES, parseAnchors } from "./anchors.js";
 import { diagnostic, type Diagnostic } from "./diagnostic.js";
+import { frontmatterNotEditable } from "./edit.js";
 import { FRONTMATTER_FIELDS, KNOWN_KEYS, REQUIRED_KEYS, isIsoDate, type KnownKey } from "./schema.js";
 import { splitBody, splitSteps } from "./sections.js";
 import { didYouMean } from "../text/suggest.js";
@@ -104,6 +105,12 @@ export function parseEntry(bytes: Uint8Array, options: ParseOptions): ParseResul
     keyPos.set(key, isScalar(pair.key) && pair.key.range ? yamlLine(pair.key.range[0]) : { line: 2, column: 1 });
   }
   validateFrontmatter(file, frontmatter, keyPos, today, diagnostics);
+  // What confirm, record and decay write goes through the surgical editor: a layout it refuses (a flow mapping,
+  // indented keys, anchors) would make every lifecycle change of this entry fail, and decay could never archive it.
+  const notEditable = frontmatterNotEditable(lines.slice(1, close), doc);
+  if (notEditable !== undefined) {
+    diagnostics.push(diagnostic(file, "frontmatter-not-editable", "error", `cairn cannot edit this frontmatter: ${notEditable}. confirm, record and decay change these lines, so it is withheld from prompts until fixed; expected one top-level \`key: value\` line per key (as \`cairn new\` writes)`, { line: 2, column: 1 }));
+  }
 
   // Body.
   const bodyLines = content.split(/\r?\n/);

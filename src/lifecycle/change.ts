@@ -45,7 +45,7 @@ import { createEntryFile, deleteEntryFile, editEntryFile, editedText, entryExist
 import { currentOwner, liveness } from "../store/owner.js";
 import { listIntentKeys, lockEntry, pendingDir, readIntent, removeIntent, removeLeftovers, writeIntent, type StoredIntent } from "../store/pending.js";
 import { isTrackedByGit } from "../store/tracked.js";
-import type { FrontmatterEdit } from "../entry/edit.js";
+import { editFrontmatter, type FrontmatterEdit } from "../entry/edit.js";
 
 /**
  * Appends events to the ledger. `now`, when present, is the knowledge base's clock: a change stamps
@@ -172,7 +172,9 @@ async function complete(layout: Layout, stored: StoredIntent, report: RepairRepo
   try {
     await run(layout, intent.steps as ChangeStep[], (events) => appendMissing(layout, events));
   } catch (error) {
-    if (!(isCairnError(error) && error.code === "CONFLICT")) throw error;
+    // A conflict, or an entry whose frontmatter cannot be edited (written by an older cairn, or edited by hand since):
+    // retrying would fail the same way in every later command, so the log is dropped and the warning says what.
+    if (!(isCairnError(error) && (error.code === "CONFLICT" || error.code === "INVALID"))) throw error;
     await removeIntent(layout, stored.key);
     report.warnings.push(`an interrupted change of ${stored.key} cannot be finished: ${error.message}`);
     return;
@@ -262,7 +264,13 @@ async function precondition(layout: Layout, steps: readonly ChangeStep[]): Promi
   for (const step of steps) {
     if (step.kind === "move") {
       const [source, target] = [await exists(step.from), await exists(step.to)];
-      if (source && !target) continue;
+      if (source && !target) {
+        const refused = await uneditable(layout, step.from, step.edits);
+        if (refused === undefined) continue;
+        reasons.push(refused);
+        done = false;
+        continue;
+      }
       reasons.push(!source && target ? `${step.from} was already moved to ${step.to}` : source ? `${step.to} already exists` : `${step.from} no longer exists`);
       if (source || !target) done = false;
     } else if (step.kind === "rewrite") {
@@ -271,12 +279,31 @@ async function precondition(layout: Layout, steps: readonly ChangeStep[]): Promi
       reasons.push(current === undefined ? `${step.path} no longer exists (moved or deleted by another process)` : `${step.path} was edited by another process since it was read`);
       done = false;
     } else if (step.kind === "edit" || step.kind === "delete") {
-      if (await exists(step.path)) continue;
+      if (await exists(step.path)) {
+        const refused = step.kind === "edit" ? await uneditable(layout, step.path, step.edits) : undefined;
+        if (refused === undefined) continue;
+        reasons.push(refused);
+        done = false;
+        continue;
+      }
       reasons.push(`${step.path} no longer exists (moved or deleted by another process)`);
       done = false;
     }
   }
   return reasons.length ? { reason: reasons.join("; "), done } : undefined;
+}
+
+/**
+ * Why `edits` cannot be made to the entry at `rel` (its frontmatter is laid out in a way the surgical editor refuses:
+ * `check` reports it as frontmatter-not-editable), or undefined when they can. Found before the change is logged: a
+ * logged change that can never be finished would be retried, and fail, by every later command.
+ */
+async function uneditable(layout: Layout, rel: string, edits: readonly FrontmatterEdit[]): Promise<string | undefined> {
+  if (!edits.length) return undefined;
+  const text = await readEntryText(layout, entryPath(layout, rel));
+  if (text === undefined) return undefined;
+  const result = editFrontmatter(text, edits);
+  return result.ok ? undefined : `${rel} cannot be edited (${result.reason}); cairn check reports it as frontmatter-not-editable`;
 }
 
 /** Steps may only touch entry files directly in the knowledge dir or its archive (a log is a file in the repository: never trust it further). */

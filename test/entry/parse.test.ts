@@ -107,6 +107,23 @@ describe("parseEntry: bad input gets a precise diagnostic", () => {
     expect(rules(entryText({ evidence: "it is somewhere in the code." }))).toEqual(["evidence-no-anchor@7"]);
   });
 
+  it("frontmatter the surgical editor cannot change (flow mapping, indented keys, anchors) is an error, with the editor's reason", () => {
+    const body = "The finding.\n\nEvidence: src/a.ts:1\nVerify: grep for a\n";
+    const layouts: Array<[string, RegExp]> = [
+      ["{lastConfirmed: 2026-02-12, provenance: independent}", /cannot tell which lines each key owns: line 2 is not a top-level `key: value` line/],
+      ["  lastConfirmed: 2026-02-12\n  provenance: independent", /cannot tell which lines each key owns/],
+      ["lastConfirmed: &d 2026-02-12\nprovenance: independent\ncreated: *d", /it uses YAML anchors and aliases/],
+    ];
+    for (const [frontmatter, reason] of layouts) {
+      const { entry, diagnostics } = parse(`---\n${frontmatter}\n---\n${body}`);
+      expect(entry?.frontmatter.lastConfirmed).toBe("2026-02-12");
+      expect(diagnostics.map((d) => [d.rule, d.severity, d.line])).toEqual([["frontmatter-not-editable", "error", 2]]);
+      expect(diagnostics[0]!.message).toMatch(reason);
+    }
+    // What cairn writes, with comments, quoting, block values and CRLF, stays editable.
+    expect(rules(`---\r\nlastConfirmed: "2026-02-12"  # checked\r\nprovenance: independent\r\ntags:\r\n  - a\r\n  - b\r\nnote: |\r\n  two\r\n  lines\r\n---\r\n${body}`)).toEqual(["frontmatter-unknown-key@7"]);
+  });
+
   it("more anchors than inject shows is a warning at the evidence, and the entry keeps every anchor", () => {
     const cited = (n: number) => Array.from({ length: n }, (_, i) => `- src/a.ts:${i + 1}`).join("\n");
     expect(rules(entryText({ evidence: cited(50) }))).toEqual([]);

@@ -88,6 +88,50 @@ describe("decay: archiving", () => {
     expect((await events(kb)).filter((e) => e.type === "archived")).toEqual([]);
   });
 
+  it("an entry hand-edited into frontmatter cairn cannot edit: check says so, decay archives the others and warns, nothing is left pending", async () => {
+    const { kb, root, clock } = await project(databaseEntries(2), { config: { ...LITERAL, decayAfterRuns: 3 } });
+    for (let run = 1; run <= 3; run++) {
+      clock.tick();
+      await kb.inject({ run: `r${run}`, agent: "a", keywords: ["database", "connections", "transactions"], limit: 2 });
+    }
+    for (const id of ["db-1", "db-2"]) expect(await counter(kb, id)).toBe(3);
+    // After its third injection, someone rewrites db-2's frontmatter as one flow mapping (valid YAML).
+    const text = await read(root, "knowledge/db-2.md");
+    const flow = text.replace(/^---\nlastConfirmed: (\S+)\nprovenance: (\S+)\n/, "---\n{lastConfirmed: $1, provenance: $2}\n");
+    expect(flow).not.toBe(text);
+    await writeFile(path.join(root, "knowledge/db-2.md"), flow);
+    expect((await kb.check()).diagnostics.map((d) => [d.file, d.line, d.rule, d.severity])).toEqual([["knowledge/db-2.md", 2, "frontmatter-not-editable", "error"]]);
+    const result = await kb.decay();
+    expect(result.archived.map((c) => c.id)).toEqual(["db-1"]);
+    expect(result.warnings).toEqual([expect.stringMatching(/^"db-2" was not archived: cannot move "db-2": knowledge\/db-2\.md cannot be edited \(cannot set frontmatter key "archived": cannot tell which lines each key owns/)]);
+    expect(await readdir(path.join(root, "knowledge/.pending")).catch(() => [])).toEqual([]);
+    expect(await read(root, "knowledge/db-2.md")).toBe(flow);
+    // Nothing is wedged: a record of an unrelated finding, and a retraction of db-2, both work.
+    clock.tick();
+    expect((await kb.recordFindings("r4", [{ agent: "a", text: "An unrelated finding about caching headers." }])).confirmations).toEqual([]);
+    expect((await kb.retract("db-2")).kind).toBe("done");
+  });
+
+  it("a change a crash left pending on an entry that can no longer be edited is dropped with a warning, not retried by every command", async () => {
+    const { kb, root } = await project(databaseEntries(2), { config: LITERAL });
+    const planned = (await read(root, "knowledge/db-2.md")).replace(/^---\nlastConfirmed: (\S+)\nprovenance: (\S+)\n/, "---\n{lastConfirmed: $1, provenance: $2}\n");
+    await writeFile(path.join(root, "knowledge/db-2.md"), planned);
+    const { execFileSync } = await import("node:child_process");
+    const dead = Number(execFileSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }));
+    const os = await import("node:os");
+    const { mkdir } = await import("node:fs/promises");
+    await mkdir(path.join(root, "knowledge/.pending"), { recursive: true });
+    const steps = [{ kind: "move", from: "knowledge/db-2.md", to: "knowledge/archive/db-2.md", edits: [{ op: "set", key: "archived", value: "2026-03-01" }] }];
+    await writeFile(path.join(root, "knowledge/.pending/db-2.json"), JSON.stringify({ v: 1, key: "db-2", owner: { pid: dead, host: os.hostname() }, created: "", steps }));
+    const warnings: string[] = [];
+    kb.onWarning = (message) => void warnings.push(message);
+    await kb.repair();
+    expect(warnings).toEqual([expect.stringMatching(/^an interrupted change of db-2 cannot be finished: Cannot edit .*db-2\.md: cannot set frontmatter key "archived"/)]);
+    expect(await readdir(path.join(root, "knowledge/.pending"))).not.toContain("db-2.json");
+    await kb.repair();
+    expect(warnings).toHaveLength(1);
+  });
+
   it("two files with one id (an id-duplicate error) are one entry to the ledger: archived once, never listed twice", async () => {
     const { kb, root, clock } = await project(databaseEntries(1), { config: { ...LITERAL, decayAfterRuns: 3 } });
     await writeFile(path.join(root, "knowledge/db-twin.md"), (await read(root, "knowledge/db-1.md")).replace("lastConfirmed:", "id: db-1\nlastConfirmed:"));
