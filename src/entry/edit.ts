@@ -135,8 +135,9 @@ export function frontmatterNotEditable(yamlLines: readonly string[], doc: Docume
   const lines: Line[] = ["---", ...yamlLines, "---"].map((content) => ({ content, eol: "\n" }));
   const analysis = agree({ bom: "", lines, eol: "\n" }, lines.length - 1, doc, lineStarts(lines.slice(1, -1)));
   if ("reason" in analysis) return analysis.reason;
+  // An alias is written `*name`: a frontmatter without a `*` has none (the visit costs ~5 µs an entry, 50 ms at 10k).
   let alias = false;
-  visit(doc, {
+  if (yamlLines.some((line) => line.includes("*"))) visit(doc, {
     Alias: () => {
       alias = true;
       return visit.BREAK;
