@@ -1,4 +1,5 @@
 /** What the action reports: which problems annotate (and fail), the job summary, the sticky comment. Pure. */
+import { code, lineText } from "../diff/markdown.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import type { AnnotateScope } from "./context.js";
 import type { ChangedFiles } from "./changed.js";
@@ -41,12 +42,10 @@ function count(list: Diagnostic[]): string {
   return `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`;
 }
 
-function cell(text: string): string {
-  return text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
-}
-
 function rows(list: Diagnostic[], limit = 50): string[] {
-  const shown = list.slice(0, limit).map((d) => `| \`${cell(d.file)}:${d.line}\` | ${d.severity} | \`${d.rule}\` | ${cell(d.message)} |`);
+  // A message quotes the entry (a bad value, an unknown key): escaped as the diff's text is, so an entry cannot put
+  // HTML, images or @mentions into the bot's comment. A file name goes into a code span that survives backticks.
+  const shown = list.slice(0, limit).map((d) => `| ${code(`${d.file}:${d.line}`).replace(/\|/g, "\\|")} | ${d.severity} | ${code(d.rule)} | ${lineText(d.message, 400)} |`);
   const more = list.length > limit ? [`| … | | | ${list.length - limit} more (run \`cairn check\`) |`] : [];
   return ["| where | severity | rule | problem |", "|---|---|---|---|", ...shown, ...more];
 }

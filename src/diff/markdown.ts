@@ -21,7 +21,7 @@ const TITLES: Record<ChangeKind, string> = {
 export function renderDiffMarkdown(diff: KnowledgeDiff, options: RenderOptions = {}): string {
   const max = options.maxPerSection ?? 100;
   const findingLength = options.findingLength ?? 120;
-  const lines = [`## Knowledge changes (${escapeText(diff.base)}..${escapeText(diff.head)})`, ""];
+  const lines = [`## Knowledge changes (${lineText(diff.base, 80)}..${lineText(diff.head, 80)})`, ""];
   const counts = CHANGE_KINDS.map((kind) => [kind, diff[kind].length] as const).filter(([, n]) => n > 0);
   const ledger = ledgerSummary(diff.ledger);
   if (counts.length === 0) {
@@ -30,7 +30,7 @@ export function renderDiffMarkdown(diff: KnowledgeDiff, options: RenderOptions =
     const summary = counts.map(([kind, n]) => `${n} ${kind}`).join(" · ");
     lines.push(`**${summary}**${ledger ? ` · ${ledger}` : ""}`);
     const broken = CHANGE_KINDS.flatMap((kind) => diff[kind]).filter((e) => e.errors?.length && e.kinds[0] !== "retracted").length;
-    if (broken) lines.push("", `⚠️ ${broken} changed ${broken === 1 ? "entry has" : "entries have"} errors at ${escapeText(diff.head)} — run \`cairn check\`.`);
+    if (broken) lines.push("", `⚠️ ${broken} changed ${broken === 1 ? "entry has" : "entries have"} errors at ${lineText(diff.head, 80)} — run \`cairn check\`.`);
     for (const [kind, n] of counts) {
       lines.push("", `### ${TITLES[kind]} (${n})`, "");
       for (const entry of diff[kind].slice(0, max)) lines.push(bullet(entry, findingLength));
@@ -39,7 +39,7 @@ export function renderDiffMarkdown(diff: KnowledgeDiff, options: RenderOptions =
   }
   if (diff.warnings.length) {
     lines.push("", "### Warnings", "");
-    for (const warning of diff.warnings) lines.push(`- ⚠️ ${escapeText(warning)}`);
+    for (const warning of diff.warnings) lines.push(`- ⚠️ ${lineText(warning, 600)}`);
   }
   return `${lines.join("\n")}\n`;
 }
@@ -60,30 +60,30 @@ function bullet(entry: DiffEntry, findingLength: number): string {
 /** What changed, most significant first, then decay and errors. */
 export function details(entry: DiffEntry): string[] {
   const out: string[] = [];
-  const provenance = entry.provenance ? ` (${escapeText(entry.provenance)})` : "";
+  const provenance = entry.provenance ? ` (${lineText(entry.provenance, 40)})` : "";
   for (const kind of entry.kinds) {
     switch (kind) {
       case "added":
         out.push(entry.state === "archived" ? "new, directly in the archive" : "new entry");
-        if (entry.lastConfirmed) out.push(`lastConfirmed ${escapeText(entry.lastConfirmed)}${provenance}`);
+        if (entry.lastConfirmed) out.push(`lastConfirmed ${lineText(entry.lastConfirmed, 40)}${provenance}`);
         break;
       case "retracted":
         out.push(entry.state === "archived" ? "deleted from the archive" : "deleted");
-        if (entry.lastConfirmed) out.push(`was last confirmed ${escapeText(entry.lastConfirmed)}`);
+        if (entry.lastConfirmed) out.push(`was last confirmed ${lineText(entry.lastConfirmed, 40)}`);
         break;
       case "restored":
         out.push(entry.previousPath ? `restored from ${code(entry.previousPath)}` : "restored");
         break;
       case "archived": {
-        const when = entry.archived ? ` ${escapeText(entry.archived)}` : "";
-        out.push(entry.archivedReason ? `archived${when}: “${escapeText(oneLine(entry.archivedReason))}”` : `archived${when} (no archivedReason)`);
+        const when = entry.archived ? ` ${lineText(entry.archived, 40)}` : "";
+        out.push(entry.archivedReason ? `archived${when}: “${lineText(entry.archivedReason, 200)}”` : `archived${when} (no archivedReason)`);
         break;
       }
       case "edited":
         out.push(edited(entry));
         break;
       case "confirmed":
-        out.push(`lastConfirmed ${escapeText(entry.confirmedFrom ?? "?")} → ${escapeText(entry.lastConfirmed ?? "?")}${provenance}`);
+        out.push(`lastConfirmed ${lineText(entry.confirmedFrom ?? "?", 40)} → ${lineText(entry.lastConfirmed ?? "?", 40)}${provenance}`);
         break;
       case "renamed":
         out.push(entry.previousId ? `id renamed from ${code(entry.previousId)}` : `renamed from ${code(entry.previousPath ?? "?")}`);
@@ -94,12 +94,12 @@ export function details(entry: DiffEntry): string[] {
     }
   }
   if (entry.decay) {
-    if (entry.lastConfirmed && !entry.kinds.includes("added") && !entry.kinds.includes("confirmed")) out.push(`last confirmed ${escapeText(entry.lastConfirmed)}`);
+    if (entry.lastConfirmed && !entry.kinds.includes("added") && !entry.kinds.includes("confirmed")) out.push(`last confirmed ${lineText(entry.lastConfirmed, 40)}`);
     out.push(`decay ${entry.decay.unconfirmedRuns}/${entry.decay.decayAfterRuns}${entry.decay.nearDecay ? " ⚠️ near decay" : ""}`);
   }
   if (entry.errors?.length && entry.kinds[0] !== "retracted") {
     const what = entry.unparsable === "head" || entry.unparsable === "both" ? "does not parse" : `${entry.errors.length} error${entry.errors.length === 1 ? "" : "s"}`;
-    out.push(`⚠️ ${what}: ${escapeText(truncate(oneLine(entry.errors[0] ?? ""), 160))}`);
+    out.push(`⚠️ ${what}: ${lineText(entry.errors[0] ?? "", 160)}`);
   }
   return out;
 }
@@ -111,7 +111,7 @@ function edited(entry: DiffEntry): string {
   if (entry.formattingOnly) return "formatting only";
   const parts: string[] = [];
   if (entry.sections?.length) parts.push(`${andList(entry.sections as BodySection[])} edited`);
-  if (entry.metadata?.length) parts.push(`metadata changed: ${entry.metadata.map(escapeText).join(", ")}`);
+  if (entry.metadata?.length) parts.push(`metadata changed: ${entry.metadata.map((key) => lineText(key, 60)).join(", ")}`);
   return parts.join("; ") || "edited";
 }
 
@@ -152,12 +152,17 @@ function inline(text: string): string {
 }
 
 /**
- * Escape text for a GitHub comment: markdown and HTML punctuation, and no @mentions or #123
- * issue links (a zero-width space follows `@` and `#`), so a bot comment pings nobody.
+ * Escape text for a GitHub comment: markdown and HTML punctuation, `&` (so no character reference such as `&#x40;`
+ * becomes an `@` once rendered), and no @mentions or #123 issue links: `&#8203;` (a zero-width space, written in
+ * ASCII as GitHub's own bots write it, so it survives a terminal's escaping of hidden characters) follows `@` and `#`.
  */
 export function escapeText(text: string): string {
   return text
-    .replace(/[\\`*[\]<>|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, "\\$&")
-    .replace(/@(?=[A-Za-z0-9])/g, "@\u200b")
-    .replace(/#(?=\d)/g, "#\u200b");
+    .replace(/[\\`*[\]<>|~&]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, "\\$&")
+    .replace(/@(?=[A-Za-z0-9])|#(?=\d)/g, "$&&#8203;");
+}
+
+/** Text for one line of a comment (a list item, a table cell): white space collapsed, at most `max` characters, escaped. */
+export function lineText(text: string, max = 300): string {
+  return escapeText(truncate(oneLine(text), max));
 }

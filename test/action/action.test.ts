@@ -114,7 +114,7 @@ describe("the GitHub Action's step (run locally with the variables GitHub sets)"
   it("posts one sticky comment with the job's token and updates it in place on the next run", async () => {
     const { repo, base } = await pullRequest();
     const github = await api();
-    github.comments.push({ id: 7, body: "LGTM from a human", html_url: "https://example.test/c/7", user: { login: "someone" } });
+    github.comments.push({ id: 7, body: "LGTM from a human", html_url: "https://example.test/c/7", user: { login: "someone", type: "User" } });
     const env = { CAIRN_COMMENT: "true", GITHUB_TOKEN: "ghs_jobtoken", GITHUB_API_URL: github.url };
 
     const first = await runAction(repo, env, prEvent(base));
@@ -147,6 +147,41 @@ describe("the GitHub Action's step (run locally with the variables GitHub sets)"
     github.requests.length = 0;
     await runAction(repo, env, prEvent(base));
     expect(github.requests.map((r) => r.method)).toEqual(["GET"]);
+  });
+
+  it("a comment someone else wrote with cairn's marker is never edited: cairn posts its own", async () => {
+    const { repo, base } = await pullRequest();
+    const github = await api();
+    github.comments.push({ id: 5, body: `LGTM ${COMMENT_MARKER}`, html_url: "https://example.test/c/5", user: { login: "mallory", type: "User" } });
+    const env = { CAIRN_COMMENT: "true", GITHUB_TOKEN: "ghs_jobtoken", GITHUB_API_URL: github.url };
+    await runAction(repo, env, prEvent(base));
+    expect(github.requests.map((r) => `${r.method} ${r.url.split("?")[0]}`)).toEqual([`GET /repos/${REPOSITORY}/issues/${PR}/comments`, "GET /user", `POST /repos/${REPOSITORY}/issues/${PR}/comments`]);
+    expect(github.comments.find((c) => c.id === 5)!.body).toBe(`LGTM ${COMMENT_MARKER}`);
+    // The next run finds its own comment (the bot's), not mallory's.
+    github.requests.length = 0;
+    await repo.write("knowledge/auth-ctx.md", entryText({ finding: "Auth middleware swallows context cancellation errors after upstream calls." }));
+    repo.commit("fix the entry");
+    await runAction(repo, env, prEvent(base));
+    expect(github.requests.map((r) => `${r.method} ${r.url.split("?")[0]}`)).toEqual([`GET /repos/${REPOSITORY}/issues/${PR}/comments`, "GET /user", `PATCH /repos/${REPOSITORY}/issues/comments/${github.comments.at(-1)!.id}`]);
+    expect(github.comments.find((c) => c.id === 5)!.body).toBe(`LGTM ${COMMENT_MARKER}`);
+  });
+
+  it("what an entry says reaches the comment escaped: no HTML, images, @mentions or broken code spans from a bad value or key", async () => {
+    const { repo, base } = await pullRequest();
+    const hostile = 'lastConfirmed: \'<img src="https://evil.example/p.png"> cc @octocat &#x40;acme/security <details><summary>all clear</summary>\'\nprovenance: independent\n"x` <img src=https://evil.example/t.png> hey @octocat `y": 1';
+    await repo.write("knowledge/auth-ctx.md", entryText({ fm: hostile, finding: "Auth middleware swallows context cancellation errors after upstream calls." }));
+    repo.commit("hostile values");
+    const github = await api();
+    await runAction(repo, { CAIRN_COMMENT: "true", GITHUB_TOKEN: "ghs_jobtoken", GITHUB_API_URL: github.url }, prEvent(base));
+    const body = github.comments.find((c) => c.body.includes(COMMENT_MARKER))!.body;
+    for (const text of [body, (await runAction(repo, {}, prEvent(base))).summary]) {
+      expect(text).toMatch(/frontmatter-invalid/);
+      expect(text).toMatch(/frontmatter-unknown-key/);
+      // Each character that would start HTML or a character reference is preceded by a backslash.
+      expect(text).not.toMatch(/(?<!\\)<img|<details><summary>all clear|@octocat|(?<!\\)&#x40;acme/);
+      expect(text).toContain("\\<img src=");
+      expect(text).toContain("@&#8203;octocat");
+    }
   });
 
   it("a token without write access (fork pull requests) is a warning, not a failed check", async () => {

@@ -2,7 +2,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type Comment = { id: number; body: string; html_url: string; user: { login: string } };
+export type Comment = { id: number; body: string; html_url: string; user: { login: string; type: "User" | "Bot" } };
 export type Recorded = { method: string; url: string; authorization: string | undefined; apiVersion: string | undefined; body: unknown };
 
 export type FakeGitHub = {
@@ -14,7 +14,7 @@ export type FakeGitHub = {
   close: () => Promise<void>;
 };
 
-/** Serve GET/POST `/repos/:owner/:repo/issues/:n/comments` and PATCH `/repos/:owner/:repo/issues/comments/:id` on 127.0.0.1. */
+/** Serve GET/POST `/repos/:owner/:repo/issues/:n/comments`, PATCH `/repos/:owner/:repo/issues/comments/:id` and GET `/user` (403, as for the job's token) on 127.0.0.1. */
 export async function fakeGitHub(repository: string, pullRequest: number): Promise<FakeGitHub> {
   let nextId = 1000;
   const state: FakeGitHub = { url: "", comments: [], requests: [], failWith: undefined, close: async () => {} };
@@ -27,6 +27,8 @@ export async function fakeGitHub(repository: string, pullRequest: number): Promi
     if (state.failWith) return send(state.failWith, { message: "Resource not accessible by integration" });
     const url = new URL(req.url ?? "/", "http://localhost");
     const list = `/repos/${repository}/issues/${pullRequest}/comments`;
+    // The job's token has no user: GitHub answers this route 403 for it.
+    if (url.pathname === "/user" && req.method === "GET") return send(403, { message: "Resource not accessible by integration" });
     const one = new RegExp(`^/repos/${repository}/issues/comments/(\\d+)$`).exec(url.pathname);
     if (url.pathname === list && req.method === "GET") {
       const perPage = Number(url.searchParams.get("per_page") ?? 30);
@@ -34,7 +36,7 @@ export async function fakeGitHub(repository: string, pullRequest: number): Promi
       return send(200, state.comments.slice((page - 1) * perPage, page * perPage));
     }
     if (url.pathname === list && req.method === "POST") {
-      const comment = { id: nextId++, body: body?.body ?? "", html_url: `https://example.test/${repository}/pull/${pullRequest}#issuecomment-${nextId}`, user: { login: "github-actions[bot]" } };
+      const comment = { id: nextId++, body: body?.body ?? "", html_url: `https://example.test/${repository}/pull/${pullRequest}#issuecomment-${nextId}`, user: { login: "github-actions[bot]", type: "Bot" as const } };
       state.comments.push(comment);
       return send(201, comment);
     }

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { diff } from "../../src/cli/commands/diff.js";
 import type { Io } from "../../src/cli/output.js";
 import { openKnowledgeBase } from "../../src/knowledge-base.js";
+import { cairn } from "../helpers/cli.js";
 import { entryText, tempRepo, type TempRepo } from "./repo.js";
 
 let repo: TempRepo;
@@ -30,6 +31,13 @@ describe("cairn diff command", () => {
       "## Knowledge changes (HEAD..working tree)\n\n**1 confirmed**\n\n### Confirmed (1)\n\n- `a` · `knowledge/a.md` — Entry a. — lastConfirmed 2026-01-02 → 2026-02-12 (independent); decay 0/10\n",
     );
     expect(io.stderr).toEqual([]);
+  });
+
+  it("markdown redirected to a file (`cairn diff main > comment.md`) keeps what defuses a mention as ASCII, not a terminal escape", async () => {
+    await repo.write("knowledge/a.md", entryText({ finding: "Entry a, see @alice about #12.", lastConfirmed: "2026-02-12" }));
+    const { stdout } = await cairn(["--root", repo.dir, "diff", "HEAD"]);
+    expect(stdout).toContain("Entry a, see @&#8203;alice about #&#8203;12.");
+    expect(stdout).not.toMatch(/\\u200b|\u200b/);
   });
 
   it("prints the KnowledgeDiff as JSON with --json", async () => {

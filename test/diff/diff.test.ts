@@ -150,7 +150,7 @@ describe("diffKnowledge between two commits", () => {
     expect(md).toContain("— metadata changed: tags;");
     expect(md).toContain("— formatting only;");
     // The finding keeps its code span; mentions and issue references are defused.
-    expect(md).toContain("A brand new heuristic about `fetch()` timeouts, see @\u200balice and #\u200b12. — new entry; lastConfirmed 2026-01-02 (independent); decay 0/10");
+    expect(md).toContain("A brand new heuristic about `fetch()` timeouts, see @&#8203;alice and #&#8203;12. — new entry; lastConfirmed 2026-01-02 (independent); decay 0/10");
     const sections = lines.filter((l) => l.startsWith("### "));
     expect(sections).toEqual(["### Added (1)", "### Retracted (1)", "### Restored (1)", "### Archived (1)", "### Edited (4)", "### Confirmed (1)", "### Renamed (1)"]);
   });

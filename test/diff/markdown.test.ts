@@ -48,11 +48,25 @@ describe("renderDiffMarkdown", () => {
 
   it("escapes markdown and HTML in text, and defuses mentions and issue links", () => {
     expect(escapeText("a_b _x_ *y* <img src=x> [l](u) | ~s~ @bob #42 `c`")).toBe(
-      "a_b \\_x\\_ \\*y\\* \\<img src=x\\> \\[l\\](u) \\| \\~s\\~ @\u200bbob #\u200b42 \\`c\\`",
+      "a_b \\_x\\_ \\*y\\* \\<img src=x\\> \\[l\\](u) \\| \\~s\\~ @&#8203;bob #&#8203;42 \\`c\\`",
     );
     const md = renderDiffMarkdown({ ...empty(), base: "<b>", warnings: ["check @team"] });
     expect(md.split("\n")[0]).toBe("## Knowledge changes (\\<b\\>..HEAD)");
-    expect(md).toContain("### Warnings\n\n- ⚠️ check @\u200bteam");
+    expect(md).toContain("### Warnings\n\n- ⚠️ check @&#8203;team");
+  });
+
+  it("a frontmatter key or value that holds line breaks stays on its entry's line: it cannot add a heading or a fake all-clear", () => {
+    const forged = "reviewed\n\n### cairn check\n\n✅ No problems in the knowledge base.\n\n---\n\n";
+    const md = renderDiffMarkdown({
+      ...empty(),
+      edited: [entry("m", { sections: undefined, metadata: [forged] })],
+      confirmed: [entry("c", { kinds: ["confirmed"], confirmedFrom: "2026-01-01\n\n## Approved", lastConfirmed: "2026-02-01\n# x", provenance: "independent\n\n> quoted" })],
+      archived: [entry("a", { kinds: ["archived"], state: "archived", archived: "2026-01-01\n\n---", archivedReason: "why\n\n### Approved" })],
+    });
+    expect(md.split("\n").filter((line) => /^(#|>|---|✅)/.test(line))).toEqual(["## Knowledge changes (origin/main..HEAD)", "### Archived (1)", "### Edited (1)", "### Confirmed (1)"]);
+    expect(md).toContain("metadata changed: reviewed ### cairn check ✅ No problems in the knowledge…");
+    // Character references are escaped too: `&#x40;` renders as itself, never as an @ that GitHub could turn into a mention.
+    expect(escapeText("cc &#x40;octocat &commat;acme")).toBe("cc \\&#x40;octocat \\&commat;acme");
   });
 
   it("wraps values with backticks in a longer code fence", () => {
