@@ -5,7 +5,10 @@ import type { FixAnchorsOptions, FixReport } from "../types/check.js";
 import type { KbContext } from "./context.js";
 
 /** Repair drifted anchors surgically (moved line ranges, renamed paths); `dryRun` only previews. */
-export async function fixAnchors(ctx: Pick<KbContext, "layout" | "config" | "append" | "load" | "invalidate">, options: FixAnchorsOptions = {}): Promise<FixReport> {
+export async function fixAnchors(ctx: Pick<KbContext, "layout" | "config" | "append" | "load" | "invalidate" | "repair">, options: FixAnchorsOptions = {}): Promise<FixReport> {
+  // As every command that changes entries: first finish what a killed process left pending (a killed --fix among
+  // them, whose entry is already rewritten: without this, a second --fix found nothing to fix and left its event out).
+  if (!options.dryRun) await ctx.repair();
   const { fixEntryAnchors } = await import("../anchors/fix-entries.js");
   const { anchorResolverFor } = await import("../check/anchors.js");
   const { selectEntries } = await import("../anchors/live.js");
