@@ -113,6 +113,7 @@ describe("drift: a function moved down the file (40 lines inserted above it)", (
     // Running --fix again finishes the interrupted one first (its entry is already fixed: it plans nothing itself).
     const kb = await repo.reopen();
     expect((await kb.fixAnchors()).files).toEqual([]);
+    expect((await kb.ledger.read()).events.filter((e) => e.type === "anchors-fixed")).toHaveLength(1);
     await kb.repair();
     const events = (await kb.ledger.read()).events.filter((e) => e.type === "anchors-fixed");
     expect(events).toEqual([expect.objectContaining({ entry: "ctx", changes: [{ from: ":52-61", to: ":92-101" }] })]);
