@@ -143,7 +143,7 @@ export function parseEntry(bytes: Uint8Array, options: ParseOptions): ParseResul
   const fileId = idFromPath(file);
   const id = typeof frontmatter.id === "string" && ID_RE.test(frontmatter.id) ? frontmatter.id : fileId;
   if (!ID_RE.test(fileId)) {
-    diagnostics.push(diagnostic(file, "filename-invalid", "error", `file name "${fileId}.md" is not a slug; expected letters, digits, '-', '_' or '.' (e.g. auth-middleware-swallows-ctx-cancel.md)`));
+    diagnostics.push(diagnostic(file, "filename-invalid", "error", `file name "${fileId}.md" is not a slug; expected letters, digits, '-', '_' or '.', starting with a letter or digit and without '..' (e.g. auth-middleware-swallows-ctx-cancel.md)`));
   }
   if (parts.title !== undefined && frontmatter.title === undefined) frontmatter.title = parts.title;
   const entry: Entry = {

@@ -1,5 +1,6 @@
 /** The frontmatter schema: one zod source for validation (per key, with YAML lines) and the published JSON Schema. */
 import * as z from "zod";
+import { ID_RE } from "./id.js";
 import { ENTRY_STATUSES, PROVENANCES } from "./types.js";
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -18,7 +19,7 @@ const isoDate = z
 
 const idRef = z
   .string({ error: "expected an entry id (the file name without .md)" })
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "expected an entry id made of letters, digits, '.', '_' or '-'");
+  .regex(ID_RE, "expected an entry id made of letters, digits, '.', '_' or '-', not starting with '.', '_' or '-' and without '..'");
 const idList = z.union([idRef, z.array(idRef)], { error: "expected an entry id or a list of entry ids" });
 const nameList = z.array(z.string().min(1), { error: "expected a list of names, e.g. [security, performance]" });
 

@@ -26,7 +26,7 @@ export type NewEntryPlan =
 /** Validate and render without writing. */
 export async function planNewEntry(layout: Layout, config: CairnConfig, input: PlanNewEntryInput): Promise<NewEntryPlan> {
   const slug = input.slug.trim().replace(/\.md$/i, "");
-  if (!ID_RE.test(slug) || slug.includes("..")) {
+  if (!ID_RE.test(slug)) {
     return { ok: false, problems: `"${input.slug}" is not a valid slug; expected letters, digits, '-', '_' or '.', e.g. auth-middleware-swallows-ctx-cancel` };
   }
   if (!input.finding.trim()) return { ok: false, problems: "a finding is required (--finding TEXT)" };

@@ -8,7 +8,7 @@ import type { KnowledgeView } from "../indexing/catalogue-view.js";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
-import { CairnError } from "../errors.js";
+import { CairnError, isCairnError } from "../errors.js";
 import type { Ledger, LedgerState, RunRef } from "../ledger/index.js";
 import type { SearchOptions, SearchResponse } from "../retrieval/search.js";
 import type { Layout } from "../store/layout.js";
@@ -129,8 +129,14 @@ export async function decayLoaded(deps: ReviewDeps, loaded: Pick<KnowledgeView, 
       else archived.push(candidate);
     } catch (error) {
       // Moved by hand (or by a process that does not take the lifecycle lock) since it was loaded: nothing to archive.
-      if (await stat(path.join(deps.layout.root, entry.path)).then(() => true, () => false)) throw error;
-      warnings.push(`"${candidate.id}" moved or was removed before decay could archive it`);
+      if (!(await stat(path.join(deps.layout.root, entry.path)).then(() => true, () => false))) {
+        warnings.push(`"${candidate.id}" moved or was removed before decay could archive it`);
+        continue;
+      }
+      // One entry cairn refuses to change (what check reports about it says why) never stops the others' archiving;
+      // a failure of the disk or the file system stops decay.
+      if (!isCairnError(error) || error.code === "IO") throw error;
+      warnings.push(`"${candidate.id}" was not archived: ${error.message}`);
     }
   }
   if (archived.length && !options.dryRun) deps.invalidate();

@@ -6,6 +6,7 @@
  */
 import { readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
+import { isEntryId } from "../entry/id.js";
 import { CairnError } from "../errors.js";
 import { writeFileAtomic } from "./atomic.js";
 import { assertContained } from "./contain.js";
@@ -97,7 +98,7 @@ export async function removeLeftovers(layout: Layout, dirs: readonly string[]): 
 }
 
 function intentFile(layout: Layout, key: string): string {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(key) || key.includes("..")) {
+  if (!isEntryId(key)) {
     throw new CairnError("USAGE", `"${key}" cannot name a pending change; expected an entry id such as auth-middleware-swallows-ctx-cancel`);
   }
   return path.join(pendingDir(layout), `${key}.json`);

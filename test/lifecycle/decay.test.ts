@@ -112,6 +112,17 @@ describe("decay: archiving", () => {
     expect((await kb.retract("db-2")).kind).toBe("done");
   });
 
+  it("an id with '..' is a check error, and an entry decay cannot archive for it never stops the others' archiving", async () => {
+    const { kb, root } = await project({ ...databaseEntries(1), "knowledge/db-2..old.md": databaseEntries(2)["knowledge/db-2.md"]! }, { config: { ...LITERAL, decayAfterRuns: 2 } });
+    expect((await kb.check()).diagnostics.map((d) => [d.file, d.rule])).toEqual([["knowledge/db-2..old.md", "filename-invalid"]]);
+    // Injected twice before this rule (a ledger an older cairn wrote): both entries are past their limit.
+    for (const run of ["r1", "r2"]) await kb.ledger.append([{ type: "injected", run, agent: "a", entries: ["db-1", "db-2..old"] }]);
+    const result = await kb.decay();
+    expect(result.archived.map((c) => c.id)).toEqual(["db-1"]);
+    expect(result.warnings).toEqual([expect.stringMatching(/^"db-2\.\.old" was not archived: "db-2\.\.old" cannot name a pending change/)]);
+    expect(await readdir(path.join(root, "knowledge"))).toContain("db-2..old.md");
+  });
+
   it("a change a crash left pending on an entry that can no longer be edited is dropped with a warning, not retried by every command", async () => {
     const { kb, root } = await project(databaseEntries(2), { config: LITERAL });
     const planned = (await read(root, "knowledge/db-2.md")).replace(/^---\nlastConfirmed: (\S+)\nprovenance: (\S+)\n/, "---\n{lastConfirmed: $1, provenance: $2}\n");
