@@ -21,6 +21,10 @@ export async function injectKnowledge(ctx: Pick<KbContext, "layout" | "config" |
   const lockWarnings: string[] = [];
   // A root without a knowledge dir gets no lock (no .cairn/ is created there); the search below reports it.
   const usable = !(await knowledgeDirProblem(ctx.layout).catch(() => "unsafe"));
+  // Calls in this process (an MCP server's clients fanning out at the start of a review) wait their turn here, with no
+  // time limit: the holder is this process, and it is making progress. The lock file's 1 s limit is for other
+  // processes; without this queue, this process's own calls timed out on their own lock and exceeded the cap.
+  const turn = !input.dryRun && usable ? await inProcessTurn(ctx.layout.cache) : undefined;
   if (!input.dryRun && usable) {
     await ctx.repair().catch((error: Error) => lockWarnings.push(`could not repair pending changes (${error.message})`));
     try {
@@ -50,7 +54,25 @@ export async function injectKnowledge(ctx: Pick<KbContext, "layout" | "config" |
     return lockWarnings.length ? { ...result, warnings: [...lockWarnings, ...result.warnings] } : result;
   } finally {
     await release?.().catch(() => {});
+    turn?.();
   }
+}
+
+/** Injections waiting in this process, by knowledge base (its `.cairn/`): the tail of each queue. */
+const queues = new Map<string, Promise<void>>();
+
+/** Wait for the injections of this process queued before this one; the returned function ends this one's turn. */
+async function inProcessTurn(key: string): Promise<() => void> {
+  const before = queues.get(key) ?? Promise.resolve();
+  let end!: () => void;
+  const mine = new Promise<void>((resolve) => (end = resolve));
+  const tail = before.then(() => mine);
+  queues.set(key, tail);
+  await before;
+  return () => {
+    end();
+    if (queues.get(key) === tail) queues.delete(key);
+  };
 }
 
 /**

@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Embedder } from "../../src/indexing/embedder.js";
+import { fakeEmbedder } from "../helpers/fake-embedder.js";
 import { databaseEntries, entry, events, fm, project, snapshot } from "../lifecycle/setup.js";
 
 const injectedFor = async (kb: Parameters<typeof events>[0], run: string, agent: string): Promise<string[]> => {
@@ -31,6 +32,19 @@ describe("inject: the cap", () => {
     expect((await kb.inject({ run: "r1", agent: "performance", keywords: ["database"] })).entries).toHaveLength(5);
     expect((await kb.inject({ run: "r2", agent: "security", keywords: ["database"] })).entries).toHaveLength(5);
   });
+
+  it("concurrent calls in one process (an MCP server's clients) each wait their turn: the cap holds however slow a call is", async () => {
+    // Each search embeds its query, and the model takes 1.1 s: longer than the inject lock's 1 s wait for another process.
+    const fake = fakeEmbedder();
+    const slow: Embedder = { id: fake.id, dims: fake.dims, embed: async (texts) => (await new Promise((r) => setTimeout(r, 1_100)), fake.embed(texts)) };
+    const { kb } = await project(databaseEntries(8), { embedder: slow, config: { embedder: { provider: "use-lite", weight: 0.2 } } });
+    const keywords = [["database"], ["connections"], ["transactions"], ["queries"]];
+    const results = await Promise.all(keywords.map((k) => kb.inject({ run: "r1", agent: "security", keywords: k, limit: 2 })));
+    for (const result of results) expect(result.warnings.join("\n")).not.toMatch(/could not serialise/);
+    const ids = await injectedFor(kb, "r1", "security");
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toHaveLength(5);
+  }, 30_000);
 
   it("`limit` can lower the cap but never raise it", async () => {
     const { kb } = await project(databaseEntries(8));
