@@ -25,6 +25,7 @@ export function gateVerdict(diagnostics: readonly Diagnostic[], parsed: boolean)
 
 /** "secret-github-token (line 9), frontmatter-invalid (line 3)": the rules that withhold an entry, for warnings. */
 export function describeBlocking(blocking: ReadonlyArray<Pick<Diagnostic, "rule" | "line">>, max = 3): string {
-  const shown = blocking.slice(0, max).map((d) => `${d.rule} (line ${d.line})`);
-  return shown.join(", ") + (blocking.length > max ? ` and ${blocking.length - max} more` : "");
+  // Two findings of one rule on one line (two phrases of a prompt injection) are named once.
+  const distinct = [...new Set(blocking.map((d) => `${d.rule} (line ${d.line})`))];
+  return distinct.slice(0, max).join(", ") + (distinct.length > max ? ` and ${distinct.length - max} more` : "");
 }

@@ -1,5 +1,9 @@
 /** `show` and `history`: one entry by id, as its file and the ledger have it. */
-import { projectState } from "../ledger/index.js";
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import type { Diagnostic } from "../entry/diagnostic.js";
+import type { Entry } from "../entry/types.js";
+import { projectState, type LedgerState } from "../ledger/index.js";
 import { lookup } from "../lifecycle/lookup.js";
 import { entryFileFor } from "../store/files.js";
 import type { History, NotFound, ShowResult } from "../types/status.js";
@@ -7,8 +11,8 @@ import type { KbContext } from "./context.js";
 import { byFileName } from "./entry-file.js";
 import { confirmationInfo } from "./status.js";
 
-/** One entry by id: its text, parsed fields, status row and problems; "not found" carries close ids. */
-export async function showEntry(ctx: Pick<KbContext, "layout" | "config" | "ledger" | "today" | "knowledge">, id: string): Promise<ShowResult> {
+/** One entry by id: its text, parsed fields, status row and every rule's problems; "not found" carries close ids. */
+export async function showEntry(ctx: Pick<KbContext, "layout" | "config" | "ledger" | "today" | "knowledge" | "lint">, id: string): Promise<ShowResult> {
   const { entryView } = await import("../lifecycle/show.js");
   const { readEntryFile } = await import("../store/files.js");
   // The entry's own file when its id is its name; else the catalogue finds the file. Only that file is read and parsed.
@@ -23,7 +27,27 @@ export async function showEntry(ctx: Pick<KbContext, "layout" | "config" | "ledg
   }
   const { state } = await ctx.ledger.state();
   const views = projectState(state, confirmationInfo([read.entry]), { today: ctx.today() });
-  return { kind: "found", entry: await entryView(ctx.layout, ctx.config, read.entry, read.diagnostics, views, state) };
+  const diagnostics = read.entry.hash ? await entryDiagnostics(ctx, read.entry, read.diagnostics, state) : read.diagnostics;
+  return { kind: "found", entry: await entryView(ctx.layout, ctx.config, read.entry, diagnostics, views, state) };
+}
+
+/**
+ * Every rule's final result for one entry, as `check` and `status` report it (config severities, inline disables):
+ * the parser's problems, the content rules (secrets, prompt injection…) and the anchors, from the lint cache where it
+ * holds this file's bytes, else computed now and kept. Rules across entries (duplicate ids, references) are `check`'s.
+ */
+async function entryDiagnostics(ctx: Pick<KbContext, "layout" | "config" | "today" | "lint">, entry: Entry, parsed: Diagnostic[], events: LedgerState): Promise<Diagnostic[]> {
+  const { recordOf } = await import("../indexing/catalogue.js");
+  const { recordLinter } = await import("../check/catalogue-lint.js");
+  const { lintKey, readLintLookup } = await import("../check/lint-cache.js");
+  const info = await stat(path.join(ctx.layout.root, entry.path));
+  const record = recordOf(entry, parsed, info);
+  const key = lintKey(ctx.config, ctx.layout.cache);
+  const base = ctx.lint.cache ?? (await (ctx.lint.lookup ??= readLintLookup(ctx.layout.cache, key))).subset({ hashes: new Set([record.fileHash]), paths: new Set([record.path]) });
+  const linter = await recordLinter({ layout: ctx.layout, config: ctx.config, events, today: ctx.today(), key }, base);
+  const final = await linter.final([record]);
+  await linter.save("merge");
+  return final.get(record.path) ?? parsed;
 }
 
 /** An entry's ledger events and git log, oldest first. */

@@ -6,6 +6,7 @@ import type { Diagnostic } from "../entry/diagnostic.js";
 import type { Entry } from "../entry/types.js";
 import type { EntryLedgerView, LedgerSource } from "../ledger/index.js";
 import type { Layout } from "../store/layout.js";
+import { liveWarnings } from "../anchors/live.js";
 import { buildStatus } from "./status.js";
 import type { EntryView } from "../types/status.js";
 
@@ -21,7 +22,9 @@ export async function entryView(
   events: LedgerSource,
 ): Promise<EntryView> {
   const own = diagnostics.filter((d) => d.file === entry.path);
-  const [row] = buildStatus({ entries: [entry], diagnostics: own, views, events, config }, { all: true }).entries;
+  // The same warnings as the entry's row in `status`: anchor drift and a failed verification too.
+  const extra = liveWarnings([entry], own, events);
+  const [row] = buildStatus({ entries: [entry], diagnostics: own, views, events, config, extra }, { all: true }).entries;
   const fm = entry.frontmatter;
   return {
     id: entry.id,
