@@ -163,12 +163,14 @@ function locate(files: readonly ParsedLedgerFile[], event: LedgerEvent): { file:
   return { file: "", line: 1 };
 }
 
-/** The `*.jsonl` file names in `ledgerDir`, sorted; empty when the directory does not exist. */
+/** The `*.jsonl` file names in `ledgerDir` (regular, not hidden), sorted; empty when the directory does not exist. */
 export async function listLedgerFiles(ledgerDir: string): Promise<string[]> {
   try {
     const dirents = await readdir(ledgerDir, { withFileTypes: true });
     return dirents
-      .filter((d) => d.isFile() && d.name.endsWith(".jsonl"))
+      // Regular `*.jsonl` files that are not hidden: the files `cairn diff` counts in a pull request (a hidden
+      // `.x.jsonl` was read here but never shown in the PR comment, so its events changed decay unreviewed).
+      .filter((d) => d.isFile() && d.name.endsWith(".jsonl") && !d.name.startsWith("."))
       .map((d) => d.name)
       .sort();
   } catch (cause) {

@@ -29,6 +29,17 @@ describe("readLedger", () => {
     expect(await readLedger(ledgerDir)).toEqual({ events: [], warnings: [] });
   });
 
+  it("reads the files cairn diff counts: a hidden .x.jsonl (which a pull request comment never showed) is not the ledger", async () => {
+    await write("2026-02.jsonl", `${line("A", "2026-02-01T00:00:00.000Z")}\n`);
+    await write(".cache.jsonl", `${line("B", "2026-02-02T00:00:00.000Z")}\n`);
+    expect((await readLedger(ledgerDir)).events.map((e) => e.eventId)).toEqual(["A"]);
+    const { openLedger, forgetFoldedLedgers } = await import("../../src/ledger/index.js");
+    forgetFoldedLedgers();
+    expect((await openLedger(ledgerDir).state()).state.size).toBe(1);
+    const { classify } = await import("../../src/diff/versions.js");
+    expect([classify("knowledge/.ledger/2026-02.jsonl", "knowledge")?.kind, classify("knowledge/.ledger/.cache.jsonl", "knowledge")]).toEqual(["ledger", undefined]);
+  });
+
   it("skips a torn last line with a warning", async () => {
     await write("2026-02.jsonl", `${line("A", "2026-02-01T00:00:00.000Z")}\n{"v":1,"eventId":"B","ti`);
     const { events, warnings } = await readLedger(ledgerDir);
