@@ -261,6 +261,34 @@ describe("diffKnowledge: a committed change log", () => {
   });
 });
 
+describe("diffKnowledge: the configuration", () => {
+  it("a pull request that changes only cairn.config.json says which keys changed, from what to what; formatting alone says nothing", async () => {
+    const local = await tempRepo();
+    try {
+      await local.write("knowledge/a.md", entryText({ finding: "Entry a." }));
+      await local.write("cairn.config.json", JSON.stringify({ maxPerAgent: 5 }));
+      const base = local.commit("base");
+      await local.write("cairn.config.json", JSON.stringify({ maxPerAgent: 5 }, null, 2));
+      const formatting = local.commit("reformat");
+      expect((await diffKnowledge(layoutFor(local.dir, DEFAULT_CONFIG), DEFAULT_CONFIG, base, formatting, { today: TODAY })).warnings).toEqual([]);
+      await local.write("cairn.config.json", JSON.stringify({ maxPerAgent: 5, knowledgeDir: "docs/guide", rules: { "prompt-injection": "warning" } }));
+      const head = local.commit("a pull request");
+      const d = await diffKnowledge(layoutFor(local.dir, DEFAULT_CONFIG), DEFAULT_CONFIG, base, head, { today: TODAY });
+      expect(d.warnings).toEqual([
+        'cairn.config.json changed (edited): knowledgeDir (default) → "docs/guide"; rules (default) → {"prompt-injection":"warning"} — the configuration decides where entries are, which rules keep an entry out of prompts and how many an agent gets; review it like code',
+      ]);
+      expect(renderDiffMarkdown(d)).toContain("No knowledge changes.\n\n### Warnings\n\n- ⚠️ cairn.config.json changed (edited): knowledgeDir (default) → \"docs/guide\"");
+      // Against the working tree, an uncommitted edit counts too.
+      await local.write("cairn.config.json", JSON.stringify({ maxPerAgent: 7 }));
+      expect((await diffKnowledge(layoutFor(local.dir, DEFAULT_CONFIG), DEFAULT_CONFIG, "HEAD", undefined, { today: TODAY })).warnings).toEqual([
+        expect.stringMatching(/^cairn\.config\.json changed \(edited\): knowledgeDir "docs\/guide" → \(default\); maxPerAgent 5 → 7; rules/),
+      ]);
+    } finally {
+      await local.cleanup();
+    }
+  });
+});
+
 describe("diffKnowledge errors", () => {
   it("rejects an unknown revision with a USAGE error that says what is expected", async () => {
     const layout = layoutFor(repo.dir, DEFAULT_CONFIG);
