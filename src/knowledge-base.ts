@@ -185,7 +185,7 @@ export class KnowledgeBase {
   async newEntry(input: NewEntryInput): Promise<NewEntryResult> {
     await this.repair();
     const { planNewEntry, writeNewEntry } = await import("./lifecycle/create.js");
-    const plan = await planNewEntry(this.layout, this.config, { ...input, today: this.today() });
+    const plan = await planNewEntry(this.layout, this.config, { ...input, today: this.today(), existing: (await this.knowledge()).byId });
     if (!plan.ok) return { kind: "refused", problems: plan.problems };
     await writeNewEntry(plan);
     await this.append([{ type: "created", entry: plan.id }]);

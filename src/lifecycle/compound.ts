@@ -134,6 +134,7 @@ export async function planCompound(ctx: CompoundContext, findings: CompoundCandi
       evidence: finding.evidence,
       verify: finding.verify,
       today: ctx.today,
+      existing: ctx.byId,
       ...(finding.title ? { title: finding.title } : {}),
       ...(finding.tags ? { tags: finding.tags } : {}),
     });

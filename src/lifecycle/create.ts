@@ -17,6 +17,8 @@ export type { NewEntryInput } from "../types/entries.js";
 export type PlanNewEntryInput = NewEntryInput & {
   /** Today's date YYYY-MM-DD (UTC). Default: now. */
   today?: string;
+  /** The entries there are, by id (an `id:` key can give a file another id than its name): a new id must be none of them. */
+  existing?: ReadonlyMap<string, { path: string }>;
 };
 
 export type NewEntryPlan =
@@ -55,10 +57,13 @@ export async function planNewEntry(layout: Layout, config: CairnConfig, input: P
   const problems = linter.finalize(raw, [rel]);
   const errors = problems.filter((d) => d.severity === "error");
   if (errors.length) return { ok: false, problems: errors };
+  // Ids are unique across knowledge/ and knowledge/archive/, and a file name is taken whatever id its file gives.
+  const taken = input.existing?.get(slug);
+  if (taken) return { ok: false, problems: `an entry with id "${slug}" already exists (${taken.path}); choose another slug` };
   const existing = await listEntryFiles(layout);
   const clash = existing.find((f) => path.basename(f.rel, ".md") === slug);
   if (clash || (await stat(abs).then(() => true, () => false))) {
-    return { ok: false, problems: `an entry with id "${slug}" already exists (${clash?.rel ?? rel}); choose another slug` };
+    return { ok: false, problems: `a file named ${slug}.md already exists (${clash?.rel ?? rel}); choose another slug` };
   }
   return { ok: true, id: slug, abs, rel, text, warnings: problems.filter((d) => d.severity === "warning"), layout };
 }

@@ -61,6 +61,23 @@ describe("cairn new", () => {
     expect(clash.stderr).toMatch(/already exists/);
     expect((await readdir(path.join(dir, "knowledge"))).sort()).toEqual([".gitkeep", "taken.md"]);
   });
+
+  it("refuses an id an entry already has through its `id:` key, active or archived; a file name taken under another id is said as such", async () => {
+    const dir = await project({
+      "knowledge/old-name.md": entryText({ fm: "id: retry-swallow\nlastConfirmed: 2026-02-12\nprovenance: independent" }),
+      "knowledge/archive/file-of-archived.md": entryText({ fm: "id: archived-one\nlastConfirmed: 2026-02-12\nprovenance: independent\narchived: 2026-02-13\narchivedReason: test" }),
+    });
+    const base = ["--finding", "A finding about retries.", "--verify", "run it", "--evidence", "src/auth.ts"];
+    for (const [id, where] of [["retry-swallow", "knowledge/old-name.md"], ["archived-one", "knowledge/archive/file-of-archived.md"]]) {
+      const refused = await cairn(["new", id!, ...base], { cwd: dir });
+      expect({ id, code: refused.code }).toEqual({ id, code: 1 });
+      expect(refused.stderr).toContain(`an entry with id "${id}" already exists (${where})`);
+    }
+    const file = await cairn(["new", "old-name", ...base], { cwd: dir });
+    expect(file.code).toBe(1);
+    expect(file.stderr).toContain("a file named old-name.md already exists (knowledge/old-name.md)");
+    expect((await readdir(path.join(dir, "knowledge"))).sort()).toEqual([".gitkeep", "archive", "old-name.md"]);
+  });
 });
 
 describe("cairn check", () => {
