@@ -8,7 +8,7 @@
 import { readFileSync, statSync } from "node:fs";
 import type { AnchorPlace, SourceSignature } from "../anchors/code.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
-import { KNOWN_KEYS } from "../entry/schema.js";
+import { isIsoDate, KNOWN_KEYS } from "../entry/schema.js";
 import type { Entry, EntryState } from "../entry/types.js";
 import { listEntryFiles, mapLimit, readEntryFile, type EntryFile } from "../store/files.js";
 import type { Layout } from "../store/layout.js";
@@ -127,7 +127,8 @@ export function problemsOf(record: CatalogueRecord, today: string): Diagnostic[]
   const out = [...(record.problems ?? [])];
   for (const key of DATE_KEYS) {
     const value = record.frontmatter[key];
-    if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) && value > today) {
+    // A date that does not exist (2026-13-45) is frontmatter-invalid, not also "in the future".
+    if (typeof value === "string" && value > today && isIsoDate(value)) {
       const line = record.keyLines?.[key] ?? 2;
       out.push({ file: record.path, line, column: 1, rule: "date-in-future", severity: "error", message: `\`${key}\` is ${value}, after today (${today} UTC); expected a date that has happened` });
     }

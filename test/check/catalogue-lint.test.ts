@@ -84,6 +84,15 @@ describe("status from the catalogue and the lint cache", () => {
     expect(report.diagnostics.map((d) => `${d.file}:${d.rule}`)).toContain("knowledge/ctx.md:date-in-future");
   });
 
+  it("a date that does not exist is frontmatter-invalid only, never also reported as in the future (check, status)", async () => {
+    const root = await testdir({ ...FILES, "knowledge/ctx.md": FILES["knowledge/ctx.md"]!.replace("lastConfirmed: 2026-02-12", "lastConfirmed: 2026-13-45") });
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    const rulesOf = (list: Array<{ file: string; rule: string }>) => list.filter((d) => d.file === "knowledge/ctx.md").map((d) => d.rule);
+    expect(rulesOf((await kb.check()).diagnostics)).toEqual(["frontmatter-invalid"]);
+    const row = (await kb.status({ all: true })).entries.find((e) => e.id === "ctx");
+    expect(row?.warnings.join("\n") ?? "").not.toMatch(/date-in-future/);
+  });
+
   it("a .cairn/ copied or committed from elsewhere is not believed: a forged clean result for a secret is ignored", async () => {
     const root = await testdir(FILES);
     await lint(root);
