@@ -32,6 +32,12 @@ describe("primed means primed", () => {
     const result = await kb.recordFindings("r1", [{ agent: " Security ", text: AUTH_FINDING }]);
     expect(result.confirmations[0]).toMatchObject({ entry: "auth-ctx", provenance: "primed" });
     expect(result.warnings).toEqual([]);
+    // Inner white space too: "Security Team" shown the entry and "SecurityTeam" re-finding it are one primed agent.
+    await kb.inject({ run: "r2", agent: "Security Team", keywords: ["auth", "middleware", "cancellation"] });
+    const spaced = await kb.recordFindings("r2", [{ agent: "SecurityTeam", text: AUTH_FINDING }]);
+    expect(spaced.confirmations[0]).toMatchObject({ entry: "auth-ctx", provenance: "primed" });
+    expect(spaced.warnings).toEqual([]);
+    expect(await read(kb.layout.root, "knowledge/auth-ctx.md")).toContain("lastConfirmed: 2026-02-12");
   });
 
   it("compound does not count an agent primed by any injected entry, refuses duplicates by shared anchors and within one batch", async () => {
