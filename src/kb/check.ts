@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Embedder } from "../indexing/embedder.js";
 import type { LoadedKnowledge } from "../store/load.js";
 import { describeLedgerWarning } from "../ledger/read.js";
+import { CairnError } from "../errors.js";
 import { checkUserPaths } from "../store/user-paths.js";
 import type { CheckOptions, CheckReport } from "../types/check.js";
 import type { KbContext } from "./context.js";
@@ -12,6 +13,39 @@ export async function checkKnowledge(ctx: Pick<KbContext, "layout" | "config" | 
   const { duplicates, ...rest } = options;
   await checkUserPaths(ctx.layout, rest.paths ?? []);
   const paths = (rest.paths ?? []).map((p) => path.resolve(ctx.layout.root, p));
+  await requireEntryLocations(ctx.layout, rest.paths ?? [], paths);
+  const report = await checkEntries(ctx, options, paths);
+  // Markdown under the knowledge directory that is never read (knowledge/go/x.md, x.markdown): said, not passed over,
+  // when the whole knowledge directory is checked.
+  if (paths.length && !paths.some((p) => p === ctx.layout.knowledge || ctx.layout.knowledge.startsWith(p + path.sep))) return report;
+  const { misplacedEntries } = await import("../check/misplaced.js");
+  const { createPolicy } = await import("../check/engine.js");
+  const misplaced = createPolicy(ctx.config).finalize(await misplacedEntries(ctx.layout), [], new Map());
+  if (!misplaced.length) return report;
+  const diagnostics = [...report.diagnostics, ...misplaced];
+  return { ...report, diagnostics, errors: diagnostics.filter((d) => d.severity === "error").length, warnings: diagnostics.filter((d) => d.severity === "warning").length };
+}
+
+/**
+ * A path given to `check` must hold entries: an entry file (directly in the knowledge directory or its archive), one of
+ * those directories, or a directory above them. Anything else (`cairn check src/retry.ts`, `knowledge/go/x.md`) was
+ * checked as "0 files" and passed.
+ */
+async function requireEntryLocations(layout: KbContext["layout"], given: readonly string[], paths: readonly string[]): Promise<void> {
+  const { stat } = await import("node:fs/promises");
+  const { entryFileFor } = await import("../store/files.js");
+  for (const [i, abs] of paths.entries()) {
+    const isDir = await stat(abs).then((s) => s.isDirectory(), () => false);
+    const holds = isDir ? abs === layout.knowledge || abs === layout.archive || layout.knowledge.startsWith(abs + path.sep) : entryFileFor(layout, abs) !== undefined;
+    if (!holds) {
+      const knowledge = path.relative(layout.root, layout.knowledge) || ".";
+      throw new CairnError("USAGE", `${given[i]} holds no entry: entries are the .md files directly in ${knowledge}/ and ${knowledge}/archive/; give one of them, one of those directories, or no path to check them all`);
+    }
+  }
+}
+
+async function checkEntries(ctx: Pick<KbContext, "layout" | "config" | "ledger" | "session" | "embedder" | "lint" | "today" | "warn" | "progress">, options: CheckOptions, paths: string[]): Promise<CheckReport> {
+  const { duplicates, ...rest } = options;
   // Files outside the knowledge dir, and the near-duplicate rule (whole entries, the model), take the full pass.
   if (duplicates || paths.some((p) => p !== ctx.layout.knowledge && !p.startsWith(ctx.layout.knowledge + path.sep))) {
     const { runCheck } = await import("../check/run.js");

@@ -80,6 +80,34 @@ describe("cairn new", () => {
   });
 });
 
+describe("cairn check: what is not an entry", () => {
+  it("markdown in a subdirectory of knowledge/ or not named .md is named as never read; a path that holds no entry is a usage error", async () => {
+    const dir = await project({
+      "knowledge/good.md": entryText(),
+      "knowledge/go/retry.md": entryText({ finding: "Retry helpers swallow the final error." }),
+      "knowledge/long.markdown": entryText({ finding: "Long markdown." }),
+      "knowledge/README.md": "# What this directory holds\n",
+      "knowledge/docs/README.md": "# Notes\n",
+    });
+    const all = await cairn(["check", "--format", "json"], { cwd: dir });
+    const report = JSON.parse(all.stdout);
+    expect(report.diagnostics.map((d: { file: string; rule: string; severity: string }) => [d.file, d.rule, d.severity])).toEqual([
+      ["knowledge/go/retry.md", "entry-misplaced", "warning"],
+      ["knowledge/long.markdown", "entry-misplaced", "warning"],
+    ]);
+    expect(report.diagnostics[0].message).toMatch(/^not read as an entry: it is in knowledge\/go\/; entries are the \.md files directly in knowledge\/ \(active\) and knowledge\/archive\/ \(archived\)/);
+    // A team that wants CI to fail on them says so in the config.
+    await writeFile(path.join(dir, "cairn.config.json"), JSON.stringify({ rules: { "entry-misplaced": "error" } }));
+    expect((await cairn(["check"], { cwd: dir })).code).toBe(1);
+    for (const target of ["knowledge/go/retry.md", "src/auth.ts", "src"]) {
+      const one = await cairn(["check", target], { cwd: dir });
+      expect({ target, code: one.code }).toEqual({ target, code: 2 });
+      expect(one.stderr).toContain(`${target} holds no entry: entries are the .md files directly in knowledge/ and knowledge/archive/`);
+    }
+    expect((await cairn(["check", "knowledge/good.md"], { cwd: dir })).code).toBe(0);
+  });
+});
+
 describe("cairn check", () => {
   it("exits 0 on clean entries, 1 on errors, and speaks human, json and github", async () => {
     const dir = await project({ "knowledge/good.md": entryText(), "knowledge/bad.md": entryText({ fm: "lastConfirmed: yesterday\nprovenance: independent" }) });

@@ -7,5 +7,6 @@ export const idRules: RuleModule = {
   rules: rulesOf("ids", { gate: false, inline: false }, [
     ["id-duplicate", "error", "two entries with the same id"],
     ["archive-name-taken", "warning", "an active entry whose file name an archived entry (another id) has: it cannot be archived"],
+    ["entry-misplaced", "warning", "a markdown file in a subdirectory of the knowledge directory, or not named .md: never read as an entry"],
   ]),
 };
