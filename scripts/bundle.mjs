@@ -47,6 +47,8 @@ const result = await build({
   target: "node20.19",
   external: EXTERNAL,
   plugins: [versionConstant],
+  // jsonc-parser's main is a UMD build whose require("./impl/…") calls a bundle cannot follow: its ES module build.
+  alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
   // Bundled CommonJS dependencies call require(); an ESM chunk has none of its own.
   banner: { js: 'import { createRequire as __cairnRequire } from "node:module"; const require = __cairnRequire(import.meta.url);' },
   // Whitespace and syntax only: a cold command parses less code. Identifiers are not renamed, so a stack trace names

@@ -9,6 +9,7 @@ import { assertContained } from "./store/contain.js";
 import { CONFIG_FILE } from "./store/root.js";
 import { DEFAULT_CONFIG, type AgentDeclaration, type CairnConfig, type EmbedderConfig } from "./types/config.js";
 import type { Assert, Equals } from "./types/equals.js";
+import { parseJson } from "./text/json.js";
 
 export { DEFAULT_CONFIG, type AgentDeclaration, type CairnConfig, type EmbedderConfig } from "./types/config.js";
 
@@ -48,7 +49,7 @@ const FIELDS = {
   nearDecayRatio: z.number().min(0).max(1),
   matchThreshold: z.number().min(0).max(1),
   duplicateThreshold: z.number().min(0).max(1),
-  holdout: z.union([z.literal("off"), z.number().min(0).max(5)]),
+  holdout: z.union([z.literal("off"), z.number().min(0).max(5)], { error: 'expected "off" or a number from 0 to 5 (the share of decayAfterRuns an entry near decay may be withheld, e.g. 0.7)' }),
   embedder: embedderSchema,
   repos: z.record(z.string().min(1), z.string().min(1)),
   agents: z.record(
@@ -177,7 +178,7 @@ export async function loadConfig(root: string): Promise<CairnConfig> {
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJson(text);
   } catch (cause) {
     throw new CairnError("CONFIG", `${CONFIG_FILE} is not valid JSON: ${(cause as Error).message}`, { cause });
   }

@@ -4,6 +4,7 @@ import path from "node:path";
 import type * as z from "zod";
 import { CairnError } from "../errors.js";
 import type { Io } from "./output.js";
+import { parseJson } from "../text/json.js";
 
 /** A file argument's text: '-' is standard input; a relative path resolves against the command's working directory. */
 export function readInputText(io: Io, source: string): Promise<string> {
@@ -19,9 +20,9 @@ export async function readJsonInput<T>(io: Io, source: string, schema: z.ZodType
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJson(text);
   } catch (cause) {
-    throw new CairnError("USAGE", `${source === "-" ? "stdin" : source} is not valid JSON (${(cause as Error).message}); expected ${example}`, { cause });
+    throw new CairnError("USAGE", `${source === "-" ? "stdin" : source} is not valid JSON: ${(cause as Error).message}; expected ${example}`, { cause });
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {

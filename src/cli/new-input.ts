@@ -6,6 +6,7 @@ import * as z from "zod";
 import { CairnError } from "../errors.js";
 import { parseEntry } from "../entry/parse.js";
 import { splitSteps } from "../entry/sections.js";
+import { parseJson } from "../text/json.js";
 
 /** What `cairn new` needs; every field may come from flags, `--from` or the editor. */
 export type NewFields = {
@@ -50,9 +51,9 @@ export function fieldsFromText(text: string, source: string): NewFields {
 function fieldsFromJson(text: string, source: string): NewFields {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJson(text);
   } catch (cause) {
-    throw new CairnError("USAGE", `${source} starts with "{" but is not valid JSON (${(cause as Error).message}); expected ${JSON_EXAMPLE}`, { cause });
+    throw new CairnError("USAGE", `${source} starts with "{" but is not valid JSON: ${(cause as Error).message}; expected ${JSON_EXAMPLE}`, { cause });
   }
   const parsed = jsonFields.safeParse(raw);
   if (!parsed.success) {
