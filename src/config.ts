@@ -90,6 +90,9 @@ function checkResolved(config: CairnConfig, source: string, keys: { denyPatterns
       throw new CairnError("CONFIG", `${source}: ${keys.denyPatterns}.${i} is not a valid regular expression: ${pattern}`, { cause });
     }
   }
+  for (const [name, dir] of Object.entries(config.repos)) {
+    if (path.isAbsolute(dir)) throw new CairnError("CONFIG", `${source}: repos.${name} must be a checkout beside this repository, relative to the project root (got "${dir}"), e.g. "../${name}".`);
+  }
   if (path.isAbsolute(config.knowledgeDir) || config.knowledgeDir.split(/[\\/]/).includes("..")) {
     throw new CairnError("CONFIG", `${source}: ${keys.knowledgeDir} must be a path inside the project (got "${config.knowledgeDir}"), e.g. "knowledge".`);
   }

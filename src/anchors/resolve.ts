@@ -16,6 +16,7 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Anchor } from "../entry/types.js";
+import { gitTop } from "../store/root.js";
 import type { AnchorFingerprint } from "../ledger/events.js";
 import { findWindow, hashLines, printFor, type ConfirmedPrints } from "./fingerprint.js";
 import { loadRenames, type Renames } from "./renames.js";
@@ -76,10 +77,12 @@ export function createLocator(root: string, options: LocatorOptions = {}): Locat
     return printFor((await prints).get(context.entryId), anchor, file, context.lastConfirmed);
   };
 
-  const sibling = (name: string): { locator?: Locator; dir?: string; name: string } => {
+  const sibling = (name: string): { locator?: Locator; dir?: string; name: string; refused?: string } => {
     const key = repoKey(repos, name);
     if (key === undefined) return { name };
     const dir = path.resolve(files.root, repos[key]!);
+    const refused = outsideSiblings(files.root, dir);
+    if (refused) return { name: key, refused };
     let locator = siblings.get(key);
     if (!locator) {
       locator = createLocator(dir, { renames: options.renames ?? true });
@@ -90,8 +93,13 @@ export function createLocator(root: string, options: LocatorOptions = {}): Locat
 
   const external = async (name: string, anchor: Anchor, rest: string): Promise<ResolvedAnchor> => {
     options.onAccess?.({ kind: "external", repo: name });
-    const { locator, dir, name: key } = sibling(name);
+    const { locator, dir, name: key, refused } = sibling(name);
     const where = `${key}:${rest}`;
+    if (refused) {
+      // Nothing there is read (a hostile config could point at / and learn which files exist on a CI runner).
+      const message = `\`${where}\` is in the repository \`${key}\`, whose checkout ${repos[key]} ${refused}; cairn reads other repositories only in checkouts beside this one, e.g. "../${key}" (not checked)`;
+      return { anchor, status: "external", repo: key, files: [], drifted: false, problems: [{ rule: "anchor-external", severity: "warning", message, short: `in repository ${key}, not checked` }] };
+    }
     if (!locator || !dir || !(await stat(dir).then((s) => s.isDirectory(), () => false))) {
       const message = !locator
         ? `\`${where}\` is in another repository, \`${name}\`, which is not configured; add \`"repos": {"${name}": "../${name}"}\` to cairn.config.json to check it (not checked)`
@@ -388,4 +396,19 @@ function globBase(pattern: string): string | undefined {
   const slash = pattern.lastIndexOf("/");
   const dir = slash === -1 ? "." : pattern.slice(0, slash);
   return /[*?[\]{}()!]/.test(dir) ? undefined : dir;
+}
+
+/**
+ * Why a configured checkout is not one cairn reads, or undefined when it is: it must be a directory inside the
+ * directory that holds this repository (a sibling checkout, or one inside the repository), and not this repository
+ * or a directory above it. `"repos": {"x": "/"}` would otherwise have `check` walk the whole file system and say in
+ * a pull request comment which files exist on the machine and how many lines they have.
+ */
+function outsideSiblings(root: string, dir: string): string | undefined {
+  const top = gitTop(root) ?? root;
+  const holder = path.dirname(top);
+  const rel = path.relative(holder, dir);
+  if (rel === "" || rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return "is outside the directory that holds this repository";
+  if (dir === top || top.startsWith(dir + path.sep) || root === dir || root.startsWith(dir + path.sep)) return "is this repository or a directory above it";
+  return undefined;
 }

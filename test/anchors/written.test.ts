@@ -1,5 +1,6 @@
 /** Anchors people actually write: paths mid-sentence, bare file names, sibling repositories, Fix: sections. */
 import { mkdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyAnchorEdits, planAnchorEdits } from "../../src/anchors/fix.js";
@@ -96,6 +97,25 @@ describe("anchors into another repository", () => {
     expect(summary(plain)).toEqual(["warning anchor-external", "error anchor-unresolved", "warning anchor-external"]);
     expect(plain.diagnostics[0]!.message).toContain(`add \`"repos": {"interphase": "../interphase"}\``);
     expect(plain.diagnostics[1]!.message).toContain("if `interphase` is another repository, write interphase:lib-gates.sh or add it to `repos`");
+  });
+
+  it("a checkout outside the directory holding this repository (a hostile config's '/' or '../../..') is never read: nothing about its files is said", async () => {
+    const secret = path.join(tmpdir(), `cairn-outside-${process.pid}.txt`);
+    await writeFile(secret, "one\ntwo\nthree\n");
+    try {
+      const probe = { "knowledge/probe.md": entryFile(`host:${secret.slice(1)}:9999 — a line past the end.`) };
+      for (const dir of ["../../../../../../../../..", "..", "."]) {
+        const repo = await codeRepo(probe, { repos: { host: dir } });
+        const report = await repo.kb.check();
+        expect(summary(report)).toEqual(["warning anchor-external"]);
+        expect(report.diagnostics[0]!.message).toMatch(/whose checkout \S+ is (outside the directory that holds this repository|this repository or a directory above it); cairn reads other repositories only in checkouts beside this one/);
+        expect(report.diagnostics[0]!.message).not.toMatch(/lines|past the end|did you mean/);
+      }
+      const { resolveConfig } = await import("../../src/config.js");
+      expect(() => resolveConfig({ repos: { host: "/" } })).toThrow('repos.host must be a checkout beside this repository, relative to the project root (got "/"), e.g. "../host"');
+    } finally {
+      await import("node:fs/promises").then((fs) => fs.rm(secret, { force: true }));
+    }
   });
 });
 
