@@ -174,6 +174,18 @@ export function buildProgram(run: Runner, options: { silent?: boolean } = {}): C
     .option("--dry-run", "show matches, scores and provenance without writing")
     .option("--strict", "refuse when the run or an agent has no recorded injection (default: record with a warning)")
     .option("--json", "print JSON")
+    .addHelpText(
+      "after",
+      `
+The findings file (JSON): one object per finding an agent reported in this run.
+  {"findings": [
+    {"agent": "security", "text": "Tokens are compared with == instead of a constant-time compare.",
+     "entry": "token-compare",                  (optional: the entry id the agent cited)
+     "evidence": ["src/auth.ts:40-52, check()"], (optional: helps matching)
+     "verify": ["grep for == token in src/"]}     (optional)
+  ]}
+An agent that was not shown the matched entry in this run confirms it independently; one that was is primed.`,
+    )
     .action((opts) => run(program, async (kb, io) => (await import("./commands/review.js")).record(kb, io, opts), via("record")));
 
   program
@@ -184,6 +196,21 @@ export function buildProgram(run: Runner, options: { silent?: boolean } = {}): C
     .option("--dry-run", "show what would be created, restored or skipped")
     .option("--strict", "refuse when the run or an agent has no recorded injection (default: compound with a warning)")
     .option("--json", "print JSON")
+    .addHelpText(
+      "after",
+      `
+The findings file (JSON): findings synthesised across the run's agents.
+  {"findings": [
+    {"text": "Queue consumers reset the retry budget whenever a message is redelivered.",
+     "agents": ["security", "performance"],        (the agents that found it)
+     "evidence": ["src/queue.ts:12-30, consume()"],
+     "verify": ["grep for retryBudget = in src/queue.ts"],
+     "durable": true,                               (a pattern worth keeping, not a one-off bug)
+     "title": "…", "tags": ["queues"]}              (optional)
+  ]}
+A finding becomes an entry when 2+ agents that were not primed found it, it is durable, has evidence and verify
+steps, passes the checks and is no duplicate; one that recurs an archived entry restores it.`,
+    )
     .action((opts) => run(program, async (kb, io) => (await import("./commands/review.js")).compound(kb, io, opts), via("compound")));
 
   program
@@ -238,6 +265,8 @@ export function buildProgram(run: Runner, options: { silent?: boolean } = {}): C
     .description("print the JSON Schema of entry frontmatter (for editors' YAML validation)")
     .action(() => run(program, async (kb, io) => (io.out(JSON.stringify(kb.schema(), null, 2)), EXIT.ok)));
 
+  // A usage error in a command points at that command's help (its options, and for record and compound the file format).
+  for (const command of program.commands) command.showHelpAfterError(`(run cairn ${command.name()} --help for usage)`);
   return program;
 }
 

@@ -105,6 +105,11 @@ export function parseEntry(bytes: Uint8Array, options: ParseOptions): ParseResul
     keyPos.set(key, isScalar(pair.key) && pair.key.range ? yamlLine(pair.key.range[0]) : { line: 2, column: 1 });
   }
   validateFrontmatter(file, frontmatter, keyPos, today, diagnostics);
+  // Moved back from the archive by hand (git mv, a file manager): restore would have removed these keys.
+  if ((options.state ?? "active") === "active") {
+    const key = frontmatter.archived !== undefined ? "archived" : frontmatter.archivedReason !== undefined ? "archivedReason" : undefined;
+    if (key) diagnostics.push(diagnostic(file, "archived-key-active", "warning", `\`${key}\` is set but the entry lives in the active directory (moved back from the archive by hand?); expected no archived keys on an active entry — remove them, or use \`cairn restore\`, which does`, keyPos.get(key) ?? { line: 2, column: 1 }));
+  }
   // What confirm, record and decay write goes through the surgical editor: a layout it refuses (a flow mapping,
   // indented keys, anchors) would make every lifecycle change of this entry fail, and decay could never archive it.
   const notEditable = frontmatterNotEditable(lines.slice(1, close), doc);

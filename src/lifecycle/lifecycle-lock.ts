@@ -13,7 +13,7 @@ export async function withLifecycleLock<T>(layout: Layout, locked: boolean, acti
   await requireKnowledgeDir(layout);
   if (!locked) return action();
   const { acquireIndexLock } = await import("../indexing/lock.js");
-  const release = await acquireIndexLock(`${layout.cache}/lifecycle`, { wait: true });
+  const release = await acquireIndexLock(`${layout.cache}/lifecycle`, { wait: true, root: layout.root, purpose: "the lifecycle (record, decay, compound and the manual commands take turns)" });
   try {
     return await action();
   } finally {

@@ -12,6 +12,9 @@ export const frontmatterRules: RuleModule = {
       ["frontmatter-not-editable", "error", "frontmatter cairn cannot edit line by line (a flow mapping, indented keys, anchors): confirm, record and decay would fail on it"],
     ]),
     // Unknown keys are kept and never rendered into prompts: a quality warning, not a gate.
-    ...rulesOf("frontmatter", { gate: false }, [["frontmatter-unknown-key", "warning", "a key cairn does not know (kept; often a typo)"]]),
+    ...rulesOf("frontmatter", { gate: false }, [
+      ["frontmatter-unknown-key", "warning", "a key cairn does not know (kept; often a typo)"],
+      ["archived-key-active", "warning", "`archived` or `archivedReason` on an entry in the active directory (moved back by hand)"],
+    ]),
   ],
 };

@@ -53,7 +53,7 @@ export async function inject(kb: KnowledgeBase, io: Io, opts: Opts): Promise<num
     ...(opts.dryRun ? { dryRun: true } : {}),
   });
   for (const w of result.warnings) io.err(`warning: ${w}`);
-  for (const h of result.heldOut) io.err(`held out ${h.id}: ${h.reason}${opts.dryRun ? " (dry run: not recorded)" : ""}`);
+  for (const h of result.heldOut) io.err(`withheld ${h.id}: ${h.reason}${opts.dryRun ? " (dry run: not recorded)" : ""}`);
   if (opts.format === "json") {
     const { markdown: _markdown, ...rest } = result;
     json(io, rest);
