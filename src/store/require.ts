@@ -27,6 +27,9 @@ export async function knowledgeDirProblem(layout: Layout): Promise<string | unde
   await assertContained(layout.root, layout.knowledge, "read the knowledge directory");
   const rel = relativePath(layout, layout.knowledge);
   const state = await dirState(layout.knowledge);
+  if (state === "missing" && (await dirState(layout.root)) === "missing") {
+    return `the project root ${layout.root} does not exist; pass --root DIR with an existing directory (or run cairn from inside the project)`;
+  }
   if (state === "missing") {
     return `no knowledge directory: ${rel}/ does not exist in ${layout.root}; run \`cairn init\` there to set cairn up, pass --root DIR to use a project that has one, or set "knowledgeDir" in cairn.config.json if the entries live elsewhere`;
   }
