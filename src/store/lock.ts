@@ -76,6 +76,12 @@ export async function acquireLock(dir: string, name: string, options: LockOption
   }
 }
 
+/** The live holder of `<dir>/<name>.lock` on this host, or undefined (no lock, a dead or foreign holder, unreadable). Never throws. */
+export async function liveHolder(dir: string, name: string): Promise<LockRecord | undefined> {
+  const held = await inspect(path.join(dir, `${name}.lock`)).catch(() => undefined);
+  return held?.kind === "held" && !held.stale && held.record && liveness(held.record) === "alive" ? held.record : undefined;
+}
+
 type Held = { kind: "gone" } | { kind: "held"; ino: bigint; stale: boolean; record?: LockRecord };
 
 /** Create the lock file with `record` in it, atomically; false when it exists. */

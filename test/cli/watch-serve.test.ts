@@ -102,6 +102,19 @@ describe("cairn watch runs other commands of its repository", () => {
     await expectServed(w, ["status"], 2);
   });
 
+  it("`cairn index` while a watcher keeps the index says so at once (exit 0); `--rebuild` asks to stop it (exit 3), never a 60 s wait", async () => {
+    const root = await project();
+    await startWatch(root);
+    const started = Date.now();
+    const index = await cairn(["--root", root, "index"]);
+    expect(index.code).toBe(0);
+    expect(index.stdout).toMatch(/^the index is kept current by `cairn [^`]*watch[^`]*` \(pid \d+, since [^)]*\): nothing to do/);
+    const rebuild = await cairn(["--root", root, "index", "--rebuild"]);
+    expect(rebuild.code).toBe(3);
+    expect(rebuild.stderr).toMatch(/holds the index and keeps it current; stop it to rebuild the index, then run cairn index --rebuild/);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
   it("sees a file edited, added or removed just before the command (every file is re-checked first)", async () => {
     const root = await project();
     // A debounce longer than the test: the watcher's own refresh after an edit would come too late to help.

@@ -3,6 +3,20 @@ import { EXIT, formatDiagnostics, json, type Io } from "../output.js";
 
 export async function index(kb: KnowledgeBase, io: Io, opts: { rebuild?: boolean; json?: boolean }): Promise<number> {
   const started = Date.now();
+  // A watcher (cairn watch, or the one inside cairn mcp and cairn lsp) holds the index's writer lock for as long as it
+  // runs, and keeps the index current itself: waiting 60 s for it and failing helped no one.
+  const { liveHolder } = await import("../../store/lock.js");
+  const holder = await liveHolder(kb.layout.cache, "index");
+  if (holder && /\bcairn\b.*\b(watch|mcp|lsp)\b/.test(holder.command)) {
+    const who = `\`${holder.command}\` (pid ${holder.pid}, since ${holder.time})`;
+    if (opts.rebuild) {
+      io.err(`cairn: ${who} holds the index and keeps it current; stop it to rebuild the index, then run cairn index --rebuild`);
+      return EXIT.runtime;
+    }
+    if (opts.json) return json(io, { keptBy: { command: holder.command, pid: holder.pid, since: holder.time } }), EXIT.ok;
+    io.out(`the index is kept current by ${who}: nothing to do`);
+    return EXIT.ok;
+  }
   // Progress goes to the knowledge base's reporter (cli/progress.ts), as for every command.
   const summary = await kb.index(opts.rebuild ? { rebuild: true } : {});
   if (opts.json) return json(io, summary), EXIT.ok;
