@@ -121,10 +121,24 @@ export class KnowledgeBase {
       if (!events.length) return [];
       const actor = await this.actor();
       const origin = optionalOrigin(await this.origin());
-      return this.ledger.append(events.map((e) => ({ time: this.#now(), actor, ...origin, ...e }) as NewEvent));
+      const time = await this.#stampTime();
+      return this.ledger.append(events.map((e) => ({ time, actor, ...origin, ...e }) as NewEvent));
     },
-    { now: () => this.#now() },
+    { now: () => this.#now(), stampTime: () => this.#stampTime() },
   );
+
+  /**
+   * The time new events are stamped with: this knowledge base's clock, or 1 ms after the ledger's latest event when
+   * the clock is behind it. Events fold in time order, so a clock stepped back (NTP after a VM resumed, a host that
+   * was ahead) would put a confirmation before the injections it follows, and they would count against it. Events
+   * dated ahead of the clock by more than the ledger accepts are not folded, so they never hold new ones back.
+   */
+  async #stampTime(): Promise<Date> {
+    const now = this.#now();
+    const last = (await this.ledger.state().catch(() => undefined))?.state.last;
+    const lastMs = last ? Date.parse(last.time) : Number.NaN;
+    return lastMs > now.getTime() ? new Date(lastMs + 1) : now;
+  }
 
   /** Who acts: the name recorded on every ledger event (see OpenOptions.actor); inside `actingAs` that name. */
   actor(): Promise<string> {

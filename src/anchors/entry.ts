@@ -46,10 +46,10 @@ export async function fingerprintsOf(resolver: AnchorResolver, entry: Entry): Pr
  * `confirmed`) carry the fingerprints of their anchors. Computing them never blocks a confirmation.
  */
 export function appendWithFingerprints<A extends (events: NewEvent[]) => Promise<unknown>>(
-  append: A & { now?: () => Date },
+  append: A & { now?: () => Date; stampTime?: () => Promise<Date> },
   resolver: AnchorResolver,
   entries: readonly Entry[],
-): ((events: NewEvent[]) => Promise<unknown>) & { now?: () => Date } {
+): ((events: NewEvent[]) => Promise<unknown>) & { now?: () => Date; stampTime?: () => Promise<Date> } {
   // Keep the caller's clock (`now`): changes stamp their own events with it.
   const wrapped = async (events: NewEvent[]) => {
     const prints = new Map<string, AnchorFingerprint[]>();
@@ -70,5 +70,5 @@ export function appendWithFingerprints<A extends (events: NewEvent[]) => Promise
       }),
     );
   };
-  return append.now ? Object.assign(wrapped, { now: append.now }) : wrapped;
+  return Object.assign(wrapped, { ...(append.now ? { now: append.now } : {}), ...(append.stampTime ? { stampTime: append.stampTime } : {}) });
 }

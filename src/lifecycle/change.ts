@@ -51,7 +51,11 @@ import { editFrontmatter, type FrontmatterEdit } from "../entry/edit.js";
  * Appends events to the ledger. `now`, when present, is the knowledge base's clock: a change stamps
  * its events' time and eventId with it when it is applied (simulations run on their own clock).
  */
-export type AppendEvents = ((events: NewEvent[]) => Promise<unknown>) & { now?: () => Date };
+export type AppendEvents = ((events: NewEvent[]) => Promise<unknown>) & {
+  now?: () => Date;
+  /** The time to stamp new events with (the clock, or just after the ledger's latest event when the clock is behind it). */
+  stampTime?: () => Promise<Date>;
+};
 
 /** One idempotent step. Paths are repository-relative entry paths (`knowledge/x.md`, `knowledge/archive/x.md`). */
 export type ChangeStep =
@@ -99,7 +103,7 @@ export async function applyChange(layout: Layout, change: Change, append: Append
     const unmet = await precondition(layout, change.steps);
     if (unmet) return { kind: "stale", ...unmet };
     // Events get their time and a fixed eventId now, before the log is written: a repair appends exactly these.
-    const now = append.now?.() ?? new Date();
+    const now = (await append.stampTime?.()) ?? append.now?.() ?? new Date();
     const steps = change.steps.map((step) => (step.kind === "events" ? { ...step, events: step.events.map((e) => stamp(e, now)) } : step));
     const intent = { v: 1, key: change.key, owner: currentOwner(), created: now.toISOString(), steps };
     await writeIntent(layout, change.key, intent);

@@ -20,6 +20,32 @@ async function sameDay(kb: KnowledgeBase, clock: Clock, runs: number, prefix: st
   return archived;
 }
 
+describe("a clock stepped back", () => {
+  it("an independent confirmation made while the clock is behind the ledger still resets the counter: events are stamped after the ledger's latest", async () => {
+    const clock = clockAt("2026-03-01T15:00:00.000Z");
+    const { kb } = await project(databaseEntries(1), { config: { ...LITERAL, decayAfterRuns: 3 }, clock });
+    // Two reviews while this host's clock ran five hours ahead.
+    for (const run of ["r1", "r2"]) {
+      clock.now = new Date(clock.now.getTime() + 60_000);
+      await kb.inject({ run, agent: "a", keywords: ["database", "connections"] });
+    }
+    expect(await counter(kb, "db-1")).toBe(2);
+    // NTP steps the clock back to the true time; an agent that was not shown db-1 re-finds it.
+    clock.now = new Date("2026-03-01T10:00:00.000Z");
+    const found = await kb.recordFindings("r3", [{ agent: "b", text: "Database connections are not released on error paths in the repository layer.", entry: "db-1" }]);
+    expect(found.confirmations).toEqual([expect.objectContaining({ entry: "db-1", provenance: "independent" })]);
+    expect(await counter(kb, "db-1")).toBe(0);
+    const stamped = (await events(kb)).filter((e) => e.type === "confirmed").map((e) => e.time);
+    const injected = (await events(kb)).filter((e) => e.type === "injected").map((e) => e.time);
+    expect(stamped[0]! > injected.at(-1)!).toBe(true);
+    // One more review, the next day (a confirmation's own day does not count): 1 run since it, not 3 (which archived it).
+    clock.tick();
+    await kb.inject({ run: "r4", agent: "a", keywords: ["database", "connections"] });
+    expect(await counter(kb, "db-1")).toBe(1);
+    expect((await kb.decay()).archived).toEqual([]);
+  });
+});
+
 describe("the decay clock counts runs, not days", () => {
   it("12 runs on the day an entry was created count: it decays at the 10th (cairn new)", async () => {
     const clock = clockAt("2026-03-01T06:00:00.000Z");
