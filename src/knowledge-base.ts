@@ -129,15 +129,17 @@ export class KnowledgeBase {
 
   /**
    * The time new events are stamped with: this knowledge base's clock, or 1 ms after the ledger's latest event when
-   * the clock is behind it. Events fold in time order, so a clock stepped back (NTP after a VM resumed, a host that
-   * was ahead) would put a confirmation before the injections it follows, and they would count against it. Events
-   * dated ahead of the clock by more than the ledger accepts are not folded, so they never hold new ones back.
+   * the clock is behind it by up to six hours. Events fold in time order, so a clock stepped back (NTP after a VM
+   * resumed, a host that was ahead) would put a confirmation before the injections it follows, and they would count
+   * against it.
    */
   async #stampTime(): Promise<Date> {
     const now = this.#now();
     const last = (await this.ledger.state().catch(() => undefined))?.state.last;
-    const lastMs = last ? Date.parse(last.time) : Number.NaN;
-    return lastMs > now.getTime() ? new Date(lastMs + 1) : now;
+    const ahead = last ? Date.parse(last.time) - now.getTime() : Number.NaN;
+    // Bounded: a ledger line a pull request dated hours ahead (still folded: up to a day is accepted) must not drag
+    // every later event of this clone into the future.
+    return ahead > 0 && ahead <= MAX_CLOCK_STEP_BACK_MS ? new Date(now.getTime() + ahead + 1) : now;
   }
 
   /** Who acts: the name recorded on every ledger event (see OpenOptions.actor); inside `actingAs` that name. */
@@ -407,6 +409,9 @@ export async function openKnowledgeBase(options: OpenOptions = {}): Promise<Know
   if (options.onProgress) kb.onProgress = options.onProgress;
   return kb;
 }
+
+/** How far behind the ledger's latest event the clock may be for new events to be stamped after it (see #stampTime). */
+const MAX_CLOCK_STEP_BACK_MS = 6 * 3_600_000;
 
 function optionalOrigin(origin: string | undefined): { origin?: string } {
   return origin === undefined ? {} : { origin };

@@ -44,6 +44,15 @@ describe("a clock stepped back", () => {
     expect(await counter(kb, "db-1")).toBe(1);
     expect((await kb.decay()).archived).toEqual([]);
   });
+
+  it("a ledger line dated many hours ahead (a pull request's) does not drag new events after it: the step back followed is bounded", async () => {
+    const clock = clockAt("2026-03-01T10:00:00.000Z");
+    const { kb } = await project(databaseEntries(1), { config: LITERAL, clock });
+    await kb.ledger.append([{ type: "injected", run: "pr-line", agent: "z", entries: ["db-1"], time: "2026-03-02T06:00:00.000Z" }]);
+    await kb.inject({ run: "r1", agent: "a", keywords: ["database", "connections"] });
+    const mine = (await events(kb)).filter((e) => e.type === "injected" && e.run === "r1");
+    expect(mine.map((e) => e.time)).toEqual(["2026-03-01T10:00:00.000Z"]);
+  });
 });
 
 describe("the decay clock counts runs, not days", () => {
