@@ -128,7 +128,7 @@ export class KnowledgeBase {
   );
 
   /**
-   * The time new events are stamped with: this knowledge base's clock, or 1 ms after the ledger's latest event when
+   * The time new events are stamped with: this knowledge base's clock, or 2 ms after the ledger's latest event when
    * the clock is behind it by up to six hours. Events fold in time order, so a clock stepped back (NTP after a VM
    * resumed, a host that was ahead) would put a confirmation before the injections it follows, and they would count
    * against it.
@@ -139,7 +139,8 @@ export class KnowledgeBase {
     const ahead = last ? Date.parse(last.time) - now.getTime() : Number.NaN;
     // Bounded: a ledger line a pull request dated hours ahead (still folded: up to a day is accepted) must not drag
     // every later event of this clone into the future.
-    return ahead > 0 && ahead <= MAX_CLOCK_STEP_BACK_MS ? new Date(now.getTime() + ahead + 1) : now;
+    // 2 ms after it: an injection stamps the hand confirmation it saw 1 ms before itself, still after the latest event.
+    return ahead > 0 && ahead <= MAX_CLOCK_STEP_BACK_MS ? new Date(now.getTime() + ahead + 2) : now;
   }
 
   /** Who acts: the name recorded on every ledger event (see OpenOptions.actor); inside `actingAs` that name. */

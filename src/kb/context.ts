@@ -25,7 +25,7 @@ export type LintMemo = {
 };
 
 /** The knowledge base's `append`: ledger events stamped with its clock, actor and origin; `now` is that clock. */
-export type KbAppend = ((events: NewEvent[]) => Promise<LedgerEvent[]>) & { now: () => Date };
+export type KbAppend = ((events: NewEvent[]) => Promise<LedgerEvent[]>) & { now: () => Date; stampTime: () => Promise<Date> };
 
 /** The knowledge base as its operations see it; each operation names the part it uses (`Pick<KbContext, …>`). */
 export type KbContext = {

@@ -48,6 +48,7 @@ export async function injectKnowledge(ctx: Pick<KbContext, "layout" | "config" |
         origin: () => ctx.origin(),
         today: ctx.today(),
         now: () => ctx.now(),
+        stampTime: () => ctx.append.stampTime(),
       },
       input,
     );

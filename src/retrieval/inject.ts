@@ -40,6 +40,8 @@ export type InjectDeps = {
   today?: string;
   /** The clock of the events. Default `() => new Date()`. */
   now?: () => Date;
+  /** The time to stamp this injection's events with (the knowledge base's: see KnowledgeBase #stampTime); default `now`. */
+  stampTime?: () => Promise<Date>;
   /** Every distinct `agents:` scope of the active entries, to tell an agent no scope reaches. Default: not checked. */
   agentScopes?: () => Promise<string[]>;
   /** The rule results the catalogue and the lint cache hold (the same engine and policy), so the gate need not run every rule again. Default: every candidate is linted. */
@@ -191,7 +193,9 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
   // An injection that cannot be recorded must not be handed out: a later finding would pass for independent.
   // The agent's first call of a run is recorded even when empty: record can then tell "got nothing" from "never asked".
   if (!input.dryRun && (context.length || holdout.events.length || (!already.length && !withheldBefore.length))) {
-    const now = (deps.now ?? (() => new Date()))();
+    // Stamped as every other event of this clone (after the ledger's latest when the clock stepped back): an injection
+    // on the raw clock would sort before a confirmation stamped after the ledger's latest, and never count against it.
+    const now = (await deps.stampTime?.()) ?? (deps.now ?? (() => new Date()))();
     const origin = withOrigin(ref.origin);
     const handConfirmed = [...new Map(holdout.handConfirmed.map((h) => [h.entry, h])).values()];
     await deps.append([

@@ -45,6 +45,22 @@ describe("a clock stepped back", () => {
     expect((await kb.decay()).archived).toEqual([]);
   });
 
+  it("injections made while the clock is still behind sort after the confirmation before them, and count against it", async () => {
+    const clock = clockAt("2026-03-01T15:00:00.000Z");
+    const { kb } = await project(databaseEntries(1), { config: { ...LITERAL, decayAfterRuns: 3 }, clock });
+    await kb.inject({ run: "r1", agent: "a", keywords: ["database", "connections"] });
+    // Stepped back five hours: a confirmation, then three reviews, all before the clock catches up with the ledger.
+    clock.now = new Date("2026-03-01T10:00:00.000Z");
+    await kb.recordFindings("r2", [{ agent: "b", text: "Database connections are not released on error paths in the repository layer.", entry: "db-1" }]);
+    clock.now = new Date("2026-03-01T11:00:00.000Z");
+    for (const run of ["r3", "r4", "r5"]) {
+      clock.now = new Date(clock.now.getTime() + 60_000);
+      await kb.inject({ run, agent: "a", keywords: ["database", "connections"] });
+    }
+    const order = (await events(kb)).filter((e) => e.type === "confirmed" || (e.type === "injected" && e.entries.length)).map((e) => (e.type === "injected" ? e.run : "confirmed"));
+    expect(order).toEqual(["r1", "confirmed", "r3", "r4", "r5"]);
+  });
+
   it("a ledger line dated many hours ahead (a pull request's) does not drag new events after it: the step back followed is bounded", async () => {
     const clock = clockAt("2026-03-01T10:00:00.000Z");
     const { kb } = await project(databaseEntries(1), { config: LITERAL, clock });
