@@ -28,9 +28,10 @@
  *   - events: appended unless the ledger already holds their eventIds.
  * So after kill -9 at any point, the next command completes the change: never an entry in both
  * knowledge/ and knowledge/archive/, never a lost file, never a missing or doubled event.
- * Only changes logged on this host, in a file git does not track, are repaired: a log committed by
- * mistake or by a hostile pull request (which can name this host and a dead pid) is reported, never
- * acted on; a change to its entry replaces it with its own log.
+ * Only changes logged on this host, in this very directory, are repaired: each log carries the seal of
+ * `knowledge/.pending/` (host, real path, inode and birth time: store/cache-seal.ts), which a log brought
+ * by a commit, a tarball or a copy cannot predict, whatever host and pid it names. A log git tracks is
+ * refused with its own message. Such a log is reported, never acted on; a change to its entry replaces it.
  */
 import { createHash } from "node:crypto";
 import os from "node:os";
@@ -44,6 +45,7 @@ import { relativePath, type Layout } from "../store/layout.js";
 import { createEntryFile, deleteEntryFile, editEntryFile, editedText, entryExists, entryPath, readEntryText, writeEntryFile } from "../store/mutate.js";
 import { currentOwner, liveness } from "../store/owner.js";
 import { listIntentKeys, lockEntry, pendingDir, readIntent, removeIntent, removeLeftovers, writeIntent, type StoredIntent } from "../store/pending.js";
+import { cacheSeal } from "../store/cache-seal.js";
 import { isTrackedByGit } from "../store/tracked.js";
 import { editFrontmatter, type FrontmatterEdit } from "../entry/edit.js";
 
@@ -80,6 +82,7 @@ const intentSchema = z.object({
   v: z.literal(1),
   key: z.string(),
   owner: z.object({ pid: z.number().int(), host: z.string(), start: z.string().optional() }),
+  seal: z.string().optional(),
   created: z.string(),
   steps: z.array(
     z.discriminatedUnion("kind", [
@@ -105,7 +108,9 @@ export async function applyChange(layout: Layout, change: Change, append: Append
     // Events get their time and a fixed eventId now, before the log is written: a repair appends exactly these.
     const now = (await append.stampTime?.()) ?? append.now?.() ?? new Date();
     const steps = change.steps.map((step) => (step.kind === "events" ? { ...step, events: step.events.map((e) => stamp(e, now)) } : step));
-    const intent = { v: 1, key: change.key, owner: currentOwner(), created: now.toISOString(), steps };
+    // The seal of knowledge/.pending/ as this process finds it (host, real path, inode, birth time): a log that came
+    // any other way than being written here (a commit, a tarball, a copy) cannot carry it, whatever host it names.
+    const intent = { v: 1, key: change.key, owner: currentOwner(), seal: cacheSeal(pendingDir(layout)), created: now.toISOString(), steps };
     await writeIntent(layout, change.key, intent);
     try {
       await run(layout, steps, append);
@@ -161,6 +166,10 @@ async function complete(layout: Layout, stored: StoredIntent, report: RepairRepo
   const intent = parsed.data;
   if (await isTrackedByGit(layout.root, stored.file)) {
     report.warnings.push(`${rel} is committed to git: a change log is local to the process that wrote it, so this one came in a commit and is not applied — remove it (git rm ${rel})`);
+    return;
+  }
+  if (intent.owner.host === os.hostname() && (intent.seal === undefined || intent.seal !== cacheSeal(pendingDir(layout)))) {
+    report.warnings.push(`${rel} was not written in this directory (a commit, a tarball or a copy brought it, or an older cairn wrote it); it is not applied — delete it, and check knowledge/ for an entry in both knowledge/ and knowledge/archive/ (cairn check)`);
     return;
   }
   if (intent.owner.host !== os.hostname()) {

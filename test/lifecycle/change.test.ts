@@ -16,6 +16,7 @@ import { readLedger } from "../../src/ledger/read.js";
 import { newEventId } from "../../src/ledger/id.js";
 import { planArchive, planRestore } from "../../src/lifecycle/manual.js";
 import { textHash, type ChangeStep } from "../../src/lifecycle/change.js";
+import { cacheSeal } from "../../src/store/cache-seal.js";
 import { REPO } from "../helpers/cli.js";
 import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
 
@@ -38,7 +39,9 @@ async function leaveLog(root: string, key: string, steps: ChangeStep[], owner: {
   const time = new Date().toISOString();
   const stamped = steps.map((s) => (s.kind === "events" ? { ...s, events: s.events.map((e) => ({ ...e, time, eventId: newEventId(Date.parse(time)) })) } : s));
   await mkdir(path.join(root, "knowledge/.pending"), { recursive: true });
-  await writeFile(path.join(root, "knowledge/.pending", `${key}.json`), JSON.stringify({ v: 1, key, owner, created: time, steps: stamped }));
+  // The seal a log written in this directory carries (a log brought from elsewhere cannot know it).
+  const seal = cacheSeal(path.join(root, "knowledge/.pending"));
+  await writeFile(path.join(root, "knowledge/.pending", `${key}.json`), JSON.stringify({ v: 1, key, owner, seal, created: time, steps: stamped }));
   return stamped;
 }
 
@@ -208,6 +211,22 @@ describe("a change interrupted at any step is finished by the next command", () 
     // A change to the entry goes on: its own log replaces the committed one, which is never applied.
     expect((await kb.confirm("ctx")).kind).toBe("done");
     expect(await state(root)).toMatchObject({ active: ["ctx.md"], events: ["manual-confirmed:ctx"], pending: [] });
+  });
+
+  it("a log that was not written in this directory (a tarball or copy naming this host, where git cannot tell) is never acted on", async () => {
+    const { root, kb, warnings } = await setup();
+    await leaveLog(root, "ctx", [{ kind: "delete", path: "knowledge/ctx.md" }, { kind: "events", events: [{ type: "retracted", entry: "ctx" }] }]);
+    // The same log, as a checkout without .git (or a copied clone) brings it: its knowledge/.pending/ is another directory.
+    const copy = await testdir();
+    const { cp } = await import("node:fs/promises");
+    await cp(root, copy, { recursive: true });
+    const there = await openKnowledgeBase({ root: copy, embedder: null, onWarning: (w) => warnings.push(w) });
+    await there.repair();
+    expect(await state(copy)).toMatchObject({ active: ["ctx.md"], events: [], pending: ["ctx.json"] });
+    expect(warnings.join("\n")).toContain("knowledge/.pending/ctx.json was not written in this directory (a commit, a tarball or a copy brought it, or an older cairn wrote it); it is not applied");
+    // Where it was written, it is finished.
+    await kb.repair();
+    expect(await state(root)).toMatchObject({ active: [], events: ["retracted:ctx"], pending: [] });
   });
 
   it("archive, restore and supersede are idempotent: repeating one changes nothing and writes no second event", async () => {

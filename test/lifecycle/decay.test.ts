@@ -133,7 +133,9 @@ describe("decay: archiving", () => {
     const { mkdir } = await import("node:fs/promises");
     await mkdir(path.join(root, "knowledge/.pending"), { recursive: true });
     const steps = [{ kind: "move", from: "knowledge/db-2.md", to: "knowledge/archive/db-2.md", edits: [{ op: "set", key: "archived", value: "2026-03-01" }] }];
-    await writeFile(path.join(root, "knowledge/.pending/db-2.json"), JSON.stringify({ v: 1, key: "db-2", owner: { pid: dead, host: os.hostname() }, created: "", steps }));
+    const { cacheSeal } = await import("../../src/store/cache-seal.js");
+    const seal = cacheSeal(path.join(root, "knowledge/.pending"));
+    await writeFile(path.join(root, "knowledge/.pending/db-2.json"), JSON.stringify({ v: 1, key: "db-2", owner: { pid: dead, host: os.hostname() }, seal, created: "", steps }));
     const warnings: string[] = [];
     kb.onWarning = (message) => void warnings.push(message);
     await kb.repair();
