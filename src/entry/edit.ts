@@ -132,6 +132,9 @@ function analyse(file: FileLines, close: number): Analysis | { ok: false; reason
  * Stricter than one edit: YAML anchors and aliases are refused outright, as an edit of an anchored key breaks them.
  */
 export function frontmatterNotEditable(yamlLines: readonly string[], doc: Document.Parsed): string | undefined {
+  // The editor refuses a bare carriage return before anything else (the parser's lines keep it: they split on \r?\n).
+  const crAt = yamlLines.findIndex((line) => line.includes("\r"));
+  if (crAt !== -1) return `line ${crAt + 2} contains a bare carriage return; expected LF or CRLF line endings`;
   const lines: Line[] = ["---", ...yamlLines, "---"].map((content) => ({ content, eol: "\n" }));
   const analysis = agree({ bom: "", lines, eol: "\n" }, lines.length - 1, doc, lineStarts(lines.slice(1, -1)));
   if ("reason" in analysis) return analysis.reason;

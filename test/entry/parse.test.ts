@@ -113,6 +113,7 @@ describe("parseEntry: bad input gets a precise diagnostic", () => {
       ["{lastConfirmed: 2026-02-12, provenance: independent}", /cannot tell which lines each key owns: line 2 is not a top-level `key: value` line/],
       ["  lastConfirmed: 2026-02-12\n  provenance: independent", /cannot tell which lines each key owns/],
       ["lastConfirmed: &d 2026-02-12\nprovenance: independent\ncreated: *d", /it uses YAML anchors and aliases/],
+      ["lastConfirmed: 2026-02-12\r\r\nprovenance: independent", /line 2 contains a bare carriage return; expected LF or CRLF line endings/],
     ];
     for (const [frontmatter, reason] of layouts) {
       const { entry, diagnostics } = parse(`---\n${frontmatter}\n---\n${body}`);
