@@ -40,6 +40,9 @@ export function describeLedgerWarning(w: LedgerWarning): string {
   return `${w.file}:${w.line}: ${w.message}`;
 }
 
+/** A line git writes around a merge conflict: `<<<<<<< ours`, `=======`, `>>>>>>> theirs`, `||||||| base`. */
+const CONFLICT_MARKER = /^(?:<{7}|={7}|>{7}|\|{7})(?: |$)/;
+
 /** Every line we write starts with this; JSON string values cannot contain it unescaped. */
 const LINE_START = '{"v":';
 
@@ -96,6 +99,9 @@ export function parseLedgerText(text: string, file: string, position: TextPositi
         warnings.push(warning(file, i + first, "ledger-torn-line", "fragment of an interrupted write skipped; the complete event after it on this line was kept"));
       } else if (i === last) {
         warnings.push(warning(file, i + first, "ledger-torn-line", "incomplete last line skipped (an interrupted write, or one still in progress)"));
+      } else if (CONFLICT_MARKER.test(line)) {
+        // The lines on both sides of a conflict are whole events, and both are read: only the marker is noise.
+        warnings.push(warning(file, i + first, "ledger-invalid-line", "line skipped: a git merge conflict marker; the events on both sides of it are kept (the ledger is a union of lines) — delete the marker lines, and add `knowledge/.ledger/*.jsonl merge=union` to .gitattributes (cairn init does) so merges never leave them"));
       } else {
         const reason = (cause as Error).message;
         warnings.push(warning(file, i + first, "ledger-invalid-line", `line skipped: not valid JSON (${reason}); expected one JSON event per line`));

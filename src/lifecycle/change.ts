@@ -193,7 +193,8 @@ async function complete(layout: Layout, stored: StoredIntent, report: RepairRepo
     return;
   }
   await removeIntent(layout, stored.key);
-  const who = liveness(intent.owner) === "dead" ? `process ${intent.owner.pid} was killed` : `process ${intent.owner.pid} failed`;
+  // A process that is gone was killed, or stopped on an error it could not get past (a full disk); one still running failed.
+  const who = liveness(intent.owner) === "dead" ? `process ${intent.owner.pid} was killed or stopped on an error` : `process ${intent.owner.pid} failed`;
   report.completed.push(stored.key);
   report.warnings.push(`finished the change of ${stored.key} begun at ${intent.created} (${who} before completing it)`);
 }

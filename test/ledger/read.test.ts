@@ -40,6 +40,14 @@ describe("readLedger", () => {
     expect([classify("knowledge/.ledger/2026-02.jsonl", "knowledge")?.kind, classify("knowledge/.ledger/.cache.jsonl", "knowledge")]).toEqual(["ledger", undefined]);
   });
 
+  it("a merge that left conflict markers: the events on both sides are read, and each marker line is named as one", async () => {
+    await write("2026-02.jsonl", [line("A", "2026-02-01T00:00:00.000Z"), "<<<<<<< HEAD", line("B", "2026-02-02T00:00:00.000Z"), "=======", line("C", "2026-02-03T00:00:00.000Z"), ">>>>>>> feature", ""].join("\n"));
+    const { events, warnings } = await readLedger(ledgerDir);
+    expect(events.map((e) => e.eventId)).toEqual(["A", "B", "C"]);
+    expect(warnings.map((w) => [w.line, w.rule])).toEqual([[2, "ledger-invalid-line"], [4, "ledger-invalid-line"], [6, "ledger-invalid-line"]]);
+    expect(warnings[0]!.message).toMatch(/^line skipped: a git merge conflict marker; the events on both sides of it are kept/);
+  });
+
   it("skips a torn last line with a warning", async () => {
     await write("2026-02.jsonl", `${line("A", "2026-02-01T00:00:00.000Z")}\n{"v":1,"eventId":"B","ti`);
     const { events, warnings } = await readLedger(ledgerDir);
