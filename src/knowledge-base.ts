@@ -5,6 +5,7 @@ import type { GateVerdict } from "./check/gate.js";
 import { todayUtc } from "./entry/file-facts.js";
 import { frontmatterJsonSchema } from "./entry/schema.js";
 import { openLedger, snapshotFileIn, type Ledger, type NewEvent } from "./ledger/index.js";
+import { stampAfter } from "./ledger/stamp.js";
 // Changes to entry files (create, manual, change) are imported where they run: they load the YAML parser and the
 // surgical editor, which read-only commands (status, search, index, inject) never need.
 import type { ReportModel, ReportOptions } from "./report/types.js";
@@ -25,6 +26,7 @@ import type { KbContext, LintMemo } from "./kb/context.js";
 import { entryOf } from "./kb/entry-file.js";
 import { buildIndex, watchKnowledge } from "./kb/indexing.js";
 import { injectKnowledge } from "./kb/inject.js";
+import { newEntry } from "./kb/new-entry.js";
 import { gateVerdicts } from "./kb/lint-files.js";
 import * as manual from "./kb/manual.js";
 import * as review from "./kb/review.js";
@@ -120,27 +122,16 @@ export class KnowledgeBase {
     async (events: NewEvent[]) => {
       if (!events.length) return [];
       const actor = await this.actor();
-      const origin = optionalOrigin(await this.origin());
+      const origin = await this.origin();
       const time = await this.#stampTime();
-      return this.ledger.append(events.map((e) => ({ time, actor, ...origin, ...e }) as NewEvent));
+      return this.ledger.append(events.map((e) => ({ time, actor, ...(origin === undefined ? {} : { origin }), ...e }) as NewEvent));
     },
     { now: () => this.#now(), stampTime: () => this.#stampTime() },
   );
 
-  /**
-   * The time new events are stamped with: this knowledge base's clock, or 2 ms after the ledger's latest event when
-   * the clock is behind it by up to six hours. Events fold in time order, so a clock stepped back (NTP after a VM
-   * resumed, a host that was ahead) would put a confirmation before the injections it follows, and they would count
-   * against it.
-   */
+  /** The time new events are stamped with: the clock, or just after the ledger's latest event when the clock is behind it (ledger/stamp.ts). */
   async #stampTime(): Promise<Date> {
-    const now = this.#now();
-    const last = (await this.ledger.state().catch(() => undefined))?.state.last;
-    const ahead = last ? Date.parse(last.time) - now.getTime() : Number.NaN;
-    // Bounded: a ledger line a pull request dated hours ahead (still folded: up to a day is accepted) must not drag
-    // every later event of this clone into the future.
-    // 2 ms after it: an injection stamps the hand confirmation it saw 1 ms before itself, still after the latest event.
-    return ahead > 0 && ahead <= MAX_CLOCK_STEP_BACK_MS ? new Date(now.getTime() + ahead + 2) : now;
+    return stampAfter(this.#now(), (await this.ledger.state().catch(() => undefined))?.state.last);
   }
 
   /** Who acts: the name recorded on every ledger event (see OpenOptions.actor); inside `actingAs` that name. */
@@ -198,15 +189,9 @@ export class KnowledgeBase {
     return checkKnowledge(this.#ctx, options);
   }
 
-  /** Write a new, valid entry; refuses without evidence or verify steps, on a clash, or on sanitization errors. */
+  /** Write a new, valid entry; refuses without evidence or verify steps, on a taken id or file name, or on sanitization errors. */
   async newEntry(input: NewEntryInput): Promise<NewEntryResult> {
-    await this.repair();
-    const { planNewEntry, writeNewEntry } = await import("./lifecycle/create.js");
-    const plan = await planNewEntry(this.layout, this.config, { ...input, today: this.today(), existing: (await this.knowledge()).byId });
-    if (!plan.ok) return { kind: "refused", problems: plan.problems };
-    await writeNewEntry(plan);
-    await this.append([{ type: "created", entry: plan.id }]);
-    return { kind: "created", id: plan.id, path: plan.rel, warnings: plan.warnings };
+    return newEntry(this.#ctx, input);
   }
 
   /** Every active (and with `all`, archived) entry with decay counter, confirmations and warnings. */
@@ -409,11 +394,4 @@ export async function openKnowledgeBase(options: OpenOptions = {}): Promise<Know
   if (options.onWarning) kb.onWarning = options.onWarning;
   if (options.onProgress) kb.onProgress = options.onProgress;
   return kb;
-}
-
-/** How far behind the ledger's latest event the clock may be for new events to be stamped after it (see #stampTime). */
-const MAX_CLOCK_STEP_BACK_MS = 6 * 3_600_000;
-
-function optionalOrigin(origin: string | undefined): { origin?: string } {
-  return origin === undefined ? {} : { origin };
 }

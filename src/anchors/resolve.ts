@@ -16,10 +16,10 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Anchor } from "../entry/types.js";
-import { gitTop } from "../store/root.js";
 import type { AnchorFingerprint } from "../ledger/events.js";
 import { findWindow, hashLines, printFor, type ConfirmedPrints } from "./fingerprint.js";
 import { loadRenames, type Renames } from "./renames.js";
+import { checkoutRefusal } from "./checkout.js";
 import { DEFAULT_ANCHOR_IGNORE, repoFiles, type RepoFiles } from "./repo-files.js";
 import { elsewhereFinder, lastSegment, resolveSymbol, type Elsewhere } from "./symbols.js";
 import type { AnchorProblem, LineRange, ResolvedAnchor } from "./types.js";
@@ -81,7 +81,7 @@ export function createLocator(root: string, options: LocatorOptions = {}): Locat
     const key = repoKey(repos, name);
     if (key === undefined) return { name };
     const dir = path.resolve(files.root, repos[key]!);
-    const refused = outsideSiblings(files.root, dir);
+    const refused = checkoutRefusal(files.root, dir);
     if (refused) return { name: key, refused };
     let locator = siblings.get(key);
     if (!locator) {
@@ -396,19 +396,4 @@ function globBase(pattern: string): string | undefined {
   const slash = pattern.lastIndexOf("/");
   const dir = slash === -1 ? "." : pattern.slice(0, slash);
   return /[*?[\]{}()!]/.test(dir) ? undefined : dir;
-}
-
-/**
- * Why a configured checkout is not one cairn reads, or undefined when it is: it must be a directory inside the
- * directory that holds this repository (a sibling checkout, or one inside the repository), and not this repository
- * or a directory above it. `"repos": {"x": "/"}` would otherwise have `check` walk the whole file system and say in
- * a pull request comment which files exist on the machine and how many lines they have.
- */
-function outsideSiblings(root: string, dir: string): string | undefined {
-  const top = gitTop(root) ?? root;
-  const holder = path.dirname(top);
-  const rel = path.relative(holder, dir);
-  if (rel === "" || rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return "is outside the directory that holds this repository";
-  if (dir === top || top.startsWith(dir + path.sep) || root === dir || root.startsWith(dir + path.sep)) return "is this repository or a directory above it";
-  return undefined;
 }

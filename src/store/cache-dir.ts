@@ -7,7 +7,7 @@
 import { lstat, readdir, readlink, realpath } from "node:fs/promises";
 import path from "node:path";
 import { CairnError } from "../errors.js";
-import { escapeError } from "./contain.js";
+import { escapeError, isInside } from "./contain.js";
 import { relativePath, type Layout } from "./layout.js";
 
 /** Throws UNSAFE_PATH when `.cairn/` or anything directly in it is a symbolic link. Nothing there yet is fine. */
@@ -24,8 +24,7 @@ export async function assertPlainCacheDir(layout: Layout): Promise<void> {
 async function linkError(layout: Layout, link: string): Promise<CairnError> {
   const target = await realpath(link).catch(async () => path.resolve(path.dirname(link), await readlink(link).catch(() => ".")));
   const cache = relativePath(layout, layout.cache);
-  const rel = path.relative(layout.root, target);
-  if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return escapeError(layout.root, { link, target }, `keep derived files in ${cache}/`);
+  if (!isInside(layout.root, target)) return escapeError(layout.root, { link, target }, `keep derived files in ${cache}/`);
   return new CairnError(
     "UNSAFE_PATH",
     `refusing to keep derived files in ${cache}/: ${relativePath(layout, link)} is a symbolic link to ${target}, inside the repository; cairn writes and deletes its derived files in ${cache}/, so it must hold no links — remove the link (everything in ${cache}/ is rebuilt from the entry files)`,

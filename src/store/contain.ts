@@ -15,7 +15,8 @@ import { CairnError } from "../errors.js";
 /** A symbolic link on the way to a path that leads outside the root. */
 export type Escape = { /** The link (absolute). */ link: string; /** Where it leads (absolute). */ target: string };
 
-function inside(root: string, target: string): boolean {
+/** True when `target` is `root` or below it (lexically: no link is followed). */
+export function isInside(root: string, target: string): boolean {
   const rel = path.relative(root, target);
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
@@ -30,7 +31,7 @@ type Fs = {
 function walk(root: string, target: string, fs: Fs): Escape | undefined {
   const absRoot = path.resolve(root);
   const abs = path.resolve(absRoot, target);
-  if (!inside(absRoot, abs)) return { link: abs, target: abs };
+  if (!isInside(absRoot, abs)) return { link: abs, target: abs };
   const realRoot = fs.realpath(absRoot) ?? absRoot;
   let current = absRoot;
   for (const part of path.relative(absRoot, abs).split(path.sep).filter(Boolean)) {
@@ -39,7 +40,7 @@ function walk(root: string, target: string, fs: Fs): Escape | undefined {
     if (!info) return undefined; // nothing further exists: nothing to follow
     if (!info.isSymbolicLink()) continue;
     const real = fs.realpath(current) ?? path.resolve(path.dirname(current), fs.readlink(current));
-    if (!inside(realRoot, real)) return { link: current, target: real };
+    if (!isInside(realRoot, real)) return { link: current, target: real };
   }
   return undefined;
 }
@@ -108,7 +109,7 @@ export async function findEscapeInTree(root: string, dir: string, depth = 2): Pr
       const abs = path.join(current, dirent.name);
       if (dirent.isSymbolicLink()) {
         const real = syncFs.realpath(abs) ?? path.resolve(current, syncFs.readlink(abs));
-        if (!inside(realRoot, real)) return { link: abs, target: real };
+        if (!isInside(realRoot, real)) return { link: abs, target: real };
       } else if (dirent.isDirectory() && level < depth) {
         const found = await visit(abs, level + 1);
         if (found) return found;

@@ -1,9 +1,9 @@
-import { execFileSync, spawn } from "node:child_process";
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { lockEntry } from "../../src/store/pending.js";
-import { cairn, REPO } from "../helpers/cli.js";
+import { killBlockedOnLedger } from "../helpers/blocked-append.js";
+import { cairn } from "../helpers/cli.js";
 import { codeRepo, entryFile, insertAbove, padding, serverSource } from "./setup.js";
 
 const rules = (report: { diagnostics: Array<{ rule: string }> }) => report.diagnostics.map((d) => d.rule);
@@ -92,23 +92,8 @@ describe("drift: a function moved down the file (40 lines inserted above it)", (
     await insertAbove(repo.dir, "src/server.ts", 2, padding(40));
     const file = path.join(repo.dir, "knowledge/ctx.md");
     const before = await readFile(file, "utf8");
-    // The ledger's file is a FIFO: the append blocks once the entry is written, until someone reads it; we kill instead.
-    const month = path.join(repo.dir, "knowledge/.ledger", `${new Date().toISOString().slice(0, 7)}.jsonl`);
-    execFileSync("mkfifo", [month]);
-    const script = `
-      const { openKnowledgeBase } = await import(${JSON.stringify(path.join(REPO, "dist/index.js"))});
-      const kb = await openKnowledgeBase({ root: ${JSON.stringify(repo.dir)}, embedder: null });
-      await kb.fixAnchors();`;
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "ignore", "inherit"] });
-    for (const end = Date.now() + 30_000; (await readFile(file, "utf8")) === before; ) {
-      if (Date.now() > end || child.exitCode !== null) throw new Error("check --fix never wrote the entry");
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await new Promise((r) => setTimeout(r, 200));
-    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    child.kill("SIGKILL");
-    await exited;
-    await rm(month);
+    // Killed once the fixed entry is written: the append of its event that follows blocks.
+    await killBlockedOnLedger(repo.dir, "await kb.fixAnchors();", async () => (await readFile(file, "utf8")) !== before, "check --fix's write");
     expect(await readFile(file, "utf8")).toBe(before.replace("src/server.ts:52-61", "src/server.ts:92-101"));
     // Running --fix again finishes the interrupted one first (its entry is already fixed: it plans nothing itself).
     const kb = await repo.reopen();

@@ -4,7 +4,7 @@
  * state a killed archive/restore/supersede/retract can leave is built on disk, then the next
  * command's repair must finish it: one copy, in the right place, with exactly one event.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -17,7 +17,7 @@ import { newEventId } from "../../src/ledger/id.js";
 import { planArchive, planRestore } from "../../src/lifecycle/manual.js";
 import { textHash, type ChangeStep } from "../../src/lifecycle/change.js";
 import { cacheSeal } from "../../src/store/cache-seal.js";
-import { REPO } from "../helpers/cli.js";
+import { killBlockedOnLedger } from "../helpers/blocked-append.js";
 import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
 
 const ARCHIVED = "lastConfirmed: 2026-02-12\nprovenance: independent\narchived: 2026-03-01\narchivedReason: decayed";
@@ -95,27 +95,10 @@ describe("a change interrupted at any step is finished by the next command", () 
 
   it("a real archive blocked on the ledger and killed is completed with exactly one event", async () => {
     const { root } = await setup({ "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }) });
-    // The ledger file is a FIFO: the append blocks after the move until someone reads it; we kill instead.
-    const month = `${new Date().toISOString().slice(0, 7)}.jsonl`;
-    execFileSync("mkfifo", [path.join(root, "knowledge/.ledger", month)]);
-    const script = `
-      const { openKnowledgeBase } = await import(${JSON.stringify(path.join(REPO, "dist/index.js"))});
-      const kb = await openKnowledgeBase({ root: ${JSON.stringify(root)}, embedder: null });
-      await kb.archive("ctx", "by hand");`;
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "ignore", "inherit"] });
-    // Killed once the entry has moved (written to archive/, then deleted from knowledge/): the append that follows
-    // cannot finish (no one reads the FIFO). A fixed delay instead was too short on a loaded machine.
+    // Killed once the entry has moved (written to archive/, then deleted from knowledge/): the append that follows blocks.
     const moved = () => existsSync(path.join(root, "knowledge/archive/ctx.md")) && !existsSync(path.join(root, "knowledge/ctx.md"));
-    for (const end = Date.now() + 30_000; !moved(); ) {
-      if (Date.now() > end || child.exitCode !== null) throw new Error("the archive never moved the entry");
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await new Promise((r) => setTimeout(r, 200));
-    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    child.kill("SIGKILL");
-    await exited;
+    await killBlockedOnLedger(root, 'await kb.archive("ctx", "by hand");', moved, "the archive's move");
     expect(await state(root)).toMatchObject({ active: [], archived: ["ctx.md", "old.md"], events: [] }); // moved, event missing
-    await rm(path.join(root, "knowledge/.ledger", month));
     const kb = await openKnowledgeBase({ root, embedder: null });
     await kb.repair();
     expect(await state(root)).toEqual({ active: [], archived: ["ctx.md", "old.md"], events: ["archived:ctx"], warnings: [], pending: [] });
