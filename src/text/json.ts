@@ -28,7 +28,13 @@ const EXPECTED: Partial<Record<ParseErrorCode, string>> = {
 /** Where and why `text` is not JSON, e.g. "line 4, column 3: expected a comma between the items"; undefined when it is JSON. */
 export function jsonSyntaxError(text: string): string | undefined {
   const errors: ParseError[] = [];
-  parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  try {
+    parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  } catch (error) {
+    // The scanner recurses per nesting level: a hostile `[[[[…` a million deep exhausts the stack.
+    if (error instanceof RangeError) return "it is nested too deeply to read (lists or objects inside each other thousands of levels deep)";
+    throw error;
+  }
   const first = errors[0];
   if (!first) return undefined;
   const before = text.slice(0, first.offset);

@@ -16,6 +16,11 @@ describe("JSON a person wrote: where it breaks and what was expected", () => {
     expect(() => parseJson(text)).toThrow(message);
   });
 
+  it("hostile input is an error that says what is wrong, never a crash: a million nested lists, a 5 MB string", () => {
+    expect(() => parseJson("[".repeat(1_000_000))).toThrow("it is nested too deeply to read");
+    expect(() => parseJson(`{"a":${"x".repeat(5_000_000)}`)).toThrow("line 1, column 6: expected a JSON value");
+  });
+
   it("valid JSON parses as JSON.parse does, with no second pass", () => {
     expect(jsonSyntaxError('{"a": [1, 2]}')).toBeUndefined();
     expect(parseJson('{"a": [1, 2]}')).toEqual({ a: [1, 2] });
