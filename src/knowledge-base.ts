@@ -89,7 +89,7 @@ export class KnowledgeBase {
     this.layout = layout;
     this.config = config;
     // The folded ledger is kept in .cairn/: a command folds only the events appended since the last one.
-    this.ledger = openLedger(layout.ledger, { root: layout.root, snapshot: snapshotFileIn(layout.cache) });
+    this.ledger = openLedger(layout.ledger, { root: layout.root, relativeTo: layout.root, snapshot: snapshotFileIn(layout.cache) });
     this.#now = now;
     this.#embedder = embedder;
     this.#session = new IndexSession(layout, config, embedder, refreshIntervalMs, (done, total, phase) => this.onProgress?.(done, total, phase));

@@ -15,14 +15,23 @@ export async function checkKnowledge(ctx: Pick<KbContext, "layout" | "config" | 
   const paths = (rest.paths ?? []).map((p) => path.resolve(ctx.layout.root, p));
   await requireEntryLocations(ctx.layout, rest.paths ?? [], paths);
   const report = await checkEntries(ctx, options, paths);
-  // Markdown under the knowledge directory that is never read (knowledge/go/x.md, x.markdown): said, not passed over,
-  // when the whole knowledge directory is checked.
-  if (paths.length && !paths.some((p) => p === ctx.layout.knowledge || ctx.layout.knowledge.startsWith(p + path.sep))) return report;
+  // A pull request can add ledger lines: one skipped (malformed, a conflict marker, dated ahead of this clock) is said.
+  const { warnings: ledgerWarnings } = await ctx.ledger.state();
+  const whole = !paths.length || paths.some((p) => p === ctx.layout.knowledge || ctx.layout.knowledge.startsWith(p + path.sep));
+  if (!whole) {
+    for (const w of ledgerWarnings) ctx.warn(describeLedgerWarning(w));
+    return report;
+  }
+  // Checking the whole knowledge directory also checks what lies beside the entries, through the same policy: the
+  // ledger's lines, committed change logs, and markdown that is never read (knowledge/go/x.md, x.markdown).
   const { misplacedEntries } = await import("../check/misplaced.js");
+  const { committedPending } = await import("../check/beside.js");
   const { createPolicy } = await import("../check/engine.js");
-  const misplaced = createPolicy(ctx.config).finalize(await misplacedEntries(ctx.layout), [], new Map());
-  if (!misplaced.length) return report;
-  const diagnostics = [...report.diagnostics, ...misplaced];
+  const beside = [...ledgerWarnings, ...(await committedPending(ctx.layout)), ...(await misplacedEntries(ctx.layout))];
+  const more = createPolicy(ctx.config).finalize(beside, [], new Map());
+  if (!more.length) return report;
+  const { sortDiagnostics } = await import("../entry/diagnostic.js");
+  const diagnostics = sortDiagnostics([...report.diagnostics, ...more]);
   return { ...report, diagnostics, errors: diagnostics.filter((d) => d.severity === "error").length, warnings: diagnostics.filter((d) => d.severity === "warning").length };
 }
 
@@ -58,9 +67,7 @@ async function checkEntries(ctx: Pick<KbContext, "layout" | "config" | "ledger" 
   const { knowledgeView } = await import("../indexing/catalogue-view.js");
   const view = knowledgeView(index.catalogue, ctx.today());
   const { lintCatalogue } = await import("../check/catalogue-lint.js");
-  const { state, warnings: ledgerWarnings } = await ctx.ledger.state();
-  // A pull request can add ledger lines: one skipped as malformed or dated ahead of this clock is said here too.
-  for (const w of ledgerWarnings) ctx.warn(describeLedgerWarning(w));
+  const { state } = await ctx.ledger.state();
   const lint = await lintCatalogue({ layout: ctx.layout, config: ctx.config, view, events: state, today: ctx.today(), anchors: rest.anchors !== false, strictAnchors: true }, ctx.lint.cache);
   ctx.lint.cache = lint.cache;
   const inPaths = (file: string) => !paths.length || paths.some((p) => { const abs = path.join(ctx.layout.root, file); return abs === p || abs.startsWith(p + path.sep); });

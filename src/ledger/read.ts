@@ -101,7 +101,7 @@ export function parseLedgerText(text: string, file: string, position: TextPositi
         warnings.push(warning(file, i + first, "ledger-torn-line", "incomplete last line skipped (an interrupted write, or one still in progress)"));
       } else if (CONFLICT_MARKER.test(line)) {
         // The lines on both sides of a conflict are whole events, and both are read: only the marker is noise.
-        warnings.push(warning(file, i + first, "ledger-invalid-line", "line skipped: a git merge conflict marker; the events on both sides of it are kept (the ledger is a union of lines) — delete the marker lines, and add `knowledge/.ledger/*.jsonl merge=union` to .gitattributes (cairn init does) so merges never leave them"));
+        warnings.push(warning(file, i + first, "ledger-conflict-marker", "line skipped: a git merge conflict marker; the events on both sides of it are kept (the ledger is a union of lines) — delete the marker lines, and add `knowledge/.ledger/*.jsonl merge=union` to .gitattributes (cairn init does) so merges never leave them"));
       } else {
         const reason = (cause as Error).message;
         warnings.push(warning(file, i + first, "ledger-invalid-line", `line skipped: not valid JSON (${reason}); expected one JSON event per line`));

@@ -9,14 +9,22 @@ import path from "node:path";
  * True when the git repository holding `root` tracks `file` (absolute, inside `root`), in its index or as committed.
  * False when it does not, when `root` is in no repository, and when git cannot be run: then nothing is known.
  */
-export function isTrackedByGit(root: string, file: string): Promise<boolean> {
-  const rel = path.relative(root, file);
+export async function isTrackedByGit(root: string, file: string): Promise<boolean> {
+  return (await trackedByGit(root, file)).length > 0;
+}
+
+/**
+ * The files under `dir` (absolute, inside `root`) that the git repository holding `root` tracks, absolute and sorted.
+ * Empty when there are none, when `root` is in no repository, and when git cannot be run.
+ */
+export function trackedByGit(root: string, dir: string): Promise<string[]> {
+  const rel = path.relative(root, dir) || ".";
   return new Promise((resolve) => {
     execFile(
       "git",
       ["-c", "core.quotepath=off", "--literal-pathspecs", "ls-files", "-z", "--", rel],
-      { cwd: root, env: { ...process.env, LC_ALL: "C", GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" }, windowsHide: true },
-      (error, stdout) => resolve(!error && stdout.length > 0),
+      { cwd: root, env: { ...process.env, LC_ALL: "C", GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" }, windowsHide: true, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout) => resolve(error ? [] : stdout.split("\0").filter(Boolean).map((f) => path.join(root, f)).sort()),
     );
   });
 }

@@ -106,6 +106,40 @@ describe("cairn check: what is not an entry", () => {
     }
     expect((await cairn(["check", "knowledge/good.md"], { cwd: dir })).code).toBe(0);
   });
+
+  it("fails on what a pull request can bring beside the entries: a committed change log, ledger conflict markers; bad ledger lines are warned", async () => {
+    const event = (id: string, day: string) => JSON.stringify({ v: 1, eventId: id, time: `2026-02-${day}T00:00:00.000Z`, type: "retracted", entry: "gone" });
+    const dir = await project({
+      "knowledge/good.md": entryText(),
+      "knowledge/.pending/good.json": JSON.stringify({ key: "good", steps: [] }),
+      "knowledge/.ledger/2026-02.jsonl": [event("A", "01"), "<<<<<<< HEAD", event("B", "02"), "=======", event("C", "03"), ">>>>>>> feature", "not json", ""].join("\n"),
+    });
+    git(dir, "init", "-q");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "pr");
+    const report = await cairn(["check", "--json"], { cwd: dir });
+    expect(report.code).toBe(1);
+    const found = JSON.parse(report.stdout).diagnostics.map((d: { file: string; line: number; rule: string; severity: string }) => [d.file, d.line, d.rule, d.severity]);
+    expect(found).toEqual([
+      ["knowledge/.ledger/2026-02.jsonl", 2, "ledger-conflict-marker", "error"],
+      ["knowledge/.ledger/2026-02.jsonl", 4, "ledger-conflict-marker", "error"],
+      ["knowledge/.ledger/2026-02.jsonl", 6, "ledger-conflict-marker", "error"],
+      ["knowledge/.ledger/2026-02.jsonl", 7, "ledger-invalid-line", "warning"],
+      ["knowledge/.pending/good.json", 1, "pending-committed", "error"],
+    ]);
+    const human = await cairn(["check"], { cwd: dir });
+    expect(human.stdout).toMatch(/^knowledge\/\.pending\/good\.json:1:1 error pending-committed committed to git: files in knowledge\/\.pending\/ are a running change's log or lock/m);
+    expect(human.stderr).not.toContain("line skipped"); // said once, as a diagnostic, not also as a warning
+    // A log cairn wrote itself (untracked, as `cairn init`'s .gitignore keeps it) is no problem; markers removed, none left.
+    git(dir, "rm", "-q", "--cached", "knowledge/.pending/good.json");
+    await writeFile(path.join(dir, "knowledge/.ledger/2026-02.jsonl"), [event("A", "01"), event("B", "02"), event("C", "03"), ""].join("\n"));
+    expect(await cairn(["check"], { cwd: dir })).toMatchObject({ code: 0, stdout: expect.stringMatching(/^0 errors, 0 warnings/m) });
+    // Checking one entry reports that entry; the ledger's problems are still said, on stderr.
+    await writeFile(path.join(dir, "knowledge/.ledger/2026-02.jsonl"), [event("A", "01"), "<<<<<<< HEAD", ""].join("\n"));
+    const one = await cairn(["check", "knowledge/good.md"], { cwd: dir });
+    expect(one.code).toBe(0);
+    expect(one.stderr).toContain("knowledge/.ledger/2026-02.jsonl:2: line skipped: a git merge conflict marker");
+  });
 });
 
 describe("cairn check", () => {

@@ -44,7 +44,7 @@ describe("readLedger", () => {
     await write("2026-02.jsonl", [line("A", "2026-02-01T00:00:00.000Z"), "<<<<<<< HEAD", line("B", "2026-02-02T00:00:00.000Z"), "=======", line("C", "2026-02-03T00:00:00.000Z"), ">>>>>>> feature", ""].join("\n"));
     const { events, warnings } = await readLedger(ledgerDir);
     expect(events.map((e) => e.eventId)).toEqual(["A", "B", "C"]);
-    expect(warnings.map((w) => [w.line, w.rule])).toEqual([[2, "ledger-invalid-line"], [4, "ledger-invalid-line"], [6, "ledger-invalid-line"]]);
+    expect(warnings.map((w) => [w.line, w.rule])).toEqual([[2, "ledger-conflict-marker"], [4, "ledger-conflict-marker"], [6, "ledger-conflict-marker"]]);
     expect(warnings[0]!.message).toMatch(/^line skipped: a git merge conflict marker; the events on both sides of it are kept/);
   });
 

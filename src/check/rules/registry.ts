@@ -11,6 +11,7 @@ import { duplicateRules } from "./duplicates.js";
 import { fileRules } from "./file.js";
 import { frontmatterRules } from "./frontmatter.js";
 import { idRules } from "./ids.js";
+import { ledgerRules } from "./ledger.js";
 import { referenceRules } from "./references.js";
 import { sanitizeRules } from "./sanitize.js";
 import { sectionRules } from "./sections.js";
@@ -29,6 +30,7 @@ export const RULE_MODULES: readonly RuleModule[] = [
   referenceRules,
   duplicateRules,
   directiveRules,
+  ledgerRules,
 ];
 
 const META = new Map<string, RuleMeta>();

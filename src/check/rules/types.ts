@@ -24,7 +24,8 @@ export type RuleCategory =
   | "references"
   | "ids"
   | "duplicates"
-  | "directives";
+  | "directives"
+  | "ledger";
 
 export type RuleMeta = {
   /** Stable id, e.g. `anchor-unresolved`; what config `rules` and inline disables name. */

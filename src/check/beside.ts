@@ -1,0 +1,24 @@
+/**
+ * What `check` says about the files beside the entries when it checks the whole knowledge directory: the ledger's
+ * skipped lines, and `knowledge/.pending/` files committed to git. A pull request can bring either, and the gate that
+ * runs `check` must see them: they used to go to stderr as warnings (the ledger) or nowhere (`.pending/`).
+ */
+import { readdir } from "node:fs/promises";
+import { diagnostic, type Diagnostic } from "../entry/diagnostic.js";
+import { type Layout, relativePath } from "../store/layout.js";
+import { pendingDir } from "../store/pending.js";
+import { trackedByGit } from "../store/tracked.js";
+
+/**
+ * `pending-committed` for every file in `knowledge/.pending/` that git tracks. cairn never applies such a change log
+ * (src/lifecycle/change.ts), but it must not be merged either. git runs only when the directory holds a file.
+ */
+export async function committedPending(layout: Layout): Promise<Diagnostic[]> {
+  const dir = pendingDir(layout);
+  const names = await readdir(dir).catch(() => []);
+  if (!names.length) return [];
+  const pending = relativePath(layout, dir);
+  return (await trackedByGit(layout.root, dir)).map((abs) =>
+    diagnostic(relativePath(layout, abs), "pending-committed", "error", `committed to git: files in ${pending}/ are a running change's log or lock, local to one machine, and cairn never applies a committed one — remove it from git (git rm --cached) and keep ${pending}/ in .gitignore (cairn init does)`),
+  );
+}

@@ -1,0 +1,19 @@
+/**
+ * The files next to the entries that `check` reads too: the ledger (a pull request can add, forge or mangle its
+ * lines) and `knowledge/.pending/` (local change logs, which must never arrive in a commit). Reported by `check` over
+ * the whole knowledge directory (src/kb/check.ts); every other command says the ledger's problems as warnings.
+ */
+import { type RuleModule, rulesOf } from "./types.js";
+
+export const ledgerRules: RuleModule = {
+  name: "ledger",
+  // Not entry files: nothing to gate, and no entry can carry a disable for them.
+  rules: rulesOf("ledger", { gate: false, inline: false }, [
+    ["ledger-conflict-marker", "error", "a git merge conflict marker in a ledger file: merges are not by union, and the next one may lose events"],
+    ["ledger-invalid-line", "warning", "a ledger line that is not an event (not JSON, a missing field, dated ahead of the clock): skipped"],
+    ["ledger-torn-line", "warning", "a ledger line an interrupted write left incomplete: skipped"],
+    ["ledger-unknown-version", "warning", "a ledger event of a newer schema than this cairn reads: skipped"],
+    ["ledger-duplicate-id", "warning", "two ledger events with one id and different contents: the first is kept"],
+    ["pending-committed", "error", "a file in knowledge/.pending/ (a change log or lock, local to one machine) committed to git"],
+  ]),
+};
