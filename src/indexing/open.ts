@@ -6,6 +6,9 @@ import type { Embedder } from "./embedder.js";
 import { acquireIndexLock } from "./lock.js";
 import type { Progress, SearchIndex, SyncReport } from "./search-index.js";
 
+/** Why a lock file cannot be written that no retry fixes: no space, over quota, a file size limit, read-only, refused. */
+const UNWRITABLE = new Set(["ENOSPC", "EDQUOT", "EFBIG", "EROFS", "EACCES", "EPERM"]);
+
 export type IndexRun = { index: SearchIndex; report: SyncReport | null; saved: boolean; warnings: string[] };
 
 /**
@@ -39,7 +42,12 @@ export async function refreshAndSave(index: SearchIndex, options: { wait?: boole
   } catch (error) {
     // Another process (usually `cairn watch` or the MCP server) is the writer and keeps the saved
     // index fresh; refreshing this in-memory copy without saving is correct and needs no warning.
-    if (!isCairnError(error) || error.code !== "LOCKED" || options.wait) throw error;
+    if (!isCairnError(error) || options.wait) throw error;
+    // A full disk, a quota or a read-only checkout: the saved index is a cache, so a read still gets its answer from
+    // this in-memory refresh; `cairn index` (which waits, to write) still fails.
+    const unwritable = error.code === "IO" && UNWRITABLE.has((error.cause as NodeJS.ErrnoException | undefined)?.code ?? "");
+    if (error.code !== "LOCKED" && !unwritable) throw error;
+    if (unwritable) warnings.push(`${error.message.replace(/; check that the directory is writable$/, "")}: the index was refreshed in memory and not saved`);
   }
   try {
     const { wait: _wait, build, ...refresh } = options;

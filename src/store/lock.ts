@@ -87,7 +87,13 @@ type Held = { kind: "gone" } | { kind: "held"; ino: bigint; stale: boolean; reco
 /** Create the lock file with `record` in it, atomically; false when it exists. */
 async function create(file: string, record: LockRecord): Promise<boolean> {
   const temp = `${file}.${record.pid}.${record.token}.tmp`;
-  await fs.writeFile(temp, JSON.stringify(record), { flag: "wx" });
+  try {
+    await fs.writeFile(temp, JSON.stringify(record), { flag: "wx" });
+  } catch (error) {
+    // A write that fails part-way (a full disk) has created the file: it must not stay behind.
+    await fs.rm(temp, { force: true }).catch(() => undefined);
+    throw error;
+  }
   try {
     await fs.link(temp, file);
     return true;
