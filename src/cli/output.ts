@@ -147,7 +147,7 @@ export function clip(text: string, max: number): string {
  * set a prompt drops). Text from entries, ledger events or commits is written to a terminal with these spelled out
  * (`\x1b`, `\u202e`).
  */
-const TERMINAL_UNSAFE = new RegExp(`[${CONTROL_CHARS}${HIDDEN_CHARS}]`, "g");
+const TERMINAL_UNSAFE = new RegExp(`[${CONTROL_CHARS}${HIDDEN_CHARS}]`, "gu");
 
 /**
  * `text` with every character a terminal would act on spelled out as an escape (see TERMINAL_UNSAFE). `lines`: a
@@ -158,8 +158,8 @@ export function terminalText(text: string, options: { lines?: boolean } = {}): s
   if (!TERMINAL_UNSAFE.test(text)) return text;
   return text.replace(TERMINAL_UNSAFE, (c, at: number) => {
     if (options.lines && (c === "\n" || c === "\t" || (c === "\r" && text[at + 1] === "\n"))) return c;
-    const code = c.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+    const code = c.codePointAt(0)!;
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : code <= 0xffff ? `\\u${code.toString(16).padStart(4, "0")}` : `\\u{${code.toString(16)}}`;
   });
 }
 

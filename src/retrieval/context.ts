@@ -17,7 +17,7 @@ export type { ContextEntry } from "../types/inject.js";
 
 /** Line breaks of every kind, other control characters, and characters that hide or reorder text. */
 const BREAKS = /[\r\n\u0085\u2028\u2029\v\f\t]+/g;
-const INVISIBLE = new RegExp(`[${CONTROL_CHARS}${HIDDEN_CHARS}]`, "g");
+const INVISIBLE = new RegExp(`[${CONTROL_CHARS}${HIDDEN_CHARS}]`, "gu");
 
 /** One line of plain text: no line breaks, no invisible or control characters, single spaces. */
 export function oneLine(text: string): string {

@@ -22,6 +22,7 @@ const STRUCTURAL = [
   "| a | b |\n|---|---|\n| c | d |",
   "Title\n=====",
   "a\u200bb\u202eevil\u2066x\u00ad",
+  "a\u{E0049}\u{E0067}\u{E006E}b\uFE0F\uFE01\u{E0100}c",
   "text\n\n    indented code block",
   "1. one\n2. two",
   "[link]: http://example.com/x",
@@ -69,7 +70,7 @@ describe("the Knowledge Context keeps its structure whatever the entries hold", 
     expect(nodes.filter((n) => n.type === "html" || n.type === "code" || n.type === "table" || n.type === "blockquote" || n.type === "definition")).toEqual([]);
     // No raw tag opener, chat-template token or invisible character survives.
     expect(markdown).not.toMatch(/<[A-Za-z/!?|]/);
-    expect(markdown).not.toMatch(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069\u00ad\u2028\u2029\u0085]/);
+    expect(markdown).not.toMatch(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069\u00ad\u2028\u2029\u0085\ufe00-\ufe0f\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/u);
     expect(markdown.split("\n").filter((l) => /^#{1,6}\s/.test(l))).toHaveLength(3);
   });
 

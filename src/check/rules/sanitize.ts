@@ -8,7 +8,7 @@ import { SANITIZE_RULES, type SanitizeRule } from "../sanitize/rules.js";
 import type { RuleCategory, RuleMeta, RuleModule } from "./types.js";
 
 function categoryOf(rule: SanitizeRule): RuleCategory {
-  if (rule.id === "prompt-injection") return "injection";
+  if (rule.id === "prompt-injection" || rule.id === "hidden-text") return "injection";
   if (rule.id.startsWith("secret-") || rule.id === "url-credentials") return "secrets";
   if (rule.id === "absolute-path" || rule.id === "path-outside-repo") return "paths";
   if (rule.id === "deny-pattern") return "deny";

@@ -16,7 +16,7 @@ export type Folded = {
   lineBreak: Uint8Array;
 };
 
-const INVISIBLE = new RegExp(`[${HIDDEN_CHARS}]`);
+const INVISIBLE = new RegExp(`[${HIDDEN_CHARS}]`, "u");
 /** White space, and the next-line control (U+0085), which a prompt reads as a line break but `\s` does not match. */
 const SPACE = /[\s\u0085]/;
 /** Look-alikes that phrase-based filters are commonly dodged with (Cyrillic, Greek, full-width forms fold by NFKD). */

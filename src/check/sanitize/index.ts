@@ -10,6 +10,7 @@
 import type { Diagnostic } from "../../entry/diagnostic.js";
 import { type DenyPattern, compileDenyPatterns, detectDenied } from "./deny.js";
 import type { Finding } from "./finding.js";
+import { detectHidden } from "./hidden.js";
 import { type HostPolicy, compileHostPolicy } from "./hosts.js";
 import { detectInjection } from "./injection.js";
 import { detectNetwork } from "./network.js";
@@ -42,6 +43,7 @@ function findAll(text: string, file: string, compiled: Compiled): Finding[] {
     ...detectPaths(network.masked, { file }),
     ...detectDenied(text, compiled.deny),
     ...detectInjection(text),
+    ...detectHidden(text),
   ];
 }
 

@@ -17,7 +17,7 @@ import type { Sanitizer } from "./index.js";
  * What the prompt drops of a text: the characters that hide text, and the control characters but those it reads
  * as white space (tab, line breaks, vertical tab, form feed, next line: a space in the prompt).
  */
-const DROPPED = new RegExp(`[${HIDDEN_CHARS}\\u0000-\\u0008\\u000e-\\u001f\\u007f-\\u0084\\u0086-\\u009f]`, "g");
+const DROPPED = new RegExp(`[${HIDDEN_CHARS}\\u0000-\\u0008\\u000e-\\u001f\\u007f-\\u0084\\u0086-\\u009f]`, "gu");
 /** The next-line control: a line break to the prompt (a space on its one line), no white space to a regular expression. */
 const NEXT_LINE = /\u0085/g;
 

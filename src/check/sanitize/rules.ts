@@ -78,7 +78,8 @@ export type SanitizeRuleId =
   | "absolute-path"
   | "path-outside-repo"
   | "deny-pattern"
-  | "prompt-injection";
+  | "prompt-injection"
+  | "hidden-text";
 
 export type SanitizeRule = { id: SanitizeRuleId; severity: Severity; description: string };
 
@@ -161,6 +162,7 @@ export const SANITIZE_RULES: readonly SanitizeRule[] = [
   { id: "path-outside-repo", severity: "error", description: "Relative path whose `..` segments leave the repository" },
   { id: "deny-pattern", severity: "error", description: "Text matching one of `sanitize.denyPatterns` (organisation or customer names)" },
   { id: "prompt-injection", severity: "error", description: "Text that instructs the agent (\"ignore previous instructions\", role tags, fake system headings …)" },
+  { id: "hidden-text", severity: "error", description: "Text hidden in characters that show nothing (Unicode tag characters, runs of variation selectors): a model reads it, a reviewer does not" },
 ];
 
 const SEVERITY = new Map<SanitizeRuleId, Severity>(SANITIZE_RULES.map((rule) => [rule.id, rule.severity]));
