@@ -1,5 +1,6 @@
 /** Library inputs validated like CLI inputs: a bad call is an error that says what to pass, never a silent no-op. */
 import * as z from "zod";
+import { agentNameProblem } from "../entry/agent-name.js";
 import { CairnError } from "../errors.js";
 import type { Assert, Equals, KnownKeys } from "../types/equals.js";
 import type { InjectInput } from "../types/inject.js";
@@ -9,7 +10,12 @@ import type { CompoundCandidate } from "./compound.js";
 const nonBlank = (what: string, example: string) => z.string({ error: `${what} must be a string, e.g. ${example}` }).refine((s) => s.trim().length > 0, `${what} must not be empty, e.g. ${example}`);
 
 export const runSchema = nonBlank("run", '"pr-123"');
-export const agentSchema = nonBlank("agent", '"security"');
+/** An agent name: printable, and not blank once what shows nothing is dropped (see `agentKey`). */
+const agentName = (what: string, example = "") => z.string({ error: `${what} must be a string${example}` }).superRefine((s, ctx) => {
+  const problem = agentNameProblem(s);
+  if (problem) ctx.addIssue({ code: "custom", message: `${what} ${problem}${example}` });
+});
+export const agentSchema = agentName("agent", ', e.g. "security"');
 
 export const injectInputSchema = z
   .object({
@@ -32,7 +38,7 @@ const notBlank = (what: string) => z.string().refine((s) => s.trim().length > 0,
 /** One finding of `recordFindings` / `cairn record` (unknown keys are kept, not refused: orchestrators add their own). */
 export const findingSchema = z
   .object({
-    agent: notBlank("agent"),
+    agent: agentName("agent"),
     text: notBlank("text"),
     entry: z.string().min(1).optional(),
     evidence: z.union([z.string(), z.array(z.string())]).optional(),
@@ -46,7 +52,7 @@ const list = z.union([z.string().min(1).transform((s) => [s]), z.array(z.string(
 export const compoundFindingSchema = z
   .object({
     text: z.string().refine((s) => s.trim().length > 0, "text must describe the finding"),
-    agents: z.array(z.string().refine((s) => s.trim().length > 0, "agent names must not be empty")).min(1, "agents must name at least one agent"),
+    agents: z.array(agentName("an agent name")).min(1, "agents must name at least one agent"),
     evidence: list.default([]),
     verify: list.default([]),
     durable: z.boolean().default(false),

@@ -38,6 +38,20 @@ describe("primed means primed", () => {
     expect(spaced.confirmations[0]).toMatchObject({ entry: "auth-ctx", provenance: "primed" });
     expect(spaced.warnings).toEqual([]);
     expect(await read(kb.layout.root, "knowledge/auth-ctx.md")).toContain("lastConfirmed: 2026-02-12");
+    // A name read as it shows: what shows nothing, full-width letters, the long s and look-alike letters are one
+    // agent with the name they imitate (each counted as independent, and refreshed lastConfirmed, before).
+    const disguises = ["se\u200bc", "sec\u00ad", "sec\u2060", "\uff33\uff45\uff43", "\u017fec", "\u0455\u0435\u0441"];
+    for (const [i, agent] of disguises.entries()) {
+      await kb.inject({ run: `d${i}`, agent: "sec", keywords: ["auth", "middleware", "cancellation"] });
+      const disguised = await kb.recordFindings(`d${i}`, [{ agent, text: AUTH_FINDING }]);
+      expect({ agent, confirmation: disguised.confirmations[0] }).toMatchObject({ agent, confirmation: { entry: "auth-ctx", provenance: "primed" } });
+      // And it gets no fresh cap of its own in that run: the entry counts as shown to it already.
+      expect((await kb.inject({ run: `d${i}`, agent, keywords: ["auth", "middleware", "cancellation"] })).entries).toEqual([]);
+    }
+    expect(await read(kb.layout.root, "knowledge/auth-ctx.md")).toContain("lastConfirmed: 2026-02-12");
+    // A control character is no name at all: refused, saying which.
+    await expect(kb.recordFindings("d0", [{ agent: "sec\u0000", text: AUTH_FINDING }])).rejects.toThrow(/agent must be printable text, not a control character \(U\+0000\)/);
+    await expect(kb.compound("d0", [{ text: AUTH_FINDING, agents: ["sec", "\u200b"], evidence: ["src/auth.ts:1"], verify: ["x"], durable: true }])).rejects.toThrow(/an agent name must not be empty/);
   });
 
   it("compound does not count an agent primed by any injected entry, refuses duplicates by shared anchors and within one batch", async () => {

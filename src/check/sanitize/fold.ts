@@ -5,6 +5,7 @@
  * the letters they imitate (`1gn0re` → `ignore`), invisible characters (zero-width, bidi controls,
  * soft hyphen) removed, and every run of white space (line breaks included) one space.
  */
+import { CONFUSABLES } from "../../text/confusables.js";
 import { HIDDEN_CHARS } from "../../text/invisible.js";
 
 export type Folded = {
@@ -19,11 +20,6 @@ export type Folded = {
 const INVISIBLE = new RegExp(`[${HIDDEN_CHARS}]`, "u");
 /** White space, and the next-line control (U+0085), which a prompt reads as a line break but `\s` does not match. */
 const SPACE = /[\s\u0085]/;
-/** Look-alikes that phrase-based filters are commonly dodged with (Cyrillic, Greek, full-width forms fold by NFKD). */
-const CONFUSABLES: Record<string, string> = {
-  а: "a", в: "b", е: "e", ё: "e", к: "k", м: "m", н: "h", о: "o", р: "p", с: "c", т: "t", у: "y", х: "x", і: "i", ї: "i", ј: "j", ѕ: "s", ԁ: "d", ԛ: "q", ԝ: "w", ɡ: "g",
-  α: "a", β: "b", ε: "e", ι: "i", κ: "k", ν: "v", ο: "o", ρ: "p", τ: "t", υ: "u", χ: "x",
-};
 const LEET: Record<string, string> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", $: "s" };
 const cache = new Map<string, string>();
 
