@@ -3,8 +3,16 @@ import { knowledgeDirProblem } from "../store/require.js";
 import type { InjectInput, InjectResult } from "../types/inject.js";
 import type { KbContext } from "./context.js";
 
-/** `inject` waits at most this long for another injection's lock, then goes on unserialised with a warning. */
+/**
+ * Two locks, both in `.cairn/`. The lock of one agent in one run is what keeps its cap of maxPerAgent (a MUST, 002)
+ * across processes: only a concurrent call for the same agent and run contends for it, and it waits for that call (at
+ * most AGENT_LOCK_WAIT_MS, then nothing is injected). The injections lock, taken next, serialises every injection of
+ * the knowledge base, so holdout sees the other agents' injections of the run: it is waited for at most 1 s (a review
+ * never stalls on it), then the call goes on with a warning. Its holder holds it for milliseconds: the cold start
+ * (index, ledger, tokenizer) is done before either lock.
+ */
 const INJECT_LOCK_WAIT_MS = 1_000;
+const AGENT_LOCK_WAIT_MS = 10_000;
 
 /**
  * Knowledge for one agent in one run: at most maxPerAgent entries across all calls for that agent and run,
@@ -16,7 +24,6 @@ export async function injectKnowledge(ctx: Pick<KbContext, "layout" | "config" |
   parseInput(injectInputSchema, input, "inject: the input", '{ run: "pr-123", agent: "security", keywords?: ["auth"], summary?: "…" }');
   const { inject } = await import("../retrieval/inject.js");
   const { acquireLock } = await import("../store/lock.js");
-  // Serialise read-check-append so concurrent calls for one agent and run cannot exceed the cap.
   let release: (() => Promise<void>) | undefined;
   const lockWarnings: string[] = [];
   // A root without a knowledge dir gets no lock (no .cairn/ is created there); the search below reports it.
@@ -27,12 +34,32 @@ export async function injectKnowledge(ctx: Pick<KbContext, "layout" | "config" |
   const turn = !input.dryRun && usable ? await inProcessTurn(ctx.layout.cache) : undefined;
   if (!input.dryRun && usable) {
     await ctx.repair().catch((error: Error) => lockWarnings.push(`could not repair pending changes (${error.message})`));
+    // What a cold call spends most on (opening and refreshing the index, folding the ledger, loading the tokenizer) is
+    // done before the locks: processes launched together do it side by side. Failures are the search's to report.
+    const { tokenCounter } = await import("../retrieval/tokens.js");
+    await Promise.all([ctx.searchIndex({ search: true }).catch(() => undefined), ctx.ledger.state().catch(() => undefined), tokenCounter().catch(() => undefined)]);
+    const { agentKey } = await import("../entry/agent-name.js");
+    const { createHash } = await import("node:crypto");
+    const agentRun = createHash("sha256").update(`${input.run}\0${agentKey(input.agent)}`).digest("hex").slice(0, 16);
     try {
-      // Never wait more than 1 s: a review must not stall on the knowledge system.
-      release = await acquireLock(ctx.layout.cache, "inject", { wait: INJECT_LOCK_WAIT_MS, root: ctx.layout.root, purpose: "injections" });
+      const agentLock = await acquireLock(ctx.layout.cache, `inject-${agentRun}`, { wait: AGENT_LOCK_WAIT_MS, root: ctx.layout.root, purpose: `injections for agent "${input.agent}" in run "${input.run}"` });
+      release = agentLock;
     } catch (error) {
-      // Never block a review on the knowledge system: go on unserialised, say so.
-      lockWarnings.push(`could not serialise injections (${(error as Error).message}); concurrent calls for this agent and run may exceed the cap`);
+      // Unserialised, two calls for this agent could each hand it its cap: inject nothing, and the review goes on.
+      turn?.();
+      const { unavailable } = await import("../retrieval/inject.js");
+      return unavailable(ctx, input, `could not serialise injections (${(error as Error).message}); nothing injected, so that the cap of ${ctx.config.maxPerAgent} per agent and run holds; continuing without knowledge context`);
+    }
+    try {
+      const all = await acquireLock(ctx.layout.cache, "inject", { wait: INJECT_LOCK_WAIT_MS, root: ctx.layout.root, purpose: "injections" });
+      const agentLock = release;
+      release = async () => {
+        await all().catch(() => {});
+        await agentLock();
+      };
+    } catch (error) {
+      // The cap holds by the agent's lock; holdout may miss an injection another agent is making at this moment.
+      lockWarnings.push(`could not serialise injections with other agents' (${(error as Error).message}); holdout may not see an injection made at this moment`);
     }
   }
   try {

@@ -63,11 +63,16 @@ export async function inject(deps: InjectDeps, input: InjectInput): Promise<Inje
   try {
     return await injectOrThrow(deps, input);
   } catch (error) {
-    return { ...emptyResult(deps, input, 0), warnings: [`knowledge system unavailable (${(error as Error).message}); continuing without knowledge context`] };
+    return unavailable(deps, input, `knowledge system unavailable (${(error as Error).message}); continuing without knowledge context`);
   }
 }
 
-function emptyResult(deps: InjectDeps, input: InjectInput, remaining: number): InjectResult {
+/** The result of a call that injects nothing because the knowledge system cannot serve it: the review goes on. */
+export function unavailable(deps: Pick<InjectDeps, "config">, input: InjectInput, warning: string): InjectResult {
+  return { ...emptyResult(deps, input, 0), warnings: [warning] };
+}
+
+function emptyResult(deps: Pick<InjectDeps, "config">, input: InjectInput, remaining: number): InjectResult {
   const maxTokens = input.maxTokens ?? deps.config.maxInjectTokens;
   return { run: input.run, agent: input.agent, entries: [], tokens: 0, tokenizer: TOKENIZER, maxTokens, estimatedTokens: 0, remaining, heldOut: [], markdown: "", warnings: [] };
 }

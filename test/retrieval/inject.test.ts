@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Embedder } from "../../src/indexing/embedder.js";
+import { cairn } from "../helpers/cli.js";
 import { fakeEmbedder } from "../helpers/fake-embedder.js";
 import { databaseEntries, entry, events, fm, project, snapshot } from "../lifecycle/setup.js";
 
@@ -45,6 +46,23 @@ describe("inject: the cap", () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toHaveLength(5);
   }, 30_000);
+
+  it("concurrent processes: the cap holds for one agent, and other agents are not kept waiting into an empty context", async () => {
+    // Reviewers are launched together: each a `cairn inject` process. The lock of the agent's run is what holds the cap
+    // (before, a process waited 1 s for the one inject lock, then went on unserialised: 6 to 12 entries for one agent).
+    const { kb, root } = await project(databaseEntries(8));
+    const call = () => cairn(["--root", root, "inject", "--run", "r1", "--agent", "security", "--keywords", "database", "--limit", "2", "--format", "json"]);
+    const sameAgent = await Promise.all([call(), call(), call()]);
+    for (const r of sameAgent) expect(r.code).toBe(0);
+    const ids = await injectedFor(kb, "r1", "security");
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toHaveLength(5);
+    const otherAgents = await Promise.all(["a1", "a2", "a3"].map((agent) => cairn(["--root", root, "inject", "--run", "r2", "--agent", agent, "--keywords", "database", "--format", "json"])));
+    for (const r of otherAgents) {
+      expect(r.code).toBe(0);
+      expect((JSON.parse(r.stdout) as { entries: unknown[] }).entries).toHaveLength(5);
+    }
+  }, 60_000);
 
   it("`limit` can lower the cap but never raise it", async () => {
     const { kb } = await project(databaseEntries(8));
