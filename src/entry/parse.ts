@@ -98,7 +98,15 @@ export function parseEntry(bytes: Uint8Array, options: ParseOptions): ParseResul
   if (contents !== null && !isMap(contents)) {
     return fail("frontmatter-not-mapping", "frontmatter must be a YAML mapping of keys (e.g. `lastConfirmed: 2026-02-12`), not a list or a scalar", 2, 1);
   }
-  const frontmatter = (contents ? doc.toJS() : {}) as Record<string, unknown>;
+  let frontmatter: Record<string, unknown>;
+  try {
+    frontmatter = (contents ? doc.toJS() : {}) as Record<string, unknown>;
+  } catch (error) {
+    // The yaml library refuses aliases that expand too far ("billion laughs"): a hostile entry, reported like any
+    // invalid YAML. Thrown, it failed `cairn diff` on the pull request and silenced the language server's diagnostics.
+    const alias = /^[^#\n]*[\s[{,:-]\*[^\s,\]}]/m.exec(yamlText);
+    return fail("yaml-invalid", `invalid YAML: ${firstLine((error as Error).message)}; write the values out instead of \`*alias\` references`, alias ? yamlLine(alias.index).line : 2, 1);
+  }
   const keyPos = new Map<string, { line: number; column: number }>();
   for (const pair of contents?.items ?? []) {
     const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);

@@ -88,6 +88,13 @@ describe("parseEntry: bad input gets a precise diagnostic", () => {
     expect(rules(entryText({ fm: "lastConfirmed: 2026-02-12\nprovenance: independent\nprovenance: primed" }))[0]).toMatch(/^yaml-invalid@4/);
   });
 
+  it("aliases that expand too far (a billion laughs) are invalid YAML at the first alias, never a thrown error", () => {
+    const levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]", ...Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(", ")}]`)];
+    const result = parse(entryText({ fm: `lastConfirmed: 2026-02-12\nprovenance: independent\n${levels.join("\n")}` }));
+    expect(result.entry).toBeUndefined();
+    expect(result.diagnostics).toEqual([expect.objectContaining({ rule: "yaml-invalid", line: 5, column: 1, message: expect.stringMatching(/^invalid YAML: Excessive alias count .*; write the values out instead of `\*alias` references$/) })]);
+  });
+
   it("unknown keys are warnings, kept", () => {
     const { entry, diagnostics } = parse(entryText({ fm: "lastConfirmed: 2026-02-12\nprovenance: independent\nlastConfimred: 2026-01-01" }));
     expect(diagnostics.map((d) => [d.rule, d.severity])).toEqual([["frontmatter-unknown-key", "warning"]]);
