@@ -4,6 +4,7 @@
  * archived) and the ledger.
  */
 import { type LedgerEvent, ledgerState, type LedgerSource } from "../ledger/index.js";
+import type { EntryFold } from "../ledger/state.js";
 import type { Conflict } from "../types/status.js";
 
 export type { Conflict, ConflictKind } from "../types/status.js";
@@ -35,7 +36,11 @@ function lastConfirmation(event: LedgerEvent | undefined): Confirmation | undefi
   return what === undefined ? undefined : { time: (event as LedgerEvent).time, what };
 }
 
-export function findConflicts(entries: readonly ConflictEntry[], events: LedgerSource): Conflict[] {
+/**
+ * `decayAfterRuns`: the limit decay archives at, to tell an archive that the merged ledger no longer bears out (see
+ * `unawareArchive`). Without it, that conflict is not looked for.
+ */
+export function findConflicts(entries: readonly ConflictEntry[], events: LedgerSource, options: { decayAfterRuns?: number } = {}): Conflict[] {
   const ledger = ledgerState(events);
   const out: Conflict[] = [];
   for (const entry of entries) {
@@ -55,6 +60,15 @@ export function findConflicts(entries: readonly ConflictEntry[], events: LedgerS
           message: `archived${archivedWhere} at ${archived.time}, but ${confirmed.what} after that (${confirmed.time}): the two sides of a merge disagree`,
           fix: `if the pattern still holds, cairn restore ${entry.id} (it was re-found after it was archived); if not, nothing — it stays archived`,
         });
+      } else if (archived && fold && options.decayAfterRuns !== undefined && unawareArchive(ledger, fold, archived, options.decayAfterRuns)) {
+        const { counted, reset } = unawareArchive(ledger, fold, archived, options.decayAfterRuns)!;
+        const what = confirmed && confirmed.time === reset ? confirmed.what : "confirmed";
+        out.push({
+          id: entry.id,
+          kind: "archived-unaware-of-confirmation",
+          message: `archived${archivedWhere} at ${archived.time} by decay, but it was ${what} at ${reset}, before that, on the other side of a merge: counted from that confirmation, ${counted} of ${options.decayAfterRuns} runs injected it — the side that archived it did not know`,
+          fix: `cairn restore ${entry.id} (it was re-found before it was archived); if the pattern no longer holds, nothing — it stays archived`,
+        });
       } else if (date && archivedDay && date > archivedDay) {
         out.push({
           id: entry.id,
@@ -73,4 +87,17 @@ export function findConflicts(entries: readonly ConflictEntry[], events: LedgerS
     }
   }
   return out;
+}
+
+/**
+ * An archive by decay that the merged ledger does not bear out: a confirmation that resets the counter (made on
+ * another branch) lies between the runs the archiving side counted and the archive, so fewer than `limit` runs
+ * injected (or withheld) the entry between that confirmation and the archive. Undefined when the archive stands.
+ */
+function unawareArchive(ledger: ReturnType<typeof ledgerState>, fold: EntryFold, archived: LedgerEvent, limit: number): { counted: number; reset: string } | undefined {
+  if (archived.type !== "archived" || !archived.reason.startsWith("decayed") || fold.lastReset === undefined || fold.lastReset >= archived.time) return undefined;
+  const after = ledger.runsAfterReset(fold);
+  const runs = new Set<number>();
+  for (const map of [after.injected, after.held]) for (const [run, time] of map) if (time <= archived.time) runs.add(run);
+  return runs.size < limit ? { counted: runs.size, reset: fold.lastReset } : undefined;
 }

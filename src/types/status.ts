@@ -14,7 +14,7 @@ export type Evidence = "independent" | "primed-only" | "untested";
 export type DecayStanding = "window" | "last-chance" | "past-limit";
 
 /** What a state left by a merge is. */
-export type ConflictKind = "confirmed-after-archive" | "archived-but-active";
+export type ConflictKind = "confirmed-after-archive" | "archived-unaware-of-confirmation" | "archived-but-active";
 
 /** A state a merge can leave that needs a decision. */
 export type Conflict = {

@@ -196,6 +196,47 @@ describe("runs are distinct per branch and clone", () => {
     // Shown without --all, because it needs a decision.
     expect(report.entries.map((e) => [e.id, e.state])).toEqual([["db-1", "archived"]]);
   });
+
+  it("status reports an entry archived on one side by runs the other side's independent confirmation, made before, resets", async () => {
+    const { kb, root, clock } = await repo({ ...LITERAL, decayAfterRuns: 3 });
+    for (const run of ["r1", "r2"]) {
+      clock.tick();
+      await kb.inject({ run, agent: "a", keywords: ["database"] });
+    }
+    commit(root, "two reviews");
+    git(root, ["branch", "b1"]);
+    // main: another agent re-finds it on its own.
+    clock.tick();
+    expect((await kb.recordFindings("r9", [{ agent: "b", text: "Database connections are not released on error paths." }])).confirmations[0]!.provenance).toBe("independent");
+    commit(root, "main confirms db-1");
+    // b1 (which never saw that confirmation): a third run, and decay archives it at 3 of 3.
+    git(root, ["checkout", "-q", "b1"]);
+    clock.tick();
+    await kb.inject({ run: "r3", agent: "a", keywords: ["database"] });
+    expect((await kb.decay()).archived.map((c) => c.id)).toEqual(["db-1"]);
+    commit(root, "b1 decays db-1");
+    git(root, ["checkout", "-q", "main"]);
+    git(root, ["merge", "-q", "--no-edit", "b1"]);
+    // Counted from the confirmation, one run injected it: the archive was made without knowing of it.
+    const report = await kb.status();
+    expect(report.conflicts).toEqual([
+      {
+        id: "db-1",
+        kind: "archived-unaware-of-confirmation",
+        message: expect.stringMatching(/^archived on b1@[0-9a-f]{8} at .* by decay, but it was independently confirmed in run r9 by agent b on main@[0-9a-f]{8} at .*, before that, on the other side of a merge: counted from that confirmation, 1 of 3 runs injected it — the side that archived it did not know$/),
+        fix: "cairn restore db-1 (it was re-found before it was archived); if the pattern no longer holds, nothing — it stays archived",
+      },
+    ]);
+    expect(report.entries.map((e) => [e.id, e.state])).toEqual([["db-1", "archived"]]);
+    // An archive the merged ledger bears out is no conflict: restored, then three more runs, then decay.
+    await kb.restore("db-1");
+    for (const run of ["r4", "r5", "r6"]) {
+      clock.tick();
+      await kb.inject({ run, agent: "a", keywords: ["database"] });
+    }
+    expect((await kb.decay()).archived.map((c) => c.id)).toEqual(["db-1"]);
+    expect((await kb.status()).conflicts).toEqual([]);
+  });
 });
 
 describe("hand edits", () => {
