@@ -25,12 +25,18 @@ export type NewEntryPlan =
   | { ok: true; id: string; abs: string; rel: string; text: string; warnings: Diagnostic[]; layout: Layout }
   | { ok: false; problems: Diagnostic[] | string };
 
+/** The longest slug `new` and `compound` write: a file name of 255 bytes leaves room for `.md` and a temp suffix. */
+const MAX_SLUG = 200;
+
 /** Validate and render without writing. */
 export async function planNewEntry(layout: Layout, config: CairnConfig, input: PlanNewEntryInput): Promise<NewEntryPlan> {
   const slug = input.slug.trim().replace(/\.md$/i, "");
   if (!ID_RE.test(slug)) {
     return { ok: false, problems: `"${input.slug}" is not a valid slug; expected letters, digits, '-', '_' or '.', e.g. auth-middleware-swallows-ctx-cancel` };
   }
+  // A file name longer than the file system takes (255 bytes with `.md`, and room for an archive's temp names) failed
+  // with ENAMETOOLONG and the absolute path, as an internal error.
+  if (slug.length > MAX_SLUG) return { ok: false, problems: `the slug is ${slug.length} characters long; expected at most ${MAX_SLUG}, e.g. auth-middleware-swallows-ctx-cancel` };
   if (!input.finding.trim()) return { ok: false, problems: "a finding is required (--finding TEXT)" };
   if (!input.evidence.some((e) => e.trim())) return { ok: false, problems: "at least one evidence anchor is required (--evidence 'src/file.ts:10-20, symbol() — note'): evidence first" };
   if (!input.verify.some((v) => v.trim())) return { ok: false, problems: "at least one verification step is required (--verify 'grep for … in src/')" };
@@ -60,8 +66,10 @@ export async function planNewEntry(layout: Layout, config: CairnConfig, input: P
   // Ids are unique across knowledge/ and knowledge/archive/, and a file name is taken whatever id its file gives.
   const taken = input.existing?.get(slug);
   if (taken) return { ok: false, problems: `an entry with id "${slug}" already exists (${taken.path}); choose another slug` };
+  // Case too: on a case-insensitive checkout (macOS, Windows) Zebra.md and zebra.md are one file.
+  const lower = slug.toLowerCase();
   const existing = await listEntryFiles(layout);
-  const clash = existing.find((f) => path.basename(f.rel, ".md") === slug);
+  const clash = existing.find((f) => path.basename(f.rel, ".md").toLowerCase() === lower);
   if (clash || (await stat(abs).then(() => true, () => false))) {
     return { ok: false, problems: `a file named ${slug}.md already exists (${clash?.rel ?? rel}); choose another slug` };
   }

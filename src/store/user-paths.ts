@@ -14,6 +14,7 @@ import type { Layout } from "./layout.js";
  */
 export async function checkUserPaths(layout: Layout, paths: readonly string[]): Promise<void> {
   for (const p of paths) {
+    if (p.includes("\0")) throw new CairnError("USAGE", `${JSON.stringify(p)} holds a NUL character; expected a path relative to the root`);
     const abs = path.resolve(layout.root, p);
     const escape = await findEscape(layout.root, abs);
     if (escape) {

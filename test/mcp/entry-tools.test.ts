@@ -90,6 +90,16 @@ describe("MCP: instructions and the entry tools", () => {
     expect(refused.kind).toBe("refused");
     expect(refused.problems).toEqual([expect.objectContaining({ rule: "anchor-unresolved" })]);
     expect(await callError(client, "new_entry", { finding: "No evidence.", evidence: [], verify: ["x"] })).toMatch(/at least one evidence anchor/);
+    // A client's odd input is its usage error, never an internal one with a stack or this machine's paths.
+    const valid = { finding: "Outbound calls hang.", evidence: ["src/auth.ts:2, handleRequest() — no timeout"], verify: ["grep for fetch( in src/"] };
+    const long = (await call(client, "new_entry", { ...valid, slug: "a".repeat(300) })).json;
+    expect(long).toEqual({ kind: "refused", problems: expect.stringMatching(/^the slug is 300 characters long; expected at most 200/) });
+    // Case too: on a case-insensitive checkout the two would be one file.
+    const cased = (await call(client, "new_entry", { ...valid, slug: "Timeouts-On-Outbound-Calls" })).json;
+    expect(cased).toEqual({ kind: "refused", problems: "a file named Timeouts-On-Outbound-Calls.md already exists (knowledge/timeouts-on-outbound-calls.md); choose another slug" });
+    const nul = await callError(client, "check", { paths: ["knowledge/\u0000x"] });
+    expect(nul).toMatch(/holds a NUL character; expected a path relative to the root/);
+    expect(nul).not.toMatch(/INTERNAL|at .*\.js:\d+/);
   });
 
   it("diff returns the knowledge changes as JSON and the PR-comment markdown", async () => {
