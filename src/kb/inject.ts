@@ -59,7 +59,7 @@ export async function injectKnowledge(ctx: Pick<KbContext, "layout" | "config" |
       };
     } catch (error) {
       // The cap holds by the agent's lock; holdout may miss an injection another agent is making at this moment.
-      lockWarnings.push(`could not serialise injections with other agents' (${(error as Error).message}); holdout may not see an injection made at this moment`);
+      lockWarnings.push(`could not serialise this injection with the others of this knowledge base (${(error as Error).message}); the cap holds (its agent's lock), but holdout may not see an injection made at this moment`);
     }
   }
   try {

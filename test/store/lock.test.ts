@@ -98,7 +98,7 @@ describe("locks", () => {
       const kb = await openKnowledgeBase({ root, embedder: null });
       const result = await kb.inject({ run: "r1", agent: "security", keywords: ["context", "cancellation"] });
       expect(result.entries.map((e) => e.id)).toEqual(["ctx"]);
-      expect(result.warnings.join("\n")).toMatch(/could not serialise injections \(another cairn process \(pid \d+.*\) is using injections/);
+      expect(result.warnings.join("\n")).toMatch(/could not serialise this injection with the others of this knowledge base \(another cairn process \(pid \d+.*\) is using injections.*\); the cap holds/);
     } finally {
       await release();
     }
