@@ -3,7 +3,8 @@ import { CONFUSABLES } from "../text/confusables.js";
 import { CONTROL_CHARS, HIDDEN_CHARS } from "../text/invisible.js";
 
 /** White space and the characters that show nothing: none of them tells one agent from another. */
-const IGNORED = new RegExp(`[\\s${CONTROL_CHARS}${HIDDEN_CHARS}]+`, "gu");
+/** White space, controls, what hides text, the braille blank, and the marks NFKD splits off (`é` is `e`). */
+const IGNORED = new RegExp(`[\\s${CONTROL_CHARS}${HIDDEN_CHARS}\\u2800\\p{M}]+`, "gu");
 const CONTROL = new RegExp(`[${CONTROL_CHARS}]`, "u");
 
 /**
@@ -12,15 +13,15 @@ const CONTROL = new RegExp(`[${CONTROL_CHARS}]`, "u");
  * names compare whitespace-insensitively; collapsing inner spaces only let a primed agent that spells its name without
  * the space count as independent. Two names that differ only in spaces are one agent: the safe side (primed).
  *
- * For the same reason a name is read as it shows: compatibility forms folded (`ｓｅｃ` and `ſec` are `sec`), the
- * characters that show nothing dropped (`se\u200bc`, `sec\u00ad`), and Cyrillic or Greek look-alike letters read as
- * the Latin ones (`ѕес`). Every one of those let one agent, shown an entry, re-find it as "another" agent.
+ * For the same reason a name is read as it shows: compatibility forms folded (`ｓｅｃ` and `ſec` are `sec`), accents dropped,
+ * every default-ignorable character dropped (`se\u200bc`, `sec\u00ad`, `sec\u3164`), and look-alike letters read
+ * as the Latin ones they imitate (`ѕес`, `securıty`, Greek `ΝΕΤ`). Every one of those let one agent, shown an entry, re-find it as "another" agent.
  */
 export function agentKey(name: string): string {
   if (/^[\x21-\x7e]*$/.test(name)) return name.toLowerCase();
-  const plain = name.normalize("NFKC").replace(IGNORED, "").toLowerCase();
+  const plain = name.normalize("NFKD").replace(IGNORED, "");
   let out = "";
-  for (const ch of plain) out += CONFUSABLES[ch] ?? ch;
+  for (const ch of plain) out += CONFUSABLES[ch] ?? CONFUSABLES[ch.toLowerCase()] ?? ch.toLowerCase();
   return out;
 }
 

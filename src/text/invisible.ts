@@ -7,11 +7,12 @@
 export const CONTROL_CHARS = "\\u0000-\\u001f\\u007f-\\u009f";
 
 /**
- * Format characters that hide text or reorder it: the soft hyphen, bidi marks and overrides, zero-width spaces and
- * joiners, invisible operators, variation selectors, the byte-order mark, interlinear annotation marks, and the Unicode
- * tag characters. A model reads a tag character as the ASCII letter it shadows (U+E0041 is a hidden `A`), and a run of
- * variation selectors can carry bytes: both are invisible in an editor, in `git diff` and in a terminal.
- * Astral ranges: a regular expression built from this list needs the `u` flag.
+ * Characters that hide text or reorder it: every Unicode default-ignorable code point (the soft hyphen, zero-width
+ * spaces and joiners, bidi marks and overrides, invisible operators, variation selectors, the byte-order mark, Hangul
+ * fillers, the combining grapheme joiner, Mongolian selectors, the Unicode tag characters…), the Arabic letter mark,
+ * the Mongolian vowel separator and the interlinear annotation marks. A model reads a tag character as the ASCII
+ * letter it shadows (U+E0041 is a hidden `A`), and a run of variation selectors can carry bytes: both are invisible
+ * in an editor, in `git diff` and in a terminal. A property, not a list, so a range nobody listed is still in.
+ * A regular expression built from this needs the `u` flag.
  */
-export const HIDDEN_CHARS =
-  "\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufe00-\\ufe0f\\ufeff\\ufff9-\\ufffb\\u{e0000}-\\u{e007f}\\u{e0100}-\\u{e01ef}";
+export const HIDDEN_CHARS = "\\p{Default_Ignorable_Code_Point}\\u061c\\u180e\\ufff9-\\ufffb";

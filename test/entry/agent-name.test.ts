@@ -11,9 +11,16 @@ describe("agent names", () => {
   });
 
   it("are read as they show: invisible characters, compatibility forms and look-alike letters do not make another agent", () => {
-    for (const disguise of ["se\u200bc", "sec\u00ad", "s\u202eec", "sec\u{E0020}", "\uff53\uff45\uff43", "\u017fec", "\u0455\u0435\u0441", "SEC\u0000"]) {
+    for (const disguise of ["se\u200bc", "sec\u00ad", "s\u202eec", "sec\u{E0020}", "\uff53\uff45\uff43", "\u017fec", "\u0455\u0435\u0441", "SEC\u0000",
+      // Default-ignorable characters nobody listed (Hangul fillers, the combining grapheme joiner, Mongolian selectors,
+      // musical format characters), the braille blank, accents, and look-alikes read from capitals as well.
+      "sec\u3164", "se\uffa0c", "se\u034fc", "se\u180bc", "sec\u17b4", "sec\u{1D173}", "sec\u2800", "s\u00e9c", "\u0405\u0415\u0421"]) {
       expect({ disguise, same: sameAgent(disguise, "sec") }).toEqual({ disguise, same: true });
     }
+    expect(sameAgent("secur\u0131ty", "security")).toBe(true); // dotless i
+    expect(sameAgent("SECURIT\u03a5", "security")).toBe(true); // Greek capital upsilon is a Y, not a u
+    expect(sameAgent("\u039d\u0395\u03a4", "net")).toBe(true);
+    expect(sameAgent("security", "securely")).toBe(false);
     expect(agentNameProblem("sec\u0000")).toBe("must be printable text, not a control character (U+0000)");
     expect(agentNameProblem("\u200b \u00ad")).toBe("must not be empty");
     expect(agentNameProblem("Security Team")).toBeUndefined();
