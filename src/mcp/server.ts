@@ -5,6 +5,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isCairnError } from "../errors.js";
 import type { KnowledgeBase } from "../knowledge-base.js";
+import { HIDDEN_CHARS } from "../text/invisible.js";
 import { trackRequests } from "./drain.js";
 import { TOOLS } from "./tools.js";
 import { VERSION } from "../version.js";
@@ -102,7 +103,8 @@ export async function startWatcher(kb: KnowledgeBase, log: (message: string) => 
 /** Run a tool and shape its outcome: JSON text + structuredContent, or `isError` with the message. Never throws. */
 async function toolResult(run: () => Promise<Record<string, unknown>>, log: (message: string) => void): Promise<CallToolResult> {
   try {
-    const value = await run();
+    // What hides text never reaches the client's model: an entry's text, a diff, a title (the prompt drops it too).
+    const value = visibleOnly(await run());
     return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
   } catch (error) {
     if (isCairnError(error)) {
@@ -112,6 +114,16 @@ async function toolResult(run: () => Promise<Record<string, unknown>>, log: (mes
     log(`cairn mcp: unexpected error: ${error instanceof Error ? (error.stack ?? message) : message}`);
     return { content: [{ type: "text", text: `unexpected error: ${message}` }], structuredContent: { error: { code: "INTERNAL", message } }, isError: true };
   }
+}
+
+const HIDDEN = new RegExp(`[${HIDDEN_CHARS}]`, "gu");
+
+/** `value` with every string's hiding characters (src/text/invisible.ts) dropped, keys included. */
+function visibleOnly<T>(value: T): T {
+  if (typeof value === "string") return value.replace(HIDDEN, "") as T;
+  if (Array.isArray(value)) return value.map(visibleOnly) as T;
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(HIDDEN, ""), visibleOnly(v)])) as T;
 }
 
 export function stderrLog(message: string): void {

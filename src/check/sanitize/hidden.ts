@@ -6,10 +6,18 @@
  */
 import type { Finding } from "./finding.js";
 
-/** Tag characters, except those of an emoji tag sequence (a subdivision flag: 🏴 + tag letters or digits + cancel tag). */
-const TAGS = /\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{1,8}\u{E007F}|[\u{E0000}-\u{E007F}]+/gu;
-/** Variation selectors in a row: a character takes one; two or more carry something else. */
-const SELECTORS = /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]{2,}/gu;
+/**
+ * Tag characters, except the three subdivision flags Unicode recommends for interchange (🏴 + `gbeng`, `gbsct` or
+ * `gbwls` in tag letters + cancel tag): any other "flag" is a carrier (🏴 + `ignore` + cancel tag).
+ */
+const TAGS = /\u{1F3F4}(?:\u{E0067}\u{E0062}(?:\u{E0065}\u{E006E}\u{E0067}|\u{E0073}\u{E0063}\u{E0074}|\u{E0077}\u{E006C}\u{E0073}))\u{E007F}|[\u{E0000}-\u{E007F}]+/gu;
+/**
+ * Variation selectors that carry something: two or more in a row (a character takes one), VS1–VS14 and the
+ * ideographic ones anywhere but after an ideograph (they select glyphs of CJK and a few math symbols, never of a Latin
+ * letter), and an emoji-presentation selector on an ASCII letter. One byte per visible character, interleaved, is
+ * as good a carrier as a run.
+ */
+const SELECTORS = /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]{2,}|(?<![\p{Ideographic}\p{Math}\p{Emoji}])[\uFE00-\uFE0D\u{E0100}-\u{E01EF}]|(?<=[A-Za-z])[\uFE0E\uFE0F]/gu;
 /** Characters of decoded text shown in a message at most. */
 const PREVIEW = 60;
 
@@ -22,13 +30,16 @@ export function detectHidden(text: string): Finding[] {
     const count = [...match[0]].length;
     findings.push(finding(match.index, match[0].length, `${count} invisible Unicode tag character${count === 1 ? "" : "s"}${spelling(spelled)}: a model reads them as text, and no editor, diff or terminal shows them — delete them`));
   }
-  for (const match of text.matchAll(SELECTORS)) {
-    const bytes = [...match[0]].map((c) => {
+  const selectors = [...text.matchAll(SELECTORS)];
+  if (selectors.length) {
+    // One finding for the text, at the first: what the selectors spell together is what they carry.
+    const bytes = selectors.flatMap((m) => [...m[0]].map((c) => {
       const code = c.codePointAt(0)!;
       return code <= 0xfe0f ? code - 0xfe00 : code - 0xe0100 + 16;
-    });
+    }));
     const decoded = new TextDecoder().decode(Uint8Array.from(bytes));
-    findings.push(finding(match.index, match[0].length, `${bytes.length} variation selectors in a row${spelling(decoded)}: a character takes at most one, and a run can carry hidden bytes that show nothing — delete them`));
+    const first = selectors[0]!;
+    findings.push(finding(first.index, first[0].length, `${bytes.length} variation selector${bytes.length === 1 ? "" : "s"} where no character takes one${spelling(decoded)}: they can carry hidden bytes that show nothing — delete them`));
   }
   return findings;
 }

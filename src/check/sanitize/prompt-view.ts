@@ -11,7 +11,9 @@
 import type { Diagnostic } from "../../entry/diagnostic.js";
 import { oneLine } from "../../retrieval/context.js";
 import { HIDDEN_CHARS } from "../../text/invisible.js";
+import { detectHidden } from "./hidden.js";
 import type { Sanitizer } from "./index.js";
+import { severityOf } from "./rules.js";
 
 /**
  * What the prompt drops of a text: the characters that hide text, and the control characters but those it reads
@@ -50,6 +52,10 @@ export function sanitizeAsPrompted(sanitize: Sanitizer, text: string, file: stri
     for (const decoded of strings(value)) {
       if (text.includes(decoded)) continue;
       add(sanitize(oneLine(decoded), file), `in \`${key}\` as YAML decodes it: the text the prompt shows`, keyLine(text, key));
+      // What hides text, written as escapes (`"\U000E0041"`): the prompt drops it, but `show` and the tools that
+      // return the entry do not, and the file shows nothing of it.
+      const hidden = detectHidden(decoded).map((f): Diagnostic => ({ file, line: 1, column: 1, rule: f.rule, severity: severityOf(f.rule), message: f.message }));
+      add(hidden, `in \`${key}\` as YAML decodes it`, keyLine(text, key));
     }
   }
   return out;
