@@ -3,7 +3,7 @@
  * skipped lines, and `knowledge/.pending/` files committed to git. A pull request can bring either, and the gate that
  * runs `check` must see them: they used to go to stderr as warnings (the ledger) or nowhere (`.pending/`).
  */
-import { readdir } from "node:fs/promises";
+import { lstat, readdir } from "node:fs/promises";
 import { diagnostic, type Diagnostic } from "../entry/diagnostic.js";
 import { type Layout, relativePath } from "../store/layout.js";
 import { pendingDir } from "../store/pending.js";
@@ -15,8 +15,9 @@ import { trackedByGit } from "../store/tracked.js";
  */
 export async function committedPending(layout: Layout): Promise<Diagnostic[]> {
   const dir = pendingDir(layout);
-  const names = await readdir(dir).catch(() => []);
-  if (!names.length) return [];
+  // A directory holding a file, or anything else at that name (a committed plain file or link is no directory).
+  const there = await lstat(dir).then((s) => (s.isDirectory() ? readdir(dir).then((names) => names.length > 0, () => true) : true), () => false);
+  if (!there) return [];
   const pending = relativePath(layout, dir);
   return (await trackedByGit(layout.root, dir)).map((abs) =>
     diagnostic(relativePath(layout, abs), "pending-committed", "error", `committed to git: files in ${pending}/ are a running change's log or lock, local to one machine, and cairn never applies a committed one — remove it from git (git rm --cached) and keep ${pending}/ in .gitignore (cairn init does)`),

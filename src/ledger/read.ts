@@ -97,7 +97,7 @@ export function parseLedgerText(text: string, file: string, position: TextPositi
       value = recoverGlued(line);
       if (value !== undefined) {
         warnings.push(warning(file, i + first, "ledger-torn-line", "fragment of an interrupted write skipped; the complete event after it on this line was kept"));
-      } else if (i === last) {
+      } else if (i === last && !CONFLICT_MARKER.test(line)) {
         warnings.push(warning(file, i + first, "ledger-torn-line", "incomplete last line skipped (an interrupted write, or one still in progress)"));
       } else if (CONFLICT_MARKER.test(line)) {
         // The lines on both sides of a conflict are whole events, and both are read: only the marker is noise.

@@ -36,11 +36,7 @@ function lastConfirmation(event: LedgerEvent | undefined): Confirmation | undefi
   return what === undefined ? undefined : { time: (event as LedgerEvent).time, what };
 }
 
-/**
- * `decayAfterRuns`: the limit decay archives at, to tell an archive that the merged ledger no longer bears out (see
- * `unawareArchive`). Without it, that conflict is not looked for.
- */
-export function findConflicts(entries: readonly ConflictEntry[], events: LedgerSource, options: { decayAfterRuns?: number } = {}): Conflict[] {
+export function findConflicts(entries: readonly ConflictEntry[], events: LedgerSource): Conflict[] {
   const ledger = ledgerState(events);
   const out: Conflict[] = [];
   for (const entry of entries) {
@@ -60,13 +56,13 @@ export function findConflicts(entries: readonly ConflictEntry[], events: LedgerS
           message: `archived${archivedWhere} at ${archived.time}, but ${confirmed.what} after that (${confirmed.time}): the two sides of a merge disagree`,
           fix: `if the pattern still holds, cairn restore ${entry.id} (it was re-found after it was archived); if not, nothing — it stays archived`,
         });
-      } else if (archived && fold && options.decayAfterRuns !== undefined && unawareArchive(ledger, fold, archived, options.decayAfterRuns)) {
-        const { counted, reset } = unawareArchive(ledger, fold, archived, options.decayAfterRuns)!;
+      } else if (archived && fold && unawareArchive(ledger, fold, archived)) {
+        const { counted, recounted, reset } = unawareArchive(ledger, fold, archived)!;
         const what = confirmed && confirmed.time === reset ? confirmed.what : "confirmed";
         out.push({
           id: entry.id,
           kind: "archived-unaware-of-confirmation",
-          message: `archived${archivedWhere} at ${archived.time} by decay, but it was ${what} at ${reset}, before that, on the other side of a merge: counted from that confirmation, ${counted} of ${options.decayAfterRuns} runs injected it — the side that archived it did not know`,
+          message: `archived${archivedWhere} at ${archived.time} by decay after ${counted} runs, but it was ${what} at ${reset}, before that, on the other side of a merge: counted from that confirmation, ${recounted} of those runs remain — the side that archived it did not know`,
           fix: `cairn restore ${entry.id} (it was re-found before it was archived); if the pattern no longer holds, nothing — it stays archived`,
         });
       } else if (date && archivedDay && date > archivedDay) {
@@ -90,14 +86,20 @@ export function findConflicts(entries: readonly ConflictEntry[], events: LedgerS
 }
 
 /**
- * An archive by decay that the merged ledger does not bear out: a confirmation that resets the counter (made on
- * another branch) lies between the runs the archiving side counted and the archive, so fewer than `limit` runs
- * injected (or withheld) the entry between that confirmation and the archive. Undefined when the archive stands.
+ * An archive by decay that the merged ledger does not bear out: the archiving side counted the runs its `reason`
+ * names (`injected in 3 runs`, `withheld in 2 runs after 8 injected runs`); counted on the merged ledger from the
+ * counter's last reset up to the archive, fewer remain, so a confirmation it did not know (another branch's) lies in
+ * between. Undefined when the archive stands, or when its reason names no count (an older or a hand-written one).
+ * The archiving side's own count is the measure, not today's `decayAfterRuns`, which may have changed since.
  */
-function unawareArchive(ledger: ReturnType<typeof ledgerState>, fold: EntryFold, archived: LedgerEvent, limit: number): { counted: number; reset: string } | undefined {
+function unawareArchive(ledger: ReturnType<typeof ledgerState>, fold: EntryFold, archived: LedgerEvent): { counted: number; recounted: number; reset: string } | undefined {
   if (archived.type !== "archived" || !archived.reason.startsWith("decayed") || fold.lastReset === undefined || fold.lastReset >= archived.time) return undefined;
+  const held = /withheld in (\d+) runs after (\d+) injected runs/.exec(archived.reason);
+  const injected = held ? undefined : /injected in (\d+) runs/.exec(archived.reason);
+  const counted = held ? Number(held[1]) + Number(held[2]) : injected ? Number(injected[1]) : Number.NaN;
+  if (!Number.isFinite(counted)) return undefined;
   const after = ledger.runsAfterReset(fold);
   const runs = new Set<number>();
   for (const map of [after.injected, after.held]) for (const [run, time] of map) if (time <= archived.time) runs.add(run);
-  return runs.size < limit ? { counted: runs.size, reset: fold.lastReset } : undefined;
+  return runs.size < counted ? { counted, recounted: runs.size, reset: fold.lastReset } : undefined;
 }

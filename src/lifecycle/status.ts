@@ -34,7 +34,7 @@ export function buildStatus(input: StatusInput, options: { all?: boolean } = {})
   const { config } = input;
   const byFile = new Map<string, Diagnostic[]>();
   for (const d of input.diagnostics) byFile.set(d.file, [...(byFile.get(d.file) ?? []), d]);
-  const conflicts = findConflicts(input.entries, input.events, { decayAfterRuns: config.decayAfterRuns });
+  const conflicts = findConflicts(input.entries, input.events);
   const rows: EntryStatusRow[] = [];
   for (const entry of input.entries) {
     if (entry.state === "archived" && !options.all && !conflicts.some((c) => c.id === entry.id)) continue;

@@ -139,6 +139,14 @@ describe("cairn check: what is not an entry", () => {
     const one = await cairn(["check", "knowledge/good.md"], { cwd: dir });
     expect(one.code).toBe(0);
     expect(one.stderr).toContain("knowledge/.ledger/2026-02.jsonl:2: line skipped: a git merge conflict marker");
+    // A committed plain file where the directory belongs is flagged too.
+    await writeFile(path.join(dir, "knowledge/.ledger/2026-02.jsonl"), [event("A", "01"), ""].join("\n"));
+    const { rm } = await import("node:fs/promises");
+    await rm(path.join(dir, "knowledge/.pending"), { recursive: true, force: true });
+    await writeFile(path.join(dir, "knowledge/.pending"), "junk\n");
+    git(dir, "add", "-f", "knowledge/.pending");
+    const file = await cairn(["check", "--json"], { cwd: dir });
+    expect(JSON.parse(file.stdout).diagnostics.map((d: { file: string; rule: string }) => [d.file, d.rule])).toEqual([["knowledge/.pending", "pending-committed"]]);
   });
 });
 

@@ -1,11 +1,15 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, utimes, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { openKnowledgeBase } from "../../src/index.js";
+import { acquireIndexLock } from "../../src/indexing/lock.js";
 import type { WatchEvent } from "../../src/indexing/watch.js";
 import { fakeEmbedder } from "../helpers/fake-embedder.js";
 import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
+import { REPO } from "../helpers/cli.js";
 import { savedIndex } from "../helpers/saved-index.js";
 
 async function waitFor(check: () => Promise<boolean>, ms = 15_000): Promise<void> {
@@ -232,5 +236,28 @@ describe("cairn watch", () => {
     await waitFor(async () => (await kb.search("wombatGate", { includeArchived: true })).results[0]?.id === "c");
     await handle.close();
   });
+
+  it("waits for its own process's refresh to let go of the index lock; refuses another process's", async () => {
+    // An MCP server whose first tool call refreshed the index as its watcher started: the watcher found the lock held
+    // by its own process and the server ran without one for its whole life.
+    const root = await testdir({ ...SOURCE_FILES, "knowledge/a.md": entryText({ finding: "Alpha finding about caching headers." }) });
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    const release = await acquireIndexLock(path.join(root, ".cairn"));
+    await kb.searchIndex(); // opened: the watcher goes straight to the lock
+    const started = kb.watch({ debounceMs: 50 });
+    await new Promise((r) => setTimeout(r, 1_000));
+    await release();
+    const handle = await started;
+    await handle.ready;
+    await handle.close();
+    // Another process's (here: a child that takes the lock and sleeps): refused at once, as before.
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", `import { acquireIndexLock } from ${JSON.stringify(pathToFileURL(path.join(REPO, "src/indexing/lock.ts")).href)}; await acquireIndexLock(${JSON.stringify(path.join(root, ".cairn"))}); console.log("held"); setTimeout(() => {}, 60000);`], { cwd: REPO, stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
+      await expect(kb.watch()).rejects.toThrow(/another cairn process \(pid \d+/);
+    } finally {
+      child.kill("SIGKILL");
+    }
+  }, 30_000);
 });
 

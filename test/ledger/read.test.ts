@@ -46,6 +46,9 @@ describe("readLedger", () => {
     expect(events.map((e) => e.eventId)).toEqual(["A", "B", "C"]);
     expect(warnings.map((w) => [w.line, w.rule])).toEqual([[2, "ledger-conflict-marker"], [4, "ledger-conflict-marker"], [6, "ledger-conflict-marker"]]);
     expect(warnings[0]!.message).toMatch(/^line skipped: a git merge conflict marker; the events on both sides of it are kept/);
+    // The last marker with no line break after it is a marker too, not a torn write.
+    await write("2026-02.jsonl", [line("A", "2026-02-01T00:00:00.000Z"), "<<<<<<< HEAD", line("B", "2026-02-02T00:00:00.000Z"), ">>>>>>> feature"].join("\n"));
+    expect((await readLedger(ledgerDir)).warnings.map((w) => [w.line, w.rule])).toEqual([[2, "ledger-conflict-marker"], [4, "ledger-conflict-marker"]]);
   });
 
   it("skips a torn last line with a warning", async () => {

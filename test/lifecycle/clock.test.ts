@@ -223,7 +223,7 @@ describe("runs are distinct per branch and clone", () => {
       {
         id: "db-1",
         kind: "archived-unaware-of-confirmation",
-        message: expect.stringMatching(/^archived on b1@[0-9a-f]{8} at .* by decay, but it was independently confirmed in run r9 by agent b on main@[0-9a-f]{8} at .*, before that, on the other side of a merge: counted from that confirmation, 1 of 3 runs injected it — the side that archived it did not know$/),
+        message: expect.stringMatching(/^archived on b1@[0-9a-f]{8} at .* by decay after 3 runs, but it was independently confirmed in run r9 by agent b on main@[0-9a-f]{8} at .*, before that, on the other side of a merge: counted from that confirmation, 1 of those runs remain — the side that archived it did not know$/),
         fix: "cairn restore db-1 (it was re-found before it was archived); if the pattern no longer holds, nothing — it stays archived",
       },
     ]);
@@ -236,6 +236,9 @@ describe("runs are distinct per branch and clone", () => {
     }
     expect((await kb.decay()).archived.map((c) => c.id)).toEqual(["db-1"]);
     expect((await kb.status()).conflicts).toEqual([]);
+    // Nor is a limit raised after the archive: the archiving side's own count is the measure.
+    const raised = await openKnowledgeBase({ root, now: () => clock.now, embedder: null, actor: "tester", config: { ...LITERAL, decayAfterRuns: 5 } });
+    expect((await raised.status()).conflicts).toEqual([]);
   });
 });
 
