@@ -158,9 +158,25 @@ export function terminalText(text: string, options: { lines?: boolean } = {}): s
   if (!TERMINAL_UNSAFE.test(text)) return text;
   return text.replace(TERMINAL_UNSAFE, (c, at: number) => {
     if (options.lines && (c === "\n" || c === "\t" || (c === "\r" && text[at + 1] === "\n"))) return c;
+    if (inEmoji(text, at, c)) return c;
     const code = c.codePointAt(0)!;
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : code <= 0xffff ? `\\u${code.toString(16).padStart(4, "0")}` : `\\u{${code.toString(16)}}`;
   });
+}
+
+const PICTOGRAPH = /\p{Extended_Pictographic}/u;
+
+/**
+ * The joiners and presentation selectors an emoji is made of (`⚠️`, `👨‍💻`), which a terminal draws as the emoji: a
+ * presentation selector right after a pictograph, a zero-width joiner between two (a selector may sit before it).
+ */
+function inEmoji(text: string, at: number, c: string): boolean {
+  if (c !== "\ufe0e" && c !== "\ufe0f" && c !== "\u200d") return false;
+  const before = text.slice(Math.max(0, at - 2), at);
+  const previous = before.endsWith("\ufe0f") ? text.slice(Math.max(0, at - 3), at - 1) : before;
+  const pictographBefore = PICTOGRAPH.test([...previous].pop() ?? "");
+  if (c !== "\u200d") return pictographBefore;
+  return pictographBefore && PICTOGRAPH.test(String.fromCodePoint(text.codePointAt(at + 1) ?? 0));
 }
 
 /** Split `a,b` and repeated flags into a clean list. */

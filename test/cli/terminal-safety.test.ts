@@ -22,6 +22,9 @@ describe("text from entries and ledgers on a terminal", () => {
     // Every character a prompt drops as hiding text (src/text/invisible.ts): two titles that differ only by one of
     // them do not look the same.
     expect(terminalText("pay\u2060ment\u00adfix\ufeff\u206a\ufff9")).toBe("pay\\u2060ment\\xadfix\\ufeff\\u206a\\ufff9");
+    // What an emoji is made of is drawn as the emoji; the same characters anywhere else are spelled out.
+    expect(terminalText("ok \u26a0\ufe0f \u{1F468}\u200d\u{1F4BB} \u{1F3F3}\ufe0f\u200d\u{1F308}")).toBe("ok \u26a0\ufe0f \u{1F468}\u200d\u{1F4BB} \u{1F3F3}\ufe0f\u200d\u{1F308}");
+    expect(terminalText("pay\ufe0fment a\u200db \u{1F468}\u200dx")).toBe("pay\\ufe0fment a\\u200db \u{1F468}\\u200dx");
     expect(terminalText("line 1\r\nline 2\n\tindented\rover", { lines: true })).toBe("line 1\r\nline 2\n\tindented\\x0dover");
   });
 
