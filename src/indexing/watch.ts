@@ -11,7 +11,7 @@ import path from "node:path";
 import { COLLECT_FROM_ENTRIES, collectGarbage } from "../store/gc.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { isCairnError } from "../errors.js";
-import { liveHolder } from "../store/lock.js";
+import { heldByThisProcess, liveHolder } from "../store/lock.js";
 import { acquireIndexLock } from "./lock.js";
 import type { SearchIndex, SyncReport } from "./search-index.js";
 import { watchEntryDirs } from "./watch-dirs.js";
@@ -27,7 +27,8 @@ export async function watchIndex(index: SearchIndex, options: WatchOptions = {})
   const release = await acquireIndexLock(index.layout.cache, { wait: false, root: index.layout.root }).catch(async (error: unknown) => {
     // This process's own refresh holds it for a moment (an MCP server's first tool call arrived before its watcher
     // started): wait for it, rather than run the whole server without a watcher. Another process's lock is refused.
-    if (!isCairnError(error) || error.code !== "LOCKED" || (await liveHolder(index.layout.cache, "index"))?.pid !== process.pid) throw error;
+    const holder = isCairnError(error) && error.code === "LOCKED" ? await liveHolder(index.layout.cache, "index") : undefined;
+    if (!holder || !heldByThisProcess(holder)) throw error;
     return acquireIndexLock(index.layout.cache, { wait: true, root: index.layout.root });
   });
 

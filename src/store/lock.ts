@@ -150,7 +150,16 @@ async function breakStale(file: string, ino: bigint): Promise<void> {
   await fs.rm(aside, { force: true });
 }
 
+/** Tokens of the locks this process holds now (a record naming this pid may be a dead process's, the pid reused). */
+const heldHere = new Set<string>();
+
+/** True when `record` is a lock this process holds now. */
+export function heldByThisProcess(record: Pick<LockRecord, "token">): boolean {
+  return heldHere.has(record.token);
+}
+
 function releaser(file: string, record: LockRecord): Release {
+  heldHere.add(record.token);
   const heartbeat = setInterval(() => {
     const now = new Date();
     fs.utimes(file, now, now).catch(() => undefined);
@@ -160,6 +169,7 @@ function releaser(file: string, record: LockRecord): Release {
   return async () => {
     if (released) return;
     released = true;
+    heldHere.delete(record.token);
     clearInterval(heartbeat);
     // Remove the lock only while it is still ours (a cache deleted by hand may have been re-locked by another process).
     const text = await fs.readFile(file, "utf8").catch(() => undefined);

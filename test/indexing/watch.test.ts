@@ -250,6 +250,15 @@ describe("cairn watch", () => {
     const handle = await started;
     await handle.ready;
     await handle.close();
+    // A lock naming this pid that this process does not hold (a dead process's, the pid reused; no start time to
+    // tell them apart where /proc is missing): refused at once, not waited for.
+    const { writeFile: write } = await import("node:fs/promises");
+    const { hostname } = await import("node:os");
+    await write(path.join(root, ".cairn/index.lock"), JSON.stringify({ pid: process.pid, host: hostname(), token: "not-ours", time: "2020-01-01T00:00:00.000Z", command: "cairn watch" }));
+    const at = Date.now();
+    await expect(kb.watch()).rejects.toThrow(/is using the search index/);
+    expect(Date.now() - at).toBeLessThan(5_000);
+    await rm(path.join(root, ".cairn/index.lock"));
     // Another process's (here: a child that takes the lock and sleeps): refused at once, as before.
     const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", `import { acquireIndexLock } from ${JSON.stringify(pathToFileURL(path.join(REPO, "src/indexing/lock.ts")).href)}; await acquireIndexLock(${JSON.stringify(path.join(root, ".cairn"))}); console.log("held"); setTimeout(() => {}, 60000);`], { cwd: REPO, stdio: ["ignore", "pipe", "inherit"] });
     try {

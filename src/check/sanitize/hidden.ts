@@ -12,12 +12,14 @@ import type { Finding } from "./finding.js";
  */
 const TAGS = /\u{1F3F4}(?:\u{E0067}\u{E0062}(?:\u{E0065}\u{E006E}\u{E0067}|\u{E0073}\u{E0063}\u{E0074}|\u{E0077}\u{E006C}\u{E0073}))\u{E007F}|[\u{E0000}-\u{E007F}]+/gu;
 /**
- * Variation selectors that carry something: two or more in a row (a character takes one), VS1–VS14 and the
- * ideographic ones anywhere but after an ideograph (they select glyphs of CJK and a few math symbols, never of a Latin
- * letter), and an emoji-presentation selector on an ASCII letter. One byte per visible character, interleaved, is
- * as good a carrier as a run.
+ * Variation selectors that carry something: two or more in a row (a character takes one), and one that no character
+ * takes. A selector selects a glyph Unicode registered: the ideographic ones (U+E0100…) and VS1–VS14 CJK ideographs,
+ * VS1 some math symbols, VS1–VS3 letters of a few scripts (Myanmar, Phags-pa, Manichaean, Mongolian), VS15/VS16 the
+ * text or emoji form of a symbol or digit, never a Latin letter. One byte per visible character, interleaved, is as
+ * good a carrier as a run.
  */
-const SELECTORS = /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]{2,}|(?<![\p{Ideographic}\p{Math}\p{Emoji}])[\uFE00-\uFE0D\u{E0100}-\u{E01EF}]|(?<=[A-Za-z])[\uFE0E\uFE0F]/gu;
+const SELECTORS =
+  /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]{2,}|(?<!\p{Ideographic})[\u{E0100}-\u{E01EF}]|(?<![\p{Ideographic}\p{Math}\p{Script=Myanmar}\p{Script=Phags_Pa}\p{Script=Manichaean}\p{Script=Mongolian}])\uFE00|(?<![\p{Ideographic}\p{Script=Myanmar}\p{Script=Phags_Pa}\p{Script=Manichaean}\p{Script=Mongolian}])[\uFE01\uFE02]|(?<!\p{Ideographic})[\uFE03-\uFE0D]|(?<=[A-Za-z])[\uFE0E\uFE0F]/gu;
 /** Characters of decoded text shown in a message at most. */
 const PREVIEW = 60;
 

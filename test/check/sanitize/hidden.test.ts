@@ -27,6 +27,10 @@ describe("hidden-text", () => {
     expect(sanitizeText(text, "f").map((d) => [d.rule, d.message.slice(0, 70)])).toEqual([["hidden-text", '7 variation selectors where no character takes one, spelling "approve"']]);
     // An emoji-presentation selector on a Latin letter carries a bit, and is no presentation.
     expect(hits("Ret\ufe0fry")).toEqual(["hidden-text@1:4"]);
+    // One selector after each digit or operator: no glyph Unicode registered takes them there.
+    const digits = [..."12345"].map((d, i) => d + (carried[i] ?? "")).join("");
+    expect(sanitizeText(`Ports ${digits}`, "f").map((d) => d.message.slice(0, 68))).toEqual(['5 variation selectors where no character takes one, spelling "appro"']);
+    expect(hits("x+\ufe01y=\ufe02z")).toEqual(["hidden-text@1:3"]);
   });
 
   it("a flag made of tag letters is a flag only for the three recommended subdivisions", () => {
@@ -39,7 +43,7 @@ describe("hidden-text", () => {
   });
 
   it("leaves what text uses them for: one selector after a character (emoji presentation), a subdivision flag", () => {
-    expect(hits("Warning \u26a0\ufe0f and \u2764\ufe0f, text style \u2139\ufe0e, keycap 1\ufe0f\u20e3, flag \u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}, ideograph \u845b\u{E0100} ok")).toEqual([]);
+    expect(hits("Warning \u26a0\ufe0f and \u2764\ufe0f, text style \u2139\ufe0e, keycap 1\ufe0f\u20e3, flag \u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}, ideograph \u845b\u{E0100}, math \u2229\ufe00, Myanmar \u1000\ufe00 ok")).toEqual([]);
     // Control characters that show nothing are not spelled: the finding says how many, not what.
     expect(sanitizeText(`x${String.fromCodePoint(0xe0001, 0xe0001)}`, "f")[0]!.message).toMatch(/^2 invisible Unicode tag characters: a model/);
   });
