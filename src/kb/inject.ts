@@ -1,4 +1,4 @@
-/** `inject` by the knowledge base: serialised per knowledge base by the inject lock, gated by the rule results of the lint cache. */
+/** `inject` by the knowledge base: serialised per agent and run (its cap) and per knowledge base (holdout), gated by the rule results of the lint cache. */
 import { knowledgeDirProblem } from "../store/require.js";
 import type { InjectInput, InjectResult } from "../types/inject.js";
 import type { KbContext } from "./context.js";
