@@ -1,7 +1,7 @@
 /**
- * What `check` says about the files beside the entries when it checks the whole knowledge directory: the ledger's
- * skipped lines, and `knowledge/.pending/` files committed to git. A pull request can bring either, and the gate that
- * runs `check` must see them: they used to go to stderr as warnings (the ledger) or nowhere (`.pending/`).
+ * `knowledge/.pending/` files committed to git, which `check` reports when it checks the whole knowledge directory (next
+ * to the ledger's skipped lines and misplaced markdown: src/kb/check.ts). A pull request can bring one, and the gate
+ * that runs `check` must see it: only `cairn diff` said so before.
  */
 import { lstat, readdir } from "node:fs/promises";
 import { diagnostic, type Diagnostic } from "../entry/diagnostic.js";

@@ -42,8 +42,7 @@ export async function injectKnowledge(ctx: Pick<KbContext, "layout" | "config" |
     const { createHash } = await import("node:crypto");
     const agentRun = createHash("sha256").update(`${input.run}\0${agentKey(input.agent)}`).digest("hex").slice(0, 16);
     try {
-      const agentLock = await acquireLock(ctx.layout.cache, `inject-${agentRun}`, { wait: AGENT_LOCK_WAIT_MS, root: ctx.layout.root, purpose: `injections for agent "${input.agent}" in run "${input.run}"` });
-      release = agentLock;
+      release = await acquireLock(ctx.layout.cache, `inject-${agentRun}`, { wait: AGENT_LOCK_WAIT_MS, root: ctx.layout.root, purpose: `injections for agent "${input.agent}" in run "${input.run}"` });
     } catch (error) {
       // Unserialised, two calls for this agent could each hand it its cap: inject nothing, and the review goes on.
       turn?.();

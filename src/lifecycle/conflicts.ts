@@ -49,6 +49,7 @@ export function findConflicts(entries: readonly ConflictEntry[], events: LedgerS
     if (entry.state === "archived") {
       const date = typeof entry.frontmatter.lastConfirmed === "string" ? entry.frontmatter.lastConfirmed : undefined;
       const archivedDay = typeof entry.frontmatter.archived === "string" ? entry.frontmatter.archived : archived?.time.slice(0, 10);
+      const unaware = archived && fold ? unawareArchive(ledger, fold, archived) : undefined;
       if (archived && confirmed && confirmed.time > archived.time) {
         out.push({
           id: entry.id,
@@ -56,8 +57,8 @@ export function findConflicts(entries: readonly ConflictEntry[], events: LedgerS
           message: `archived${archivedWhere} at ${archived.time}, but ${confirmed.what} after that (${confirmed.time}): the two sides of a merge disagree`,
           fix: `if the pattern still holds, cairn restore ${entry.id} (it was re-found after it was archived); if not, nothing — it stays archived`,
         });
-      } else if (archived && fold && unawareArchive(ledger, fold, archived)) {
-        const { counted, recounted, reset } = unawareArchive(ledger, fold, archived)!;
+      } else if (archived && unaware) {
+        const { counted, recounted, reset } = unaware;
         const what = confirmed && confirmed.time === reset ? confirmed.what : "confirmed";
         out.push({
           id: entry.id,

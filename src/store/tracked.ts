@@ -14,7 +14,8 @@ export async function isTrackedByGit(root: string, file: string): Promise<boolea
 }
 
 /**
- * The files under `dir` (absolute, inside `root`) that the git repository holding `root` tracks, absolute and sorted.
+ * The files at or under `dir` (absolute, inside `root`: a directory, or one file) that the git repository holding
+ * `root` tracks, absolute and sorted.
  * Empty when there are none, when `root` is in no repository, and when git cannot be run.
  */
 export function trackedByGit(root: string, dir: string): Promise<string[]> {
