@@ -17,7 +17,8 @@ import { INDEX_FORMAT, readManifest, type Manifest } from "./manifest.js";
 const OPEN_ATTEMPTS = 5;
 
 /** A saved index as read: nothing usable (start fresh; `warning` says why when something was wrong), or the generation its manifest names. */
-export type SavedIndex = { kind: "fresh"; warning?: string } | { kind: "saved"; manifest: Manifest; catalogue: StoredCatalogue; lexical: SavedLexical };
+/** `replaces`: the generation of a saved index that is not used (built elsewhere, by another version, damaged), which a save may replace. */
+export type SavedIndex = { kind: "fresh"; warning?: string; replaces?: string } | { kind: "saved"; manifest: Manifest; catalogue: StoredCatalogue; lexical: SavedLexical };
 
 /**
  * Read the saved index in `cache`: its manifest, catalogue and lexical files (the segment opened, the rest read when
@@ -29,14 +30,16 @@ export async function readSavedIndex(cache: string, dirs: CatalogueDirs, afterMa
     if (read.kind === "missing") return { kind: "fresh" };
     if (read.kind === "corrupt") return { kind: "fresh", warning: `the index in .cairn/ was unreadable (${read.reason}); rebuilding it from the entry files` };
     const manifest = read.manifest;
-    if (manifest.format !== INDEX_FORMAT) return { kind: "fresh", warning: `the index format changed (${String(manifest.format).slice(0, 40)} → ${INDEX_FORMAT}); rebuilding` };
+    // Not used, but seen: a save replaces it (it is not another process's save since this one opened).
+    const replaces = typeof manifest.generation === "string" ? { replaces: manifest.generation } : {};
+    if (manifest.format !== INDEX_FORMAT) return { kind: "fresh", warning: `the index format changed (${String(manifest.format).slice(0, 40)} → ${INDEX_FORMAT}); rebuilding`, ...replaces };
     if (manifest.cairn !== VERSION) {
       // Shown as a JSON string and cut: the manifest is a local file, but a damaged one may hold anything.
       const by = typeof manifest.cairn === "string" ? `cairn ${JSON.stringify(manifest.cairn.slice(0, 40))}` : "an earlier cairn";
-      return { kind: "fresh", warning: `the index was built by ${by}, this is ${VERSION}: rebuilding it (the entries are read again with this version's rules)` };
+      return { kind: "fresh", warning: `the index was built by ${by}, this is ${VERSION}: rebuilding it (the entries are read again with this version's rules)`, ...replaces };
     }
     // A committed or copied .cairn/ could claim that an entry with a secret parses clean: only trust what was written here.
-    if (manifest.seal === undefined || manifest.seal !== cacheSeal(cache)) return { kind: "fresh", warning: "the index in .cairn/ was not built in this directory (copied, or committed to git); rebuilding it from the entry files" };
+    if (manifest.seal === undefined || manifest.seal !== cacheSeal(cache)) return { kind: "fresh", warning: "the index in .cairn/ was not built in this directory (copied, or committed to git); rebuilding it from the entry files", ...replaces };
     await afterManifest?.();
     // The lexical files first: a process saving meanwhile removes the generation it replaced, but a file open here stays readable.
     const lexical = openLexicalFiles(cache, manifest);
@@ -49,7 +52,7 @@ export async function readSavedIndex(cache: string, dirs: CatalogueDirs, afterMa
     }
     if (catalogue.kind === "corrupt") {
       if (lexical.fd !== null) closeSync(lexical.fd);
-      return { kind: "fresh", warning: `the index in .cairn/ was unreadable (${catalogue.reason}); rebuilding it from the entry files` };
+      return { kind: "fresh", warning: `the index in .cairn/ was unreadable (${catalogue.reason}); rebuilding it from the entry files`, ...replaces };
     }
     return { kind: "saved", manifest, catalogue: catalogue.saved, lexical: { fd: lexical.fd, delta: lexical.delta, problem: lexical.problem ?? null, debt: catalogue.saved.lexical } };
   }

@@ -48,6 +48,12 @@ export class SearchIndex {
   #openWarnings: string[] = [];
   /** The manifest this index was opened from or last saved as (null: nothing saved yet). */
   #manifest: Manifest | null;
+  /**
+   * The generation on disk when this index was opened or last saved, used or not: a save finding another one knows that
+   * another process saved meanwhile. (One not used, e.g. copied from elsewhere, is replaced: a `check` or `status` that
+   * took it for another's save never saved, and rebuilt the whole catalogue on every run.)
+   */
+  #seen: string | undefined;
   #data: StoredCatalogue;
   /** First record by path per id, unparsed ones included (their last good version stays searchable). */
   #indexed: RecordsById;
@@ -74,6 +80,7 @@ export class SearchIndex {
     await assertTreeContained(layout.root, layout.cache, "read the search index");
     const saved: SavedIndex = options.rebuild ? { kind: "fresh" } : await readSavedIndex(layout.cache, catalogueDirs(layout), options.afterManifest);
     const index = new SearchIndex(layout, embedder, saved.kind === "saved" ? saved.manifest : null, saved.kind === "saved" ? saved.catalogue : null, options.repos ?? {});
+    index.#seen = saved.kind === "saved" ? saved.manifest.generation : saved.replaces;
     if (saved.kind === "fresh") {
       // The lexical index starts empty when something asks for it (search, index, watch); a catalogue-only
       // command on a fresh clone (check, status) leaves it to them as debt, analysing nothing it does not need.
@@ -356,7 +363,7 @@ export class SearchIndex {
     await assertTreeContained(this.layout.root, this.layout.cache, "write the search index");
     const current = await readManifest(this.layout.cache);
     const theirs = current.kind === "ok" && current.manifest.format === INDEX_FORMAT ? current.manifest : null;
-    const moved = theirs !== null && theirs.generation !== this.#manifest?.generation;
+    const moved = theirs !== null && theirs.generation !== this.#seen;
     // Another process saved since this one opened: only a process holding the whole lexical index can write a consistent
     // index on top; a catalogue-only refresh leaves it (the next command repeats that small work).
     if (moved && !this.#docs.loaded) return false;
@@ -381,6 +388,7 @@ export class SearchIndex {
     const manifest: Manifest = { format: INDEX_FORMAT, cairn: VERSION, embedder, generation, files, updated: new Date().toISOString(), ...(seal ? { seal } : {}) };
     await writeManifest(this.layout.cache, manifest);
     this.#manifest = manifest;
+    this.#seen = generation;
     this.#dirty = false;
     await collectGenerations(this.layout.cache, manifest);
     return true;

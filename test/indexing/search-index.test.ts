@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rename, rm, utimes, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, rename, rm, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Embedder } from "../../src/indexing/embedder.js";
@@ -149,6 +149,33 @@ describe("search index: a catalogue opened from .cairn/", () => {
     expect(found.warnings.join("\n")).toMatch(/does not have the expected format or version\); rebuilding it from the entry files/);
     expect(found.results[0]?.id).toBe("ctx-cancel");
     expect((await search()).warnings).toEqual([]);
+  });
+
+  it("status and check save over an index they do not use (copied here, or another version's): the next run reuses it", async () => {
+    const first = await settledProject();
+    // The same project copied elsewhere: its .cairn/ was not built there (its seal is another directory's).
+    const root = await testdir();
+    await cp(first, root, { recursive: true, preserveTimestamps: true });
+    const manifestFile = path.join(root, ".cairn/manifest.json");
+    const copied = (JSON.parse(await readFile(manifestFile, "utf8")) as { generation: string }).generation;
+    for (const command of ["status", "check"] as const) {
+      const kb = await openKnowledgeBase({ root, embedder: null });
+      const warnings: string[] = [];
+      if (command === "status") warnings.push(...(await kb.status()).warnings);
+      else await kb.check();
+      // Before the fix, a catalogue-only refresh took the copied generation for another process's save, never saved,
+      // and every later status or check parsed every entry again.
+      const now = (JSON.parse(await readFile(manifestFile, "utf8")) as { generation: string }).generation;
+      expect(now).not.toBe(copied);
+      const again = await openKnowledgeBase({ root, embedder: null });
+      expect((await again.status()).warnings.join("\n")).not.toMatch(/rebuilding/);
+      // Another version's index: the same.
+      const written = JSON.parse(await readFile(manifestFile, "utf8")) as Record<string, unknown>;
+      await writeFile(manifestFile, JSON.stringify({ ...written, cairn: "0.0.1" }));
+    }
+    const last = await openKnowledgeBase({ root, embedder: null });
+    await last.status();
+    expect((JSON.parse(await readFile(manifestFile, "utf8")) as { cairn: string }).cairn).toBe(VERSION);
   });
 
   it("a records file damaged after it was saved is found when a command reads the records, and rebuilt with a warning", async () => {
