@@ -136,8 +136,8 @@ export async function recordLinter(input: RecordLintInput, base?: LintCache): Pr
         // Merge into the cache in place: it is this process's copy, and what was computed now is valid for it too.
         for (const [k, v] of next.content) cache.content.set(k, v);
         for (const [k, v] of next.anchors) cache.anchors.set(k, v);
-        // A partial cache (the inject gate's candidates) comes back whole: merged with what the file held.
-        if (fresh) return (await writeLintCache(layout.cache, cache).catch(() => undefined)) ?? cache;
+        // A partial cache (the inject gate's candidates) is merged into the shards it touches, and comes back partial.
+        if (fresh) await writeLintCache(layout.cache, cache).catch(() => undefined);
         return cache;
       }
       // Anchors not resolved in this run (`check --no-anchors`) keep their cached results.

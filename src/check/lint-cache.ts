@@ -1,12 +1,18 @@
 /**
- * `.cairn/lint.json`: rule results kept between runs so `status` need not sanitize every entry and
+ * `.cairn/lint/`: rule results kept between runs so `status` need not sanitize every entry and
  * resolve every anchor again. Content results are keyed by the file's hash (any path, any branch);
  * anchor results by the entry's path, with the signatures of every file their resolution read. The
  * whole cache belongs to one `key` (cairn's version and the sanitize settings): another key empties it.
- * A cache: a damaged file is ignored, concurrent writers each write a valid whole (last rename wins).
+ *
+ * The results are spread over SHARDS files by a hash of their key, so a command about one entry (`show`,
+ * the inject gate's candidates) reads and writes a few small files, not every entry's results (at 10k
+ * entries, parsing the one 1.8 MB file cost `show` ~50 ms), and a write rewrites only the shards whose
+ * results changed. A cache: a damaged shard is ignored (its results are computed again), concurrent
+ * writers each write valid shards (last rename wins; every result is checked against its file anyway).
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
@@ -17,8 +23,12 @@ import { VERSION } from "../version.js";
 
 const FORMAT = "cairn-lint-cache";
 /** Bump when the stored shape changes: a cache of another version is ignored (and rewritten by the next run). */
-const FORMAT_VERSION = 2;
-const FILE = "lint.json";
+const FORMAT_VERSION = 3;
+const DIR = "lint";
+/** Shards: at 10k entries ~160 results (~30 KB) each, at 100k ~1,600. */
+const SHARDS = 64;
+/** Where versions before 0.3.1 kept the whole cache in one file: removed by the next write. */
+const LEGACY_FILE = "lint.json";
 
 /** Rule results over an entry's text: raw diagnostics (no policy applied) and its inline directives. */
 export type ContentLint = { diagnostics: Diagnostic[]; directives: Directive[] };
@@ -36,14 +46,14 @@ export type AnchorLint = {
   diagnostics: Diagnostic[];
 };
 
-/** `partial`: holds only some entries' results (readLintLookup). */
+/** `partial`: holds only some entries' results (readLintLookup); writing it merges it into the shards it touches. */
 export type LintCache = { key: string; content: Map<string, ContentLint>; anchors: Map<string, AnchorLint>; partial?: true };
 
 /** The results of a clean entry (most of them): one shared value. */
 export const CLEAN: ContentLint = Object.freeze({ diagnostics: [], directives: [] }) as ContentLint;
 
 /**
- * On disk: one JSON object of flat lists — no object or tuple per entry, which is what parsing costs (10k
+ * On disk, per shard: one JSON object of flat lists — no object or tuple per entry, which is what parsing costs (10k
  * entries: a few milliseconds). `clean`: hashes of entries with no content problem; `content`: hash →
  * [diagnostics, directives] for the others; `deps`: the distinct `path\0signature` strings. Anchor results
  * are lists by position: `paths`, their `keys`, `uses` (per path: how many deps, then their indices in
@@ -74,67 +84,66 @@ export function lintKey(config: Pick<CairnConfig, "allowHosts" | "denyPatterns" 
   return createHash("sha256").update(settings).digest("hex").slice(0, 16);
 }
 
-/** The cache in `cacheDir` for `key`; empty when it is missing, damaged, of another version or of another key. */
+/** The shard that holds the result of `key` (a file hash or an entry's path): FNV-1a over its UTF-16 units. */
+function shardOf(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % SHARDS;
+}
+
+/** The directory of the shards in a `.cairn/`. */
+export const lintCacheDir = (cacheDir: string): string => path.join(cacheDir, DIR);
+
+const shardFile = (cacheDir: string, shard: number): string => path.join(lintCacheDir(cacheDir), `${String(shard).padStart(2, "0")}.json`);
+
+/** The cache in `cacheDir` for `key`: every shard's results; a missing, damaged or another version's or key's shard holds none. */
 export async function readLintCache(cacheDir: string, key: string): Promise<LintCache> {
-  const stored = readStored(cacheDir, key);
-  return (stored && entriesOf(key, stored)) ?? emptyCache(key);
+  const cache = emptyCache(key);
+  for (let shard = 0; shard < SHARDS; shard++) {
+    const stored = readStored(readShard(cacheDir, shard), key);
+    const found = stored && entriesOf(key, stored);
+    if (!found) continue;
+    for (const [k, v] of found.content) cache.content.set(k, v);
+    for (const [k, v] of found.anchors) cache.anchors.set(k, v);
+  }
+  return cache;
 }
 
 /**
- * The cache file read once, for lookups of a few entries (the inject gate's candidates): `subset` turns only the
- * wanted results into a cache (not 10k of them). Such a cache is `partial`: writing it merges it into the file.
- * A long-lived process asks for a subset on every inject: the file's lists are indexed (and checked) once, on the
- * first, so each later subset costs its wanted entries, not a walk of every result.
+ * Lookups of a few entries (the inject gate's candidates, `show`): `subset` reads only the shards that hold the wanted
+ * results and turns only those into a cache. Such a cache is `partial`: writing it merges it into its shards. A
+ * long-lived process asks for a subset on every inject: each shard is read and indexed (and checked) once, and what
+ * its gate computes is `absorb`ed, so later subsets come from memory.
  */
-export async function readLintLookup(cacheDir: string, key: string): Promise<{ subset(want: Want): LintCache }> {
-  const stored = readStored(cacheDir, key);
-  let index: StoredIndex | null | undefined;
+export async function readLintLookup(cacheDir: string, key: string): Promise<{ subset(want: Want): LintCache; absorb(cache: LintCache): void }> {
+  const shards = new Map<number, LintCache>();
+  const shard = (n: number): LintCache => {
+    let found = shards.get(n);
+    if (!found) {
+      const stored = readStored(readShard(cacheDir, n), key);
+      shards.set(n, (found = (stored && entriesOf(key, stored)) ?? emptyCache(key)));
+    }
+    return found;
+  };
   return {
     subset: (want) => {
-      if (index === undefined) index = (stored && indexOf(stored)) ?? null;
-      return { ...((stored && index && wantedOf(key, stored, index, want)) ?? emptyCache(key)), partial: true };
+      const cache: LintCache = { ...emptyCache(key), partial: true };
+      for (const hash of want.hashes) {
+        const c = shard(shardOf(hash)).content.get(hash);
+        if (c) cache.content.set(hash, c);
+      }
+      for (const file of want.paths) {
+        const a = shard(shardOf(file)).anchors.get(file);
+        if (a) cache.anchors.set(file, a);
+      }
+      return cache;
+    },
+    absorb: (cache) => {
+      if (cache.key !== key) return;
+      for (const [k, v] of cache.content) shard(shardOf(k)).content.set(k, v);
+      for (const [k, v] of cache.anchors) shard(shardOf(k)).anchors.set(k, v);
     },
   };
-}
-
-/** Where each result sits in a stored cache: clean hashes as a set, each anchor path's run in `uses`. */
-type StoredIndex = { clean: ReadonlySet<string>; runs: ReadonlyMap<string, { i: number; from: number; n: number }>; volatiles: ReadonlySet<number> };
-
-/** The index of a stored cache; undefined when its anchor lists are malformed (then none of it is used). */
-function indexOf(v: Stored): StoredIndex | undefined {
-  const runs = new Map<string, { i: number; from: number; n: number }>();
-  let at = 0;
-  for (let i = 0; i < v.paths.length; i++) {
-    const n = v.uses[at++];
-    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || at + n > v.uses.length) return undefined;
-    for (let j = at; j < at + n; j++) if (v.deps[v.uses[j] as number] === undefined) return undefined;
-    runs.set(v.paths[i] as string, { i, from: at, n });
-    at += n;
-  }
-  return at === v.uses.length ? { clean: new Set(v.clean), runs, volatiles: new Set(v.volatile) } : undefined;
-}
-
-/** The wanted results of an indexed stored cache; undefined when one of them is malformed. */
-function wantedOf(key: string, v: Stored, index: StoredIndex, want: Want): LintCache | undefined {
-  const cache = emptyCache(key);
-  for (const hash of want.hashes) {
-    if (index.clean.has(hash)) cache.content.set(hash, CLEAN);
-    else if (Object.hasOwn(v.content, hash)) {
-      const c = contentOf(v.content[hash]);
-      if (!c) return undefined;
-      cache.content.set(hash, c);
-    }
-  }
-  for (const file of want.paths) {
-    const run = index.runs.get(file);
-    if (!run) continue;
-    const deps = new Array<string>(run.n);
-    for (let j = 0; j < run.n; j++) deps[j] = v.deps[v.uses[run.from + j] as number]!;
-    const result = anchorOf(v, run.i, deps, index.volatiles);
-    if (!result) return undefined;
-    cache.anchors.set(file, result);
-  }
-  return cache;
 }
 
 /** A stored content result, checked; undefined when malformed. */
@@ -162,14 +171,24 @@ const isString = (v: unknown): v is string => typeof v === "string";
 const isList = (v: unknown): v is unknown[] => Array.isArray(v);
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** The stored cache of this version and key, its lists checked; undefined when missing, damaged or another's. */
-function readStored(cacheDir: string, key: string): Stored | undefined {
-  let v: Partial<Stored>;
+/** A shard file's text; undefined when it cannot be read (missing: an empty shard). */
+function readShard(cacheDir: string, shard: number): string | undefined {
   try {
     // One synchronous read, decoded at once (the promise API decodes 512 KB at a time through a string decoder).
-    v = JSON.parse(readFileSync(path.join(cacheDir, FILE)).toString("utf8")) as Partial<Stored>;
+    return readFileSync(shardFile(cacheDir, shard)).toString("utf8");
   } catch {
-    return undefined; // a cache: missing or damaged means empty
+    return undefined;
+  }
+}
+
+/** A stored shard of this version and key, its lists checked; undefined when missing, damaged or another's. */
+function readStored(text: string | undefined, key: string): Stored | undefined {
+  if (text === undefined) return undefined;
+  let v: Partial<Stored>;
+  try {
+    v = JSON.parse(text) as Partial<Stored>;
+  } catch {
+    return undefined; // a cache: damaged means empty
   }
   if (!isRecord(v) || v.format !== FORMAT || v.version !== FORMAT_VERSION || v.key !== key) return undefined;
   const { clean, content, deps, paths, keys, uses, git, volatile, diagnostics } = v;
@@ -207,14 +226,38 @@ function entriesOf(key: string, v: Stored): LintCache | undefined {
   return at === uses.length ? cache : undefined;
 }
 
-/** Write the cache; a `partial` one (readLintLookup) is merged into what the file holds. Returns the cache as written (whole). */
+/**
+ * Write the cache: each shard whose results differ from its file is rewritten (atomically), the others are left as
+ * they are. A `partial` cache (readLintLookup) is merged into the shards it touches; the others are not read. Returns
+ * `cache`.
+ */
 export async function writeLintCache(cacheDir: string, cache: LintCache): Promise<LintCache> {
-  if (cache.partial) {
-    const whole = await readLintCache(cacheDir, cache.key);
-    for (const [k, v] of cache.content) whole.content.set(k, v);
-    for (const [k, v] of cache.anchors) whole.anchors.set(k, v);
-    cache = whole;
+  const parts = new Map<number, LintCache>();
+  const part = (n: number): LintCache => {
+    let found = parts.get(n);
+    if (!found) {
+      if (cache.partial) {
+        const stored = readStored(readShard(cacheDir, n), cache.key);
+        found = (stored && entriesOf(cache.key, stored)) ?? emptyCache(cache.key);
+      } else found = emptyCache(cache.key);
+      parts.set(n, found);
+    }
+    return found;
+  };
+  if (!cache.partial) for (let n = 0; n < SHARDS; n++) part(n);
+  for (const [k, v] of cache.content) part(shardOf(k)).content.set(k, v);
+  for (const [k, v] of cache.anchors) part(shardOf(k)).anchors.set(k, v);
+  await mkdir(lintCacheDir(cacheDir), { recursive: true });
+  for (const [n, shard] of parts) {
+    const text = JSON.stringify(storedOf(shard));
+    if (readShard(cacheDir, n) !== text) await writeFileAtomic(shardFile(cacheDir, n), text);
   }
+  rmSync(path.join(cacheDir, LEGACY_FILE), { force: true });
+  return cache;
+}
+
+/** One shard's results as stored: flat lists, dependencies interned. */
+function storedOf(cache: LintCache): Stored {
   const stored: Stored = { format: FORMAT, version: FORMAT_VERSION, key: cache.key, clean: [], content: {}, deps: [], paths: [], keys: [], uses: [], git: {}, volatile: [], diagnostics: {} };
   for (const [hash, c] of cache.content) {
     if (!c.diagnostics.length && !c.directives.length) stored.clean.push(hash);
@@ -234,6 +277,5 @@ export async function writeLintCache(cacheDir: string, cache: LintCache): Promis
     if (a.volatile) stored.volatile.push(i);
     if (a.diagnostics.length) stored.diagnostics[i] = a.diagnostics;
   }
-  await writeFileAtomic(path.join(cacheDir, FILE), JSON.stringify(stored));
-  return cache;
+  return stored;
 }

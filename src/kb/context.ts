@@ -18,9 +18,9 @@ import type { SearchOptions, SearchResponse } from "../types/search.js";
 
 /** The lint cache as this process holds it, shared by `check`, `status` and the inject gate. */
 export type LintMemo = {
-  /** The lint cache as this process last read or wrote it (`.cairn/lint.json`). */
+  /** The lint cache as this process last read or wrote it (`.cairn/lint/`). */
   cache: import("../check/lint-cache.js").LintCache | undefined;
-  /** The lint cache file read once for the inject gate's lookups, until this process holds the whole cache. */
+  /** The lint cache's shards, each read once for the inject gate's and `show`'s lookups, until this process holds the whole cache. */
   lookup: ReturnType<typeof import("../check/lint-cache.js").readLintLookup> | undefined;
 };
 

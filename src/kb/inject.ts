@@ -127,9 +127,8 @@ async function cachedGate(ctx: Pick<KbContext, "layout" | "config" | "ledger" | 
     save: async () => {
       for (const linter of linters) {
         const cache = await linter.save("merge");
-        if (cache.partial) continue;
-        ctx.lint.cache = cache;
-        ctx.lint.lookup = undefined;
+        // What the gate computed joins the lookup, so a long-lived process's next inject gates it from memory.
+        if (cache.partial) (await ctx.lint.lookup)?.absorb(cache);
       }
     },
   };

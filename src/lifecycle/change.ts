@@ -36,6 +36,7 @@
 import { createHash } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
+import { lintCacheDir } from "../check/lint-cache.js";
 import * as z from "zod";
 import { isEntryFileName } from "../store/files.js";
 import { CairnError, isCairnError } from "../errors.js";
@@ -133,7 +134,7 @@ export async function repairPendingChanges(layout: Layout, options: { /** Also r
   const keys = await listIntentKeys(layout);
   // Temp files of dead writers are garbage nothing reads: swept while the command goes on (listing a directory of
   // 100k entries took ~0.4 s of a `confirm`); a CLI process still finishes the sweep before it exits.
-  if (options.leftovers !== false) void removeLeftovers(layout, [layout.knowledge, layout.archive, pendingDir(layout), layout.cache]).catch(() => 0);
+  if (options.leftovers !== false) void removeLeftovers(layout, [layout.knowledge, layout.archive, pendingDir(layout), layout.cache, lintCacheDir(layout.cache)]).catch(() => 0);
   for (const key of keys) {
     let release: (() => Promise<void>) | undefined;
     try {

@@ -5,6 +5,7 @@ import { openKnowledgeBase } from "../../src/index.js";
 import { lintCatalogue } from "../../src/check/catalogue-lint.js";
 import { runCheck } from "../../src/check/run.js";
 import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
+import { forgeLintShards, lintFiles } from "../helpers/lint-files.js";
 
 const TOKEN = `ghp_${"A1b2C3d4E5f6G7h8I9j0".repeat(2).slice(0, 36)}`;
 
@@ -97,12 +98,12 @@ describe("status from the catalogue and the lint cache", () => {
     const root = await testdir(FILES);
     await lint(root);
     // Forge the cache: the entry holding a token "has no problems".
-    const file = path.join(root, ".cairn/lint.json");
-    const cache = JSON.parse(await readFile(file, "utf8"));
-    expect(Object.keys(cache.content).length).toBeGreaterThan(0);
-    cache.clean.push(...Object.keys(cache.content));
-    cache.content = {};
-    await writeFile(file, JSON.stringify(cache));
+    expect(Object.keys((await lintFiles(root)).content).length).toBeGreaterThan(0);
+    await forgeLintShards(root, (shard) => {
+      shard.clean.push(...Object.keys(shard.content));
+      shard.content = {};
+    });
+    expect((await lintFiles(root)).content).toEqual({});
     // The same project arriving elsewhere (a clone of a commit that holds .cairn/, a copied directory).
     const other = await testdir();
     await cp(root, other, { recursive: true });

@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openKnowledgeBase } from "../../src/knowledge-base.js";
 import { databaseEntries, entry, fm, project } from "../lifecycle/setup.js";
+import { lintFiles, lintShards } from "../helpers/lint-files.js";
 
 const githubToken = () => ["ghp", "_", "Zx9Qm2Lp7Rt4Vb8Nc3Hd6Jk1Wf5Gs0Ty2Ua9Eo"].join("");
 /** `text` in Unicode tag characters (U+E0000 + its ASCII code): what a model reads and nothing shows. */
@@ -90,8 +91,8 @@ describe("inject: the gate's cached rule results", () => {
   it("a process that never read the whole lint cache gates from its candidates' results, and merges what it computes into the file", async () => {
     const files: Record<string, string> = { ...databaseEntries(6), "knowledge/token.md": BROKEN.token!.text, "knowledge/no-verify.md": BROKEN["no-verify"]!.text };
     const { kb, root } = await project(files);
-    await kb.status(); // every rule's results in .cairn/lint.json
-    const cached = async () => JSON.parse(await readFile(path.join(root, ".cairn/lint.json"), "utf8")) as { clean: string[]; content: Record<string, unknown>; paths: string[] };
+    await kb.status(); // every rule's results in .cairn/lint/
+    const cached = () => lintFiles(root);
     const before = await cached();
     const again = () => openKnowledgeBase({ root, embedder: null });
     const first = await (await again()).inject({ run: "r1", agent: "a", keywords: ["database"], dryRun: true });
@@ -170,14 +171,14 @@ describe("status, search --explain and watch see the same rules", () => {
     const server = await openKnowledgeBase({ root, embedder: null });
     const first = await server.inject({ run: "r1", agent: "a", keywords: ["database"], dryRun: true });
     expect(first.warnings.some((w) => w.startsWith("withheld token:"))).toBe(true);
-    const file = path.join(root, ".cairn/lint.json");
-    expect(JSON.parse(await readFile(file, "utf8")).paths.length).toBeGreaterThan(0);
-    // The file is damaged behind the server's back: it gates from what it holds, computes nothing, writes nothing.
-    await writeFile(file, "damaged");
+    expect((await lintFiles(root)).paths.length).toBeGreaterThan(0);
+    // The shards are damaged behind the server's back: it gates from what it holds, computes nothing, writes nothing.
+    const shards = [...(await lintShards(root)).keys()];
+    for (const file of shards) await writeFile(file, "damaged");
     const second = await server.inject({ run: "r2", agent: "a", keywords: ["database"], dryRun: true });
     expect(second.entries.map((e) => e.id)).toEqual(first.entries.map((e) => e.id));
     expect(second.warnings.some((w) => w.startsWith("withheld token:"))).toBe(true);
-    expect(await readFile(file, "utf8")).toBe("damaged");
+    for (const file of shards) expect(await readFile(file, "utf8")).toBe("damaged");
   });
 });
 
