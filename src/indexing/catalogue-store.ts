@@ -61,6 +61,8 @@ export class StoredCatalogue implements CatalogueData {
   #all: CatalogueRecord[] | undefined;
   #byPath: PathIndex | undefined;
   #byId: Map<string, number> | undefined;
+  /** Ids claimed by more than one record (set with #byId). */
+  #twice: Set<string> | undefined;
   #racy: boolean | undefined;
   /** Anchor paths by label (a glob under -1 - label). */
   readonly #anchorRefs: Record<number, AnchorRef> = {};
@@ -319,13 +321,22 @@ export class StoredCatalogue implements CatalogueData {
   positions(): ReadonlyMap<string, number> {
     if (!this.#byId) {
       const ids = new Map<string, number>();
+      const twice = new Set<string>();
       for (let k = 0; k < this.size; k++) {
         const id = this.idAt(k);
         if (!ids.has(id)) ids.set(id, k);
+        else twice.add(id);
       }
       this.#byId = ids;
+      this.#twice = twice;
     }
     return this.#byId;
+  }
+
+  /** Ids that more than one entry file claims (`check`: id-duplicate): no copy may be injected. */
+  claimedTwice(): ReadonlySet<string> {
+    this.positions();
+    return this.#twice!;
   }
 
   /** Records by id (first by path), decoded when asked for. */

@@ -12,6 +12,8 @@ export type KnowledgeView = {
   entries: CatalogueRecord[];
   /** Entries by id (first by path when ids collide). */
   byId: Map<string, CatalogueRecord>;
+  /** The files of each id claimed by more than one (in path order). */
+  duplicates: ReadonlyMap<string, readonly string[]>;
   /** Parse problems of every file (incl. files that do not parse at all) and duplicate ids; not the rule modules'. */
   diagnostics: Diagnostic[];
   /** Paths of files with at least one error above. */
@@ -33,5 +35,5 @@ export function knowledgeView(data: CatalogueData, today: string): KnowledgeView
   }
   const placed = placeEntries(entries);
   note(placed.diagnostics);
-  return { entries, byId: placed.byId, diagnostics, invalid };
+  return { entries, byId: placed.byId, duplicates: placed.duplicates, diagnostics, invalid };
 }

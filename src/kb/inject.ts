@@ -71,6 +71,7 @@ export async function injectKnowledge(ctx: Pick<KbContext, "layout" | "config" |
         append: ctx.append,
         agentScopes: () => ctx.agentScopes(),
         gate: () => cachedGate(ctx),
+        claimedTwice: async () => (await ctx.searchIndex({ records: false })).index.catalogue.claimedTwice(),
         origin: () => ctx.origin(),
         today: ctx.today(),
         now: () => ctx.now(),

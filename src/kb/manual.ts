@@ -1,7 +1,7 @@
 /** The manual lifecycle operations by entry id: confirm, retract, restore, archive, setStatus, supersede. */
 import type { Entry, EntryStatus, EntrySummary } from "../entry/types.js";
 import { CairnError } from "../errors.js";
-import { lookup, unreadableEntry } from "../lifecycle/lookup.js";
+import { ambiguousEntry, lookup, unreadableEntry } from "../lifecycle/lookup.js";
 import type { ManualResult } from "../types/entries.js";
 import { fingerprinting } from "./anchors.js";
 import type { KbContext } from "./context.js";
@@ -48,7 +48,7 @@ export async function supersede(ctx: ManualContext, oldId: string, newId: string
   await ctx.repair();
   const known = await ctx.knowledge();
   const replacement = lookup(known.byId, newId);
-  const broken = unreadableEntry(known, newId);
+  const broken = unreadableEntry(known, newId) ?? ambiguousEntry(known, newId);
   if (broken) return { kind: "refused", id: newId, reason: broken };
   if (replacement.kind === "not-found") return { kind: "not-found", id: newId, suggestions: replacement.suggestions };
   return withEntry(ctx, oldId, (old) => supersedeEntry(ctx.layout, ctx.append, old, replacement.entry, ctx.today()));
@@ -68,6 +68,8 @@ async function lookedUp(ctx: ManualContext, id: string, action: (entry: EntrySum
   await ctx.repair();
   // The entry's own file first (its id is its file name, as almost always); else the catalogue, just refreshed from
   // the files. The change itself re-reads the file and refuses a stale plan.
+  // (Another file may also claim the id with an `id:` key: the change goes to the file named by it, which is the
+  // entry the id names; the catalogue is not refreshed for that. A file of that name in both places is ambiguous.)
   const named = await byFileName(ctx, id);
   if (named) {
     const result = await action(named.entry);
@@ -76,7 +78,7 @@ async function lookedUp(ctx: ManualContext, id: string, action: (entry: EntrySum
   }
   const known = await ctx.knowledge();
   const found = lookup(known.byId, id);
-  const broken = unreadableEntry(known, id);
+  const broken = unreadableEntry(known, id) ?? ambiguousEntry(known, id);
   if (broken) return { kind: "refused", id, reason: broken };
   if (found.kind === "not-found") return { kind: "not-found", id, suggestions: found.suggestions };
   const result = await action(found.entry);

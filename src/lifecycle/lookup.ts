@@ -25,3 +25,10 @@ export function unreadableEntry(loaded: { byId: ReadonlyMap<string, unknown>; di
   return `${problem.file} holds "${id}" but cannot be parsed: ${problem.file}:${problem.line}:${problem.column} ${problem.rule} ${problem.message} — fix it (\`cairn check ${problem.file}\` lists every problem) and retry`;
 }
 
+
+/** When more than one file claims `id`, why a command will not change any of them (which files). */
+export function ambiguousEntry(loaded: { duplicates: ReadonlyMap<string, readonly string[]> }, id: string): string | undefined {
+  const files = loaded.duplicates.get(id);
+  if (!files) return undefined;
+  return `id "${id}" is claimed by ${files.length} files (${files.join(", ")}); expected one — rename one file or give it a distinct \`id\` (\`cairn check\` reports id-duplicate), then retry`;
+}

@@ -5,7 +5,7 @@ import { anchorWarning } from "../anchors/entry.js";
 import { createLinter, type Linter } from "../check/engine.js";
 import { describeBlocking, gateVerdict } from "../check/gate.js";
 import type { Entry } from "../entry/types.js";
-import type { Diagnostic } from "../entry/diagnostic.js";
+import { diagnostic, type Diagnostic } from "../entry/diagnostic.js";
 import type { CatalogueRecord } from "../indexing/catalogue.js";
 import { sameFileBytes } from "../indexing/file-hash.js";
 import type { LedgerSource, NewEvent } from "../ledger/index.js";
@@ -46,6 +46,8 @@ export type InjectDeps = {
   agentScopes?: () => Promise<string[]>;
   /** The rule results the catalogue and the lint cache hold (the same engine and policy), so the gate need not run every rule again. Default: every candidate is linted. */
   gate?: () => Promise<CachedGate>;
+  /** Ids that more than one entry file claims: withheld (which copy a reviewer approved is unknown). Default: none known. */
+  claimedTwice?: () => Promise<ReadonlySet<string>>;
 };
 
 /** The gate's source of rule results for catalogue records (see src/check/catalogue-lint.ts). */
@@ -305,6 +307,8 @@ async function gateCandidates(layout: Layout, gate: Gate, batch: SearchResult[],
   const checked = await Promise.all(
     batch.map(async (hit) => {
       const { info, entry, diagnostics } = await gate.lint({ abs: path.join(layout.root, hit.path), rel: hit.path, state: hit.state });
+      // The id's other file is another entry's: `check` reports both (a file taking an existing entry's id, or an archived copy beside the active one).
+      if (gate.claimedTwice.has(hit.id)) diagnostics.push(diagnostic(hit.path, "id-duplicate", "error", `id "${hit.id}" is also claimed by another file`));
       return { hit, info, entry, verdict: gateVerdict(diagnostics, info !== undefined) };
     }),
   );
@@ -326,7 +330,7 @@ async function chosenCandidate(admitted: Admitted, warnings: string[]): Promise<
 
 /** The gate's view of one candidate: `info` when it reads as an entry, its entry (parsed on demand) and its final diagnostics. */
 type Gated = { info?: EntryInfo; entry: () => Promise<Entry | undefined>; diagnostics: Diagnostic[] };
-type Gate = { lint(file: EntryFile): Promise<Gated>; save(): Promise<void> };
+type Gate = { lint(file: EntryFile): Promise<Gated>; save(): Promise<void>; claimedTwice: ReadonlySet<string> };
 
 /**
  * Lint a candidate for the gate. When its bytes are the very file the catalogue holds (same hash), the
@@ -338,7 +342,9 @@ async function gateOf(deps: InjectDeps): Promise<Gate> {
   const cached = deps.gate ? await deps.gate().catch(() => undefined) : undefined;
   let linter: Promise<Linter> | undefined;
   const engine = () => (linter ??= createLinter(deps.layout, deps.config));
+  const claimedTwice = (await deps.claimedTwice?.().catch(() => undefined)) ?? new Set<string>();
   return {
+    claimedTwice,
     async lint(file) {
       const record = await cached?.record(file.rel);
       if (cached && record && !record.unparsed) {

@@ -10,6 +10,8 @@ export type LoadedKnowledge = {
   entries: Entry[];
   /** Entries by id (first by path when ids collide). */
   byId: Map<string, Entry>;
+  /** The files of each id claimed by more than one (in path order). */
+  duplicates: ReadonlyMap<string, readonly string[]>;
   diagnostics: Diagnostic[];
   /** Paths of files that have at least one error. */
   invalid: Set<string>;
@@ -46,5 +48,5 @@ export async function loadKnowledge(layout: Layout, options: LoadOptions = {}): 
   const placed = placeEntries(entries);
   diagnostics.push(...placed.diagnostics);
   for (const d of placed.diagnostics) if (d.severity === "error") invalid.add(d.file);
-  return { entries, byId: placed.byId, diagnostics, invalid };
+  return { entries, byId: placed.byId, duplicates: placed.duplicates, diagnostics, invalid };
 }

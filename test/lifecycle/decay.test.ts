@@ -146,8 +146,9 @@ describe("decay: archiving", () => {
 
   it("two files with one id (an id-duplicate error) are one entry to the ledger: archived once, never listed twice", async () => {
     const { kb, root, clock } = await project(databaseEntries(1), { config: { ...LITERAL, decayAfterRuns: 3 } });
-    await writeFile(path.join(root, "knowledge/db-twin.md"), (await read(root, "knowledge/db-1.md")).replace("lastConfirmed:", "id: db-1\nlastConfirmed:"));
     for (let run = 1; run <= 3; run++) await review(kb, clock, `r${run}`);
+    // The twin comes after the injections: an id claimed twice is never injected (see the inject gate).
+    await writeFile(path.join(root, "knowledge/db-twin.md"), (await read(root, "knowledge/db-1.md")).replace("lastConfirmed:", "id: db-1\nlastConfirmed:"));
     expect((await kb.decay()).archived.map((c) => c.id)).toEqual(["db-1"]);
     expect((await events(kb)).filter((e) => e.type === "archived").map((e) => e.type === "archived" && e.entry)).toEqual(["db-1"]);
   });
