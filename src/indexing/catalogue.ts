@@ -171,7 +171,16 @@ export async function refreshCatalogue(
   const mtimes = new Float64Array(files.length).fill(Number.NaN);
   const sizes = new Float64Array(files.length).fill(Number.NaN);
   for (const [i, file] of files.entries()) {
-    const s = statSync(file.abs, { throwIfNoEntry: false });
+    let s: ReturnType<typeof statSync>;
+    try {
+      s = statSync(file.abs, { throwIfNoEntry: false });
+    } catch {
+      // A link that loops (ELOOP), a name too long, no permission: listed but not stat-able. Never the same as a
+      // record, so it is read, and the reader says what is wrong with it (a committed `loop.md -> loop.md` stopped
+      // every command).
+      (mtimes[i] = -1), (sizes[i] = -1);
+      continue;
+    }
     if (s) (mtimes[i] = s.mtimeMs), (sizes[i] = s.size);
   }
   // Nothing changed (the common case): the catalogue as it is, not one record decoded. A file written just before the
