@@ -1,9 +1,10 @@
 /**
- * `knowledge/.pending/` files committed to git, which `check` reports when it checks the whole knowledge directory (next
+ * `knowledge/.pending/` files committed to git, and ledger files that are not regular files, which `check` reports when it checks the whole knowledge directory (next
  * to the ledger's skipped lines and misplaced markdown: src/kb/check.ts). A pull request can bring one, and the gate
  * that runs `check` must see it: only `cairn diff` said so before.
  */
 import { lstat, readdir } from "node:fs/promises";
+import path from "node:path";
 import { diagnostic, type Diagnostic } from "../entry/diagnostic.js";
 import { type Layout, relativePath } from "../store/layout.js";
 import { pendingDir } from "../store/pending.js";
@@ -22,4 +23,22 @@ export async function committedPending(layout: Layout): Promise<Diagnostic[]> {
   return (await trackedByGit(layout.root, dir)).map((abs) =>
     diagnostic(relativePath(layout, abs), "pending-committed", "error", `committed to git: files in ${pending}/ are a running change's log or lock, local to one machine, and cairn never applies a committed one — remove it from git (git rm --cached) and keep ${pending}/ in .gitignore (cairn init does)`),
   );
+}
+
+/**
+ * `ledger-not-a-file` for every `*.jsonl` name in the ledger directory that is not a regular file (a link, even one
+ * inside the repository; a directory). The ledger never reads one (its events are not counted, silently) and appending
+ * refuses it, so a pull request committing one under this month's name turned `inject` and `record` off while `check`
+ * passed; under a later month's, it waited for that month.
+ */
+export async function irregularLedgerFiles(layout: Layout): Promise<Diagnostic[]> {
+  const dirents = await readdir(layout.ledger, { withFileTypes: true }).catch(() => []);
+  return dirents
+    .filter((d) => d.name.endsWith(".jsonl") && !d.name.startsWith(".") && !d.isFile())
+    .map((d) => {
+      const what = d.isSymbolicLink() ? "a symbolic link" : d.isDirectory() ? "a directory" : "not a regular file";
+      const file = relativePath(layout, path.join(layout.ledger, d.name));
+      return diagnostic(file, "ledger-not-a-file", "error", `${file} is ${what}: ledger files must be regular files — its events are never read, and inject and record refuse to append to it; expected a regular file (replace it with the events it should hold, or remove it)`);
+    })
+    .sort((a, b) => (a.file < b.file ? -1 : 1));
 }

@@ -25,9 +25,9 @@ export async function checkKnowledge(ctx: Pick<KbContext, "layout" | "config" | 
   // Checking the whole knowledge directory also checks what lies beside the entries, through the same policy: the
   // ledger's lines, committed change logs, and markdown that is never read (knowledge/go/x.md, x.markdown).
   const { misplacedEntries } = await import("../check/misplaced.js");
-  const { committedPending } = await import("../check/beside.js");
+  const { committedPending, irregularLedgerFiles } = await import("../check/beside.js");
   const { createPolicy } = await import("../check/engine.js");
-  const beside = [...ledgerWarnings, ...(await committedPending(ctx.layout)), ...(await misplacedEntries(ctx.layout))];
+  const beside = [...ledgerWarnings, ...(await irregularLedgerFiles(ctx.layout)), ...(await committedPending(ctx.layout)), ...(await misplacedEntries(ctx.layout))];
   const more = createPolicy(ctx.config).finalize(beside, [], new Map());
   if (!more.length) return report;
   const { sortDiagnostics } = await import("../entry/diagnostic.js");

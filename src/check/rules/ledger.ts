@@ -14,6 +14,7 @@ export const ledgerRules: RuleModule = {
     ["ledger-torn-line", "warning", "a ledger line an interrupted write left incomplete: skipped"],
     ["ledger-unknown-version", "warning", "a ledger event of a newer schema than this cairn reads: skipped"],
     ["ledger-duplicate-id", "warning", "two ledger events with one id and different contents: the first is kept"],
+    ["ledger-not-a-file", "error", "a ledger file name that is a link, a directory or anything but a regular file: never read, and appends to it fail"],
     ["pending-committed", "error", "a file in knowledge/.pending/ (a change log or lock, local to one machine) committed to git"],
   ]),
 };
