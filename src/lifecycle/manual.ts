@@ -80,6 +80,13 @@ export async function confirmEntry(layout: Layout, append: AppendEvents, entry: 
 }
 
 export async function retractEntry(layout: Layout, append: AppendEvents, entry: EntrySummary): Promise<ManualResult> {
+  // "git keeps the history" holds only for what git has: an entry never committed, or edited since, would be gone.
+  const { uncommitted } = await import("../store/tracked.js");
+  const missing = await uncommitted(layout.root, path.join(layout.root, entry.path));
+  if (missing) {
+    const what = missing === "untracked" ? "was never committed" : "has changes that are not committed";
+    return { kind: "refused", id: entry.id, reason: `${entry.path} ${what}: retract deletes the file and git could not bring ${missing === "untracked" ? "it" : "them"} back; expected a committed entry — commit it first (or delete the file yourself if you mean to lose it); nothing was changed` };
+  }
   const outcome = await applyChange(layout, { key: entry.id, steps: [{ kind: "delete", path: entry.path }, { kind: "events", events: [{ type: "retracted", entry: entry.id }] }] }, append);
   if (outcome.kind === "stale") return { kind: "refused", id: entry.id, reason: outcome.reason };
   return { kind: "done", id: entry.id, path: entry.path, changed: true };

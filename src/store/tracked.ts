@@ -29,3 +29,20 @@ export function trackedByGit(root: string, dir: string): Promise<string[]> {
     );
   });
 }
+
+/**
+ * What git does not have of `file` (absolute, inside `root`): "untracked" (never added), "modified" (changed since the
+ * last commit, staged or not), or undefined when git has all of it, when `root` is in no repository, and when git
+ * cannot be run (then nothing is known).
+ */
+export function uncommitted(root: string, file: string): Promise<"untracked" | "modified" | undefined> {
+  const rel = path.relative(root, file);
+  return new Promise((resolve) => {
+    execFile(
+      "git",
+      ["-c", "core.quotepath=off", "--literal-pathspecs", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", rel],
+      { cwd: root, env: { ...process.env, LC_ALL: "C", GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" }, windowsHide: true },
+      (error, stdout) => resolve(error || !stdout ? undefined : stdout.startsWith("??") ? "untracked" : "modified"),
+    );
+  });
+}
