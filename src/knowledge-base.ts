@@ -126,7 +126,15 @@ export class KnowledgeBase {
       const time = await this.#stampTime();
       return this.ledger.append(events.map((e) => ({ time, actor, ...(origin === undefined ? {} : { origin }), ...e }) as NewEvent));
     },
-    { now: () => this.#now(), stampTime: () => this.#stampTime() },
+    {
+      now: () => this.#now(),
+      stampTime: () => this.#stampTime(),
+      prepare: async (events: NewEvent[]) => {
+        const actor = await this.actor();
+        const origin = await this.origin();
+        return events.map((e) => ({ actor, ...(origin === undefined ? {} : { origin }), ...e }) as NewEvent);
+      },
+    },
   );
 
   /** The time new events are stamped with: the clock, or just after the ledger's latest event when the clock is behind it (ledger/stamp.ts). */

@@ -46,12 +46,14 @@ export async function fingerprintsOf(resolver: AnchorResolver, entry: Entry): Pr
  * `confirmed`) carry the fingerprints of their anchors. Computing them never blocks a confirmation.
  */
 export function appendWithFingerprints<A extends (events: NewEvent[]) => Promise<unknown>>(
-  append: A & { now?: () => Date; stampTime?: () => Promise<Date> },
+  append: A & { now?: () => Date; stampTime?: () => Promise<Date>; prepare?: (events: NewEvent[]) => Promise<NewEvent[]> },
   resolver: AnchorResolver,
   entries: readonly Entry[],
-): ((events: NewEvent[]) => Promise<unknown>) & { now?: () => Date; stampTime?: () => Promise<Date> } {
-  // Keep the caller's clock (`now`): changes stamp their own events with it.
-  const wrapped = async (events: NewEvent[]) => {
+): ((events: NewEvent[]) => Promise<unknown>) & { now?: () => Date; stampTime?: () => Promise<Date>; prepare?: (events: NewEvent[]) => Promise<NewEvent[]> } {
+  const wanting = (event: NewEvent) => !("fingerprints" in event && event.fingerprints) && (event.type === "manual-confirmed" || (event.type === "confirmed" && event.provenance === "independent"));
+  // The fingerprints of the events that want them and have none yet (a change's log holds them: see AppendEvents.prepare).
+  const withPrints = async (events: NewEvent[]): Promise<NewEvent[]> => {
+    if (!events.some(wanting)) return events;
     const prints = new Map<string, AnchorFingerprint[]>();
     for (const entry of entries) {
       try {
@@ -61,14 +63,16 @@ export function appendWithFingerprints<A extends (events: NewEvent[]) => Promise
         // A confirmation is recorded even when the anchored files cannot be read.
       }
     }
-    return append(
-      events.map((event) => {
-        const list = "entry" in event ? prints.get(event.entry) : undefined;
-        if (!list) return event;
-        if (event.type === "manual-confirmed" || (event.type === "confirmed" && event.provenance === "independent")) return { ...event, fingerprints: list };
-        return event;
-      }),
-    );
+    return events.map((event) => {
+      const list = "entry" in event ? prints.get(event.entry) : undefined;
+      return list && wanting(event) ? ({ ...event, fingerprints: list } as NewEvent) : event;
+    });
   };
-  return Object.assign(wrapped, { ...(append.now ? { now: append.now } : {}), ...(append.stampTime ? { stampTime: append.stampTime } : {}) });
+  const wrapped = async (events: NewEvent[]) => append(await withPrints(events));
+  const prepare = async (events: NewEvent[]) => {
+    const printed = await withPrints(events);
+    return append.prepare ? append.prepare(printed) : printed;
+  };
+  // Keep the caller's clock (`now`): changes stamp their own events with it.
+  return Object.assign(wrapped, { prepare, ...(append.now ? { now: append.now } : {}), ...(append.stampTime ? { stampTime: append.stampTime } : {}) });
 }

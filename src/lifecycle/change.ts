@@ -58,6 +58,11 @@ export type AppendEvents = ((events: NewEvent[]) => Promise<unknown>) & {
   now?: () => Date;
   /** The time to stamp new events with (the clock, or just after the ledger's latest event when the clock is behind it). */
   stampTime?: () => Promise<Date>;
+  /**
+   * The events as this append would write them (actor, origin, anchor fingerprints): a change's log holds them so, and a
+   * repair that finishes it appends them whole (it appended them bare: `history` showed no actor).
+   */
+  prepare?: (events: NewEvent[]) => Promise<NewEvent[]>;
 };
 
 /** One idempotent step. Paths are repository-relative entry paths (`knowledge/x.md`, `knowledge/archive/x.md`). */
@@ -108,7 +113,8 @@ export async function applyChange(layout: Layout, change: Change, append: Append
     if (unmet) return { kind: "stale", ...unmet };
     // Events get their time and a fixed eventId now, before the log is written: a repair appends exactly these.
     const now = (await append.stampTime?.()) ?? append.now?.() ?? new Date();
-    const steps = change.steps.map((step) => (step.kind === "events" ? { ...step, events: step.events.map((e) => stamp(e, now)) } : step));
+    const prepare = append.prepare ?? (async (events: NewEvent[]) => events);
+    const steps = await Promise.all(change.steps.map(async (step) => (step.kind === "events" ? { ...step, events: await prepare(step.events.map((e) => stamp(e, now))) } : step)));
     // The seal of knowledge/.pending/ as this process finds it (host, real path, inode, birth time): a log that came
     // any other way than being written here (a commit, a tarball, a copy) cannot carry it, whatever host it names.
     const intent = { v: 1, key: change.key, owner: currentOwner(), seal: cacheSeal(pendingDir(layout)), created: now.toISOString(), steps };

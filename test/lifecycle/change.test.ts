@@ -104,6 +104,19 @@ describe("a change interrupted at any step is finished by the next command", () 
     expect(await state(root)).toEqual({ active: [], archived: ["ctx.md", "old.md"], events: ["archived:ctx"], warnings: [], pending: [] });
   });
 
+  it("a change finished by another process's repair keeps its actor, origin and fingerprints", async () => {
+    const { root } = await setup({ "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }) });
+    const confirmed = async () => (await readFile(path.join(root, "knowledge/ctx.md"), "utf8")).includes(`lastConfirmed: ${new Date().toISOString().slice(0, 10)}`);
+    await killBlockedOnLedger(root, 'await kb.actingAs("alice", () => kb.confirm("ctx"));', confirmed, "the confirmation's edit");
+    // Repaired by someone else: before, the event was appended bare (history showed "?" for who, and no fingerprints).
+    const kb = await openKnowledgeBase({ root, embedder: null, actor: "bob", origin: "main@elsewhere" });
+    await kb.repair();
+    const events = (await kb.ledger.read()).events.filter((e) => e.type === "manual-confirmed");
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ entry: "ctx", actor: "alice", fingerprints: expect.any(Array) });
+    expect(events[0]!.origin).not.toBe("main@elsewhere");
+  });
+
   it("restore, supersede and retract logs are finished too", async () => {
     const { root, kb } = await setup({ "knowledge/new.md": entryText({ finding: "A newer finding about retries and their backoff." }) });
     const loaded = await kb.load();
