@@ -111,7 +111,7 @@ export function parseLedgerText(text: string, file: string, position: TextPositi
     const problem = checkEvent(value);
     if (problem === undefined && (value as LedgerEvent).time > (latest ??= latestEventTime())) {
       // A confirmation dated 2099 would come after every later injection, and the entry would never decay.
-      warnings.push(warning(file, i + first, "ledger-invalid-line", `line skipped: dated ${(value as LedgerEvent).time}, more than a day after this machine's clock (${latest.slice(0, 10)}); an event cannot have happened yet (a machine whose clock was ahead, or a forged line)`));
+      warnings.push(warning(file, i + first, "ledger-invalid-line", `line skipped: dated ${(value as LedgerEvent).time}, more than a day after this machine's clock (${new Date(Date.parse(latest) - CLOCK_SKEW_MS).toISOString().slice(0, 16).replace("T", " ")} UTC); an event cannot have happened yet (a machine whose clock was ahead, or a forged line)`));
     } else if (problem === undefined) {
       events.push(value as LedgerEvent);
       numbers.push(i + first);
