@@ -5,7 +5,7 @@
  * ones; `status`, `confirm`, `record`, decay, `compound`, `inject` and `show` read records and
  * only the files they touch. A full parse of every file stays in `check`.
  */
-import { readFileSync, statSync } from "node:fs";
+import { lstatSync, readFileSync, statSync } from "node:fs";
 import type { AnchorPlace, SourceSignature } from "../anchors/code.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { isIsoDate, KNOWN_KEYS } from "../entry/schema.js";
@@ -182,6 +182,8 @@ export async function refreshCatalogue(
       continue;
     }
     if (s) (mtimes[i] = s.mtimeMs), (sizes[i] = s.size);
+    // A link to nothing is listed, but has no stat: read like the above (the reader says it dangles), not skipped as gone.
+    else if (lstatSync(file.abs, { throwIfNoEntry: false })?.isSymbolicLink()) (mtimes[i] = -1), (sizes[i] = -1);
   }
   // Nothing changed (the common case): the catalogue as it is, not one record decoded. A file written just before the
   // last refresh stat-ed it (racy: the same stat may hide a later write) is compared by content; while it is still in

@@ -18,4 +18,13 @@ describe("a committed link that loops (knowledge/loop.md -> loop.md)", () => {
     const injected = await kb.inject({ run: "r1", agent: "a", keywords: ["cancellation", "middleware"], dryRun: true });
     expect(injected.entries.map((e) => e.id)).toEqual(["ctx"]);
   });
+
+  it("a link to nothing is an error on that file too (it was skipped without a word)", async () => {
+    const root = await testdir({ ...SOURCE_FILES, "knowledge/ctx.md": entryText() });
+    await symlink("gone.md", path.join(root, "knowledge/dangling.md"));
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    const check = await kb.check();
+    expect(check.diagnostics.filter((d) => d.file === "knowledge/dangling.md" && d.severity === "error").map((d) => d.rule)).toEqual(["symlink-outside"]);
+    expect((await kb.status()).entries.map((e) => e.id)).toEqual(["ctx"]);
+  });
 });
