@@ -96,6 +96,14 @@ export function compileHostPolicy(allowHosts: readonly string[] = []): HostPolic
         `sanitize.allowHosts.${i} is not a host name or wildcard (got "${raw}"); expected e.g. "docs.rs" or "*.example.com".`,
       );
     }
+    // A wildcard over a whole top-level domain (`*.com`, `*.internal`, `*.corp`) would let every name under it through,
+    // the internal ones README promises are always flagged included: hosts are allowed per domain, or one by one.
+    if (host.startsWith("*.") && (!bare.includes(".") || INTERNAL_TLDS.has(bare))) {
+      throw new CairnError(
+        "CONFIG",
+        `sanitize.allowHosts.${i} covers a whole top-level domain (got "${raw}"): every ${INTERNAL_TLDS.has(bare) ? "internal " : ""}host under it would pass; expected a domain such as "*.example.com", or the hosts one by one (e.g. "docs.${bare}")`,
+      );
+    }
     (host.startsWith("*.") ? wildcard : exact).add(bare);
   }
   return {

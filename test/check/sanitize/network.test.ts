@@ -167,6 +167,21 @@ describe("allowHosts", () => {
     expect(isCairnError(caught) && caught.code).toBe("CONFIG");
     expect(String((caught as Error).message)).toContain("allowHosts.0");
   });
+
+  it("refuses a wildcard over a whole top-level domain; an internal host named one by one is allowed", () => {
+    // Before: "*.internal" let every internal name through, although internal names are flagged always.
+    for (const wide of ["*.internal", "*.corp", "*.com"]) {
+      let caught: unknown;
+      try {
+        createSanitizer({ allowHosts: ["docs.rs", wide] });
+      } catch (error) {
+        caught = error;
+      }
+      expect(isCairnError(caught) && caught.code).toBe("CONFIG");
+      expect(String((caught as Error).message)).toMatch(/allowHosts\.1 covers a whole top-level domain/);
+    }
+    expect(rules("see wiki.acme.corp and db.acme.corp", { allowHosts: ["wiki.acme.corp"] })).toEqual(["host-not-allowed"]);
+  });
 });
 
 describe("url-credentials", () => {
