@@ -168,6 +168,10 @@ describe("cairn watch runs other commands of its repository", () => {
     const root = await project();
     await git(root, "init", "-q");
     await git(root, "config", "user.name", "Carol");
+    // retract deletes only what git has.
+    await git(root, "config", "user.email", "carol@example.com");
+    await git(root, "add", "-A");
+    await git(root, "-c", "commit.gpgsign=false", "commit", "-qm", "entries");
     // No CAIRN_ACTOR: the name comes from `git config user.name` in the root, as in a command's own process.
     const env = { CAIRN_ACTOR: "", GIT_CONFIG_NOSYSTEM: "1", HOME: root, XDG_CONFIG_HOME: root };
     const w = await startWatch(root, { env });

@@ -156,7 +156,11 @@ export async function reviewHistory(): Promise<History> {
       await kb.supersede("old-advice", "new-advice");
       await kb.setStatus("wrong-claim", "disputed");
     }
-    if (i === 7) await kb.retract("wrong-claim");
+    if (i === 7) {
+      // retract deletes only what git has: the status change above is committed first.
+      repo.commit("wrong-claim disputed");
+      await kb.retract("wrong-claim");
+    }
   }
   // The pattern of pool-size's verify step is gone (fixed), and the auth handlers moved 3 lines down.
   await repo.write("src/db.ts", "export function openPool(size: number) {\n  return { size };\n}\n\nexport function query(sql: string) {\n  return sql;\n}\n");
