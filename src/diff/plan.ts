@@ -30,7 +30,8 @@ export type DiffPlan = { entries: DiffEntry[]; warnings: string[] };
 
 /** Frontmatter keys whose changes are reported as confirmation, archive or restore rather than metadata. */
 const LIFECYCLE_KEYS = new Set(["lastConfirmed", "provenance", "archived", "archivedReason"]);
-const SECTIONS: readonly BodySection[] = ["finding", "evidence", "verify"];
+/** Every body section an agent's prompt shows (Fix included: an edit of it changes what agents are told). */
+const SECTIONS: readonly BodySection[] = ["finding", "evidence", "verify", "fix"];
 
 function keyOf(version: EntryVersion): string {
   return version.entry?.id ?? idFromPath(version.path);
@@ -97,14 +98,14 @@ function byKey(versions: readonly EntryVersion[], onDuplicate?: (id: string, kep
   return map;
 }
 
-/** Pair leftovers whose finding, evidence and verify text are identical (a rename git did not see); unique matches only. */
+/** Pair leftovers whose finding, evidence, verify and fix text are identical (a rename git did not see); unique matches only. */
 function pairByBody(before: Map<string, EntryVersion>, after: Map<string, EntryVersion>, pairs: Array<{ b?: EntryVersion; a?: EntryVersion }>): void {
-  const signature = (v: EntryVersion) => (v.entry ? SECTIONS.map((s) => normalise(v.entry![s].text)).join("\0") : undefined);
+  const signature = (v: EntryVersion) => (v.entry ? SECTIONS.map((s) => sectionText(v.entry!, s)).join("\0") : undefined);
   const group = (side: Map<string, EntryVersion>) => {
     const bySignature = new Map<string, string[]>();
     for (const [key, v] of side) {
       const sig = signature(v);
-      if (sig === undefined || sig === "\0\0") continue;
+      if (sig === undefined || sig.replace(/\0/g, "") === "") continue;
       bySignature.set(sig, [...(bySignature.get(sig) ?? []), key]);
     }
     return bySignature;
@@ -147,7 +148,7 @@ function describeChange(b: EntryVersion, a: EntryVersion): DiffEntry | undefined
     if (b.hash !== a.hash) kinds.add("edited");
     return finish(out, kinds);
   }
-  const sections = SECTIONS.filter((s) => normalise(b.entry![s].text) !== normalise(a.entry![s].text));
+  const sections = SECTIONS.filter((s) => sectionText(b.entry!, s) !== sectionText(a.entry!, s));
   const metadata: string[] = [];
   const fb = b.entry.frontmatter;
   const fa = a.entry.frontmatter;
@@ -211,6 +212,11 @@ function dateText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString().slice(0, 10);
   return String(value);
+}
+
+/** A section's text with whitespace collapsed ("" for an absent Fix). */
+function sectionText(entry: Entry, section: BodySection): string {
+  return normalise(entry[section]?.text ?? "");
 }
 
 function normalise(text: string): string {

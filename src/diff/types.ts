@@ -7,8 +7,8 @@ export type ChangeKind = "added" | "retracted" | "restored" | "archived" | "edit
 /** Most significant first: an entry is listed under the first of its kinds in this order. */
 export const CHANGE_KINDS: readonly ChangeKind[] = ["added", "retracted", "restored", "archived", "edited", "confirmed", "renamed"];
 
-/** Body sections whose text can be edited. */
-export type BodySection = "finding" | "evidence" | "verify";
+/** Body sections whose text can be edited (each reaches agents' prompts). */
+export type BodySection = "finding" | "evidence" | "verify" | "fix";
 
 /** One changed entry. Facts describe HEAD, except for a retracted entry, which only exists at BASE. */
 export type DiffEntry = {
@@ -78,7 +78,7 @@ export type KnowledgeDiff = {
   headCommit?: string;
   /** New entries. */
   added: DiffEntry[];
-  /** Entries whose finding, evidence, verify steps or metadata changed. */
+  /** Entries whose finding, evidence, verify steps, fix or metadata changed. */
   edited: DiffEntry[];
   /** Entries whose `lastConfirmed` moved forward (and that changed in no more significant way). */
   confirmed: DiffEntry[];
