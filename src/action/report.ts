@@ -18,14 +18,18 @@ export type Scoped = {
   note?: string;
 };
 
-/** Split problems by scope: with `changed`, only files the pull request changes are annotated. */
-export function scopeDiagnostics(diagnostics: Diagnostic[], annotate: AnnotateScope, changed: ChangedFiles | undefined): Scoped {
-  if (annotate === "all" || !changed) return { annotated: diagnostics, elsewhere: [], limited: false };
+/**
+ * Split problems by scope: with `changed`, only files the pull request changes are annotated. `ofTheChange` (the
+ * knowledge diff's own problems: rewritten or removed ledger events) are made by the pull request itself, so they are
+ * always annotated, even in a file it deleted.
+ */
+export function scopeDiagnostics(diagnostics: Diagnostic[], annotate: AnnotateScope, changed: ChangedFiles | undefined, ofTheChange: Diagnostic[] = []): Scoped {
+  if (annotate === "all" || !changed) return { annotated: [...diagnostics, ...ofTheChange], elsewhere: [], limited: false };
   if (changed.kind === "unknown") {
-    return { annotated: diagnostics, elsewhere: [], limited: false, note: `could not tell which files the pull request changes, so every file is annotated: ${changed.reason}` };
+    return { annotated: [...diagnostics, ...ofTheChange], elsewhere: [], limited: false, note: `could not tell which files the pull request changes, so every file is annotated: ${changed.reason}` };
   }
   return {
-    annotated: diagnostics.filter((d) => changed.files.has(d.file)),
+    annotated: [...diagnostics.filter((d) => changed.files.has(d.file)), ...ofTheChange],
     elsewhere: diagnostics.filter((d) => !changed.files.has(d.file)),
     limited: true,
   };

@@ -24,15 +24,6 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<n
 
   const base = baseOf(ctx);
   const changed: ChangedFiles | undefined = base ? await changedFiles(ctx.root, base) : undefined;
-  const scoped = scopeDiagnostics(report.diagnostics, ctx.annotate, changed);
-  const annotations = formatDiagnostics(scoped.annotated, "github", { errors: 0, warnings: 0 });
-  if (annotations) processIo.out(annotations);
-  if (scoped.note) processIo.out(`::notice title=cairn::${scoped.note.replace(/\r?\n/g, " ")}`);
-
-  if (ctx.sarif) {
-    await mkdir(path.dirname(ctx.sarif), { recursive: true });
-    await writeFile(ctx.sarif, `${JSON.stringify(toSarif(report.diagnostics), null, 2)}\n`);
-  }
 
   let diff: KnowledgeDiff | undefined;
   let diffNote: string | undefined;
@@ -43,6 +34,18 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<n
       diffNote = `cairn diff failed: ${(error as Error).message}`;
     }
   } else if (changed?.kind === "unknown") diffNote = `no knowledge diff: ${changed.reason}`;
+
+  // The diff's own problems (ledger events rewritten or removed) fail the job like check's errors in changed files.
+  const scoped = scopeDiagnostics(report.diagnostics, ctx.annotate, changed, diff?.problems ?? []);
+  const annotations = formatDiagnostics(scoped.annotated, "github", { errors: 0, warnings: 0 });
+  if (annotations) processIo.out(annotations);
+  if (scoped.note) processIo.out(`::notice title=cairn::${scoped.note.replace(/\r?\n/g, " ")}`);
+
+  if (ctx.sarif) {
+    await mkdir(path.dirname(ctx.sarif), { recursive: true });
+    await writeFile(ctx.sarif, `${JSON.stringify(toSarif([...report.diagnostics, ...(diff?.problems ?? [])]), null, 2)}\n`);
+  }
+
   const diffMarkdown = diff ? renderDiffMarkdown(diff) : diffNote ? `> ${diffNote}` : undefined;
 
   const check = checkMarkdown(scoped, ctx);
@@ -67,7 +70,7 @@ function baseOf(ctx: ActionContext): string | undefined {
 }
 
 function hasChanges(diff: KnowledgeDiff | undefined): boolean {
-  return Boolean(diff && (CHANGE_KINDS.some((kind) => diff[kind].length > 0) || Object.keys(diff.ledger).length > 0));
+  return Boolean(diff && (CHANGE_KINDS.some((kind) => diff[kind].length > 0) || Object.keys(diff.ledger).length > 0 || diff.problems.length > 0));
 }
 
 async function postComment(ctx: ActionContext, body: string, worthSaying: boolean): Promise<CommentOutcome> {

@@ -16,6 +16,11 @@ import { ledgerAt, readSides } from "./versions.js";
 export type { BodySection, ChangeKind, DiffEntry, KnowledgeDiff } from "./types.js";
 export { renderDiffMarkdown, type RenderOptions } from "./markdown.js";
 
+/** True when the diff carries an error of its own (a rewritten or removed ledger event): `cairn diff` exits 1, the Action fails. */
+export function diffFails(diff: Pick<KnowledgeDiff, "problems">): boolean {
+  return diff.problems.some((p) => p.severity === "error");
+}
+
 /** Label of HEAD when comparing against the working tree. */
 export const WORKING_TREE = "working tree";
 
@@ -41,9 +46,6 @@ export async function diffKnowledge(layout: Layout, config: CairnConfig, base: s
   const plan = planDiff({ before: sides.before, after: sides.after, renames: sides.renames });
   const ledger = countLedgerChanges(sides.ledgerBefore, sides.ledgerAfter);
   const warnings = [...plan.warnings];
-  if (ledger.removed > 0) {
-    warnings.push(`${ledger.removed} ledger event${ledger.removed === 1 ? " was" : "s were"} removed from ${relativePath(layout, layout.ledger)}/; the ledger is append-only — restore the deleted lines`);
-  }
   // knowledge/.pending/ holds a running change's log and locks, local and gitignored: one in git came in a commit.
   // cairn never applies it (src/lifecycle/change.ts), and the pull request must not bring it.
   const pendingTop = `${knowledgeTop}/.pending/`;
@@ -71,6 +73,7 @@ export async function diffKnowledge(layout: Layout, config: CairnConfig, base: s
     renamed: groups.renamed,
     ledger: ledger.added,
     warnings,
+    problems: ledger.problems,
   };
 }
 

@@ -25,7 +25,7 @@ export function renderDiffMarkdown(diff: KnowledgeDiff, options: RenderOptions =
   const counts = CHANGE_KINDS.map((kind) => [kind, diff[kind].length] as const).filter(([, n]) => n > 0);
   const ledger = ledgerSummary(diff.ledger);
   if (counts.length === 0) {
-    lines.push(ledger ? `No entry changes. ${ledger}` : "No knowledge changes.");
+    lines.push(ledger ? `No entry changes. ${ledger}` : diff.problems.length ? "No entry changes." : "No knowledge changes.");
   } else {
     const summary = counts.map(([kind, n]) => `${n} ${kind}`).join(" · ");
     lines.push(`**${summary}**${ledger ? ` · ${ledger}` : ""}`);
@@ -36,6 +36,11 @@ export function renderDiffMarkdown(diff: KnowledgeDiff, options: RenderOptions =
       for (const entry of diff[kind].slice(0, max)) lines.push(bullet(entry, findingLength));
       if (n > max) lines.push(`- … and ${n - max} more (run \`cairn diff\` locally to see them all)`);
     }
+  }
+  if (diff.problems.length) {
+    lines.push("", `### Problems (${diff.problems.length})`, "");
+    for (const p of diff.problems.slice(0, max)) lines.push(`- ${p.severity === "error" ? "❌" : "⚠️"} ${code(`${p.file}:${p.line}`)} ${code(p.rule)} ${lineText(p.message, 600)}`);
+    if (diff.problems.length > max) lines.push(`- … and ${diff.problems.length - max} more (run \`cairn diff\` locally to see them all)`);
   }
   if (diff.warnings.length) {
     lines.push("", "### Warnings", "");

@@ -224,7 +224,7 @@ function normalise(text: string): string {
 }
 
 /** Stable JSON for comparing frontmatter values (object keys sorted). */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => {
     if (v && typeof v === "object" && !Array.isArray(v)) {
       return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([x], [y]) => compare(x, y)));

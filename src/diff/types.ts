@@ -1,4 +1,5 @@
 /** Plain types of a knowledge diff between two git revisions. */
+import type { Diagnostic } from "../entry/diagnostic.js";
 import type { EntryState } from "../entry/types.js";
 
 /** What happened to an entry between BASE and HEAD. */
@@ -92,6 +93,11 @@ export type KnowledgeDiff = {
   renamed: DiffEntry[];
   /** Ledger events added between the revisions, by event type (sorted keys). */
   ledger: Record<string, number>;
-  /** Things a reviewer should know that are not entry changes (removed ledger lines, duplicate ids). */
+  /** Things a reviewer should know that are not entry changes (duplicate ids, a committed change log, the configuration). */
   warnings: string[];
+  /**
+   * Errors the change itself makes that no `cairn check` of HEAD can see: ledger events rewritten in place or removed
+   * (the ledger is append-only). Any error here fails `cairn diff` (exit 1) and the GitHub Action.
+   */
+  problems: Diagnostic[];
 };

@@ -195,6 +195,36 @@ describe("the GitHub Action's step (run locally with the variables GitHub sets)"
     expect(run.stdout).toMatch(/^::warning title=cairn::cannot write the pull request comment: GET \/issues\/42\/comments answered 403: .*pull-requests: write/m);
   });
 
+  it("a pull request that rewrites or deletes ledger events fails with an annotation on the ledger line; appending passes", async () => {
+    const repo = await tempRepo();
+    cleanup.push(repo.cleanup);
+    const ledger = "knowledge/.ledger/2026-02.jsonl";
+    const events = [1, 2, 3].map((i) => ({ v: 1, eventId: `01ACT${String(i).padStart(21, "0")}`, type: "injected", run: `r${i}`, agent: "security", entries: ["auth-ctx"], time: `2026-02-0${i}T10:00:00.000Z` }));
+    const lines = (list: object[]) => list.map((e) => `${JSON.stringify(e)}\n`).join("");
+    for (const [rel, text] of Object.entries({
+      ...SOURCE_FILES,
+      "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }),
+      "knowledge/archive/.gitkeep": "",
+      "knowledge/auth-ctx.md": entryText({ finding: "Auth middleware swallows context cancellation errors after upstream calls." }),
+      [ledger]: lines(events),
+    })) await repo.write(rel, text);
+    const base = repo.commit("main");
+    repo.git("checkout", "-q", "-b", "feature");
+    await repo.write(ledger, lines([...events, { ...events[0]!, eventId: "01ACT000000000000000000099", run: "r9" }]));
+    repo.commit("append");
+    const fine = await runAction(repo, {}, prEvent(base));
+    expect(fine.code, fine.stdout).toBe(0);
+
+    await repo.write(ledger, lines([{ ...events[0]!, entries: ["auth-ctz"] }, events[1]!]));
+    repo.commit("rewrite history");
+    const run = await runAction(repo, {}, prEvent(base));
+    expect(run.code, run.stdout).toBe(1);
+    expect(run.stdout).toMatch(/^::error file=knowledge\/\.ledger\/2026-02\.jsonl,line=1,.*ledger-event-rewritten/m);
+    expect(run.stdout).toMatch(/^::error file=knowledge\/\.ledger\/2026-02\.jsonl,line=1,.*ledger-event-removed/m);
+    expect(run.outputs.errors).toBe("2");
+    expect(run.summary).toMatch(/### Problems \(2\)/);
+  });
+
   it("outside a pull request every problem is annotated, with no diff and no comment", async () => {
     const { repo } = await pullRequest();
     const github = await api();

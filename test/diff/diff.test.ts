@@ -219,7 +219,7 @@ describe("diffKnowledge against the working tree", () => {
     }
   });
 
-  it("warns when ledger lines were removed (the ledger is append-only)", async () => {
+  it("reports removed ledger lines as an error of the change (the ledger is append-only)", async () => {
     const local = await tempRepo();
     try {
       await local.write("knowledge/.ledger/x.jsonl", ledgerLine({ type: "retracted", entry: "a", time: "2026-02-01T00:00:00.000Z" }) + ledgerLine({ type: "retracted", entry: "b", time: "2026-02-01T00:00:00.000Z" }));
@@ -227,8 +227,9 @@ describe("diffKnowledge against the working tree", () => {
       await local.write("knowledge/.ledger/x.jsonl", ledgerLine({ type: "injected", run: "r", agent: "s", entries: ["a"], time: "2026-02-02T00:00:00.000Z" }));
       const d = await diffKnowledge(layoutFor(local.dir, DEFAULT_CONFIG), DEFAULT_CONFIG, "HEAD", undefined, { today: TODAY });
       expect(d.ledger).toEqual({ injected: 1 });
-      expect(d.warnings).toEqual([expect.stringContaining("2 ledger events were removed from knowledge/.ledger/")]);
-      expect(renderDiffMarkdown(d)).toContain("No entry changes. ledger: +1 event (1 injected)\n\n### Warnings\n\n- ⚠️ 2 ledger events were removed");
+      expect(d.warnings).toEqual([]);
+      expect(d.problems).toEqual([expect.objectContaining({ file: "knowledge/.ledger/x.jsonl", rule: "ledger-event-removed", severity: "error", message: expect.stringContaining("2 ledger events were removed from knowledge/.ledger/x.jsonl") })]);
+      expect(renderDiffMarkdown(d)).toContain("No entry changes. ledger: +1 event (1 injected)\n\n### Problems (1)\n\n- ❌ `knowledge/.ledger/x.jsonl:1` `ledger-event-removed` 2 ledger events were removed");
     } finally {
       await local.cleanup();
     }

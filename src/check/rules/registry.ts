@@ -67,7 +67,8 @@ export function validateRuleSettings(rules: Record<string, string>, source: stri
     } else if (!SETTINGS.includes(setting as RuleSetting)) {
       problems.push(`  rules.${id}: expected "error", "warning" or "off" (got ${JSON.stringify(setting)})`);
     } else if (meta.fatal && setting !== "error") {
-      problems.push(`  rules.${id}: cannot be changed: a file with this problem cannot be read as an entry at all`);
+      const why = meta.category === "ledger" ? "the ledger is append-only, and a change that breaks that must not be able to switch the rule off" : "a file with this problem cannot be read as an entry at all";
+      problems.push(`  rules.${id}: cannot be changed: ${why}`);
     }
   }
   if (problems.length) {

@@ -39,7 +39,7 @@ export type RuleMeta = {
   gate: boolean;
   /** May be switched off by `<!-- cairn-disable ID -->` inside the entry; never true for a gating rule. */
   inline: boolean;
-  /** The file cannot be read as an entry at all: its severity cannot be configured. */
+  /** Its severity cannot be configured: the file cannot be read as an entry at all, or (ledger) a change broke the append-only ledger. */
   fatal?: boolean;
 };
 
