@@ -96,17 +96,20 @@ export async function readSides(repo: GitRepo, options: SideOptions): Promise<Si
   return sides;
 }
 
+/** What `cairn check` says of an entry file that is a symbolic link (`readEntryBytes`), so the diff and the gate agree. */
+const LINK_PROBLEM = "line 1: entry-symlink: is a symbolic link; expected a regular file: git stores only the link, so no diff shows the text a prompt would get (cairn check reports it, inject never injects it)";
+
 /** Bytes of a request, a problem message (string) for something that is not a regular file, or undefined when absent. */
 async function contentOf(repo: GitRepo, request: Request, blobs: Map<string, Buffer>): Promise<Buffer | string | undefined> {
   if (request.blob !== undefined) {
-    if (request.mode === "120000") return "is a symbolic link; entries must be regular files";
+    if (request.mode === "120000") return LINK_PROBLEM;
     if (!isRegular(request.mode)) return undefined;
     return blobs.get(request.blob);
   }
   const abs = path.join(repo.top, request.topPath);
   try {
     const info = await lstat(abs);
-    if (info.isSymbolicLink()) return "is a symbolic link; entries must be regular files";
+    if (info.isSymbolicLink()) return LINK_PROBLEM;
     if (!info.isFile()) return undefined;
     return await readFile(abs);
   } catch (error) {

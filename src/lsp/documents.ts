@@ -3,7 +3,8 @@
  * archive are entries; every other buffer (a README, a file outside the repository, an untitled
  * buffer) is left alone. A buffer reached through a symbolic link that leaves the repository — or
  * the knowledge directory, as for `check` — is an entry location cairn must not read through: it
- * gets one `symlink-outside` problem and nothing else (no anchor resolution, no hover, no jumps).
+ * gets one `symlink-outside` problem and nothing else (no anchor resolution, no hover, no jumps). An entry file that is
+ * a link staying inside gets one `entry-symlink` problem the same way (an entry must be a regular file).
  * Classifying reads only metadata (lstat / realpath), never a file's bytes.
  */
 import { lstatSync, realpathSync } from "node:fs";
@@ -17,7 +18,7 @@ import type { Layout } from "../store/layout.js";
 export type Place =
   /** An entry file of this knowledge base. */
   | { kind: "entry"; file: EntryFile }
-  /** An entry location reached through a link leaving the repository or the knowledge directory. */
+  /** An entry location reached through a link leaving the repository or the knowledge directory, or itself a link. */
   | { kind: "escape"; file: EntryFile; problem: Diagnostic }
   /** Not an entry of this knowledge base (other markdown, outside the root, not a file: URI). */
   | { kind: "other"; reason: string };
@@ -34,6 +35,11 @@ export function classify(layout: Layout, uri: string): Place {
   if (escape) {
     const message = `symbolic link ${escape.link === local ? "" : `${path.relative(layout.root, escape.link).split(path.sep).join("/")} `}points outside ${escape.outOf} (${escape.target}); cairn never reads through it — entries must be regular files inside the knowledge directory`;
     return { kind: "escape", file, problem: diagnostic(file.rel, "symlink-outside", "error", message) };
+  }
+  // A link staying inside is not read through either (`readEntryFile` says `entry-symlink`): the buffer is the target's text.
+  if (lstatSync(local, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    const message = `is a symbolic link; expected a regular file: git stores only the link, so no diff of the entry shows the text a prompt would get — replace the link with the file itself`;
+    return { kind: "escape", file, problem: diagnostic(file.rel, "entry-symlink", "error", message) };
   }
   return { kind: "entry", file };
 }

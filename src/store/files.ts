@@ -1,4 +1,4 @@
-/** List and read entry files safely: no symlinks leaving the knowledge dir, size checked before reading. */
+/** List and read entry files safely: an entry file is a regular file (never a symbolic link), size checked before reading. */
 import { lstatSync, readFileSync, statSync } from "node:fs";
 import { readdir, realpath } from "node:fs/promises";
 import path from "node:path";
@@ -60,8 +60,9 @@ export type ReadResult = { entry?: Entry; diagnostics: Diagnostic[]; bytes?: Uin
 let parser: Promise<typeof import("../entry/parse.js")> | undefined;
 
 /**
- * Read one entry file's bytes with the checks every read makes: no symbolic link leaving the knowledge directory, a
- * regular file, under the size limit. Problems (and an unreadable file) become diagnostics.
+ * Read one entry file's bytes with the checks every read makes: a regular file, not a symbolic link (one leaving the
+ * knowledge directory is `symlink-outside`, any other `entry-symlink`), under the size limit. Problems (and an
+ * unreadable file) become diagnostics.
  */
 export function readEntryBytes(layout: Layout, file: EntryFile): Promise<{ bytes: Buffer } | { diagnostics: Diagnostic[] }> {
   return readChecked(layout, file, async (bytes) => ({ bytes }));
@@ -96,6 +97,12 @@ async function readChecked<T>(layout: Layout, file: EntryFile, use: (bytes: Buff
     const target = info.isSymbolicLink() ? statSync(file.abs) : info;
     // A link to a FIFO or a device inside the knowledge directory would block the (synchronous) read below forever.
     if (!target.isFile()) return problem("not-a-file", "expected a regular markdown file (this link points at something else)");
+    if (info.isSymbolicLink()) {
+      // git stores the link, not the text: a pull request adding it, or editing its target, never shows in a diff of
+      // entries what a prompt would get. So an entry is a regular file; links to directories keep working.
+      const to = relativePath(layout, await realpath(file.abs));
+      return problem("entry-symlink", `is a symbolic link to ${to}; expected a regular file: git stores only the link, so no diff of the entry shows the text a prompt would get — replace the link with the file itself (e.g. mv ${to} ${file.rel})`);
+    }
     const size = target.size;
     if (size > MAX_ENTRY_BYTES) {
       return problem("file-too-large", `file is ${(size / 1024 / 1024).toFixed(1)} MB; entries must be under ${MAX_ENTRY_BYTES / 1024} KB of markdown. It was not parsed.`);

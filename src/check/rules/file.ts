@@ -12,6 +12,7 @@ export const fileRules: RuleModule = {
       ["file-unreadable", "error", "file that cannot be read"],
       ["not-a-file", "error", "entry path that is not a regular file"],
       ["symlink-outside", "error", "symbolic link leaving the knowledge directory"],
+      ["entry-symlink", "error", "entry file that is a symbolic link (git stores the link, so no diff shows the text a prompt gets)"],
     ]),
     ...rulesOf("frontmatter", { gate: true, fatal: true }, [
       ["frontmatter-missing", "error", "no `---` line opening YAML frontmatter"],
