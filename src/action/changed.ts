@@ -1,19 +1,23 @@
 /** Which files a pull request changes, relative to the project root: from the merge base of BASE and HEAD. */
 import { execFile } from "node:child_process";
 import { mergeBase, openRepo, rawChanges, resolveCommit } from "../diff/git.js";
+import { pathspecs, realDirs, toLayoutPath } from "../diff/real-dirs.js";
+import type { Layout } from "../store/layout.js";
 
 export type ChangedFiles =
   | { kind: "known"; base: string; mergeBase: string; files: Set<string> }
   | { kind: "unknown"; reason: string };
 
 /**
- * Files changed between the merge base of `base` and HEAD (what the pull request shows). A base commit
- * missing from a shallow clone is fetched once from `origin`; when it still cannot be found the answer
- * is "unknown" with the reason, and the caller checks every file.
+ * Files changed between the merge base of `base` and HEAD (what the pull request shows), named as diagnostics name
+ * them: root-relative, and a file under the knowledge directory's real location (reached through a link, e.g.
+ * `knowledgeDir: "kb"` with `kb -> knowledge`) by the layout's path. A base commit missing from a shallow clone is
+ * fetched once from `origin`; when it still cannot be found the answer is "unknown" with the reason, and the caller
+ * checks every file.
  */
-export async function changedFiles(root: string, base: string): Promise<ChangedFiles> {
+export async function changedFiles(layout: Layout, base: string): Promise<ChangedFiles> {
   try {
-    const repo = await openRepo(root);
+    const repo = await openRepo(layout.root);
     let baseCommit = await resolveCommit(repo, base).catch(() => undefined);
     if (!baseCommit) {
       await fetchOnce(repo.top, base);
@@ -21,8 +25,9 @@ export async function changedFiles(root: string, base: string): Promise<ChangedF
     }
     const head = await resolveCommit(repo, "HEAD");
     const from = await mergeBase(repo, baseCommit, head);
-    const changes = await rawChanges(repo, from, head, repo.prefix || ".");
-    const files = new Set(changes.filter((c) => c.status !== "D").map((c) => c.path.slice(repo.prefix.length)));
+    const real = await realDirs(repo, layout);
+    const changes = await rawChanges(repo, from, head, [...new Set([repo.prefix || ".", ...pathspecs(real)])]);
+    const files = new Set(changes.filter((c) => c.status !== "D").map((c) => toLayoutPath(real, c.path) ?? c.path.slice(repo.prefix.length)));
     return { kind: "known", base: baseCommit, mergeBase: from, files };
   } catch (error) {
     return {

@@ -23,7 +23,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<n
   const report = await kb.check({ anchors: true, ...(ctx.duplicates ? { duplicates: true } : {}) });
 
   const base = baseOf(ctx);
-  const changed: ChangedFiles | undefined = base ? await changedFiles(ctx.root, base) : undefined;
+  const changed: ChangedFiles | undefined = base ? await changedFiles(kb.layout, base) : undefined;
 
   let diff: KnowledgeDiff | undefined;
   let diffNote: string | undefined;

@@ -120,11 +120,15 @@ export async function mergeBase(repo: GitRepo, a: string, b: string): Promise<st
  * files, like `git diff BASE`) when `head` is undefined. Only near-identical renames are paired
  * (-M90%): entries are short and share boilerplate, so git's default 50% pairs unrelated entries.
  */
-export async function rawChanges(repo: GitRepo, base: string, head: string | undefined, pathspec: string): Promise<RawChange[]> {
+export async function rawChanges(repo: GitRepo, base: string, head: string | undefined, pathspec: string | readonly string[]): Promise<RawChange[]> {
   const args = head === undefined
-    ? ["diff-index", "-z", "--no-abbrev", RENAMES, base, "--", pathspec]
-    : ["diff-tree", "-r", "-z", "--no-abbrev", RENAMES, base, head, "--", pathspec];
+    ? ["diff-index", "-z", "--no-abbrev", RENAMES, base, "--", ...specs(pathspec)]
+    : ["diff-tree", "-r", "-z", "--no-abbrev", RENAMES, base, head, "--", ...specs(pathspec)];
   return parseRaw((await runOrThrow(repo, args)).toString("utf8"));
+}
+
+function specs(pathspec: string | readonly string[]): string[] {
+  return typeof pathspec === "string" ? [pathspec] : [...pathspec];
 }
 
 /** Parse `--raw -z` output: `:oldmode newmode oldoid newoid status\0path\0[newpath\0]`. */
@@ -144,8 +148,8 @@ export function parseRaw(text: string): RawChange[] {
 }
 
 /** Untracked, not ignored files under `pathspec` in the working tree (top-relative). */
-export async function untrackedFiles(repo: GitRepo, pathspec: string): Promise<string[]> {
-  const out = (await runOrThrow(repo, ["ls-files", "--others", "--exclude-standard", "-z", "--", pathspec])).toString("utf8");
+export async function untrackedFiles(repo: GitRepo, pathspec: string | readonly string[]): Promise<string[]> {
+  const out = (await runOrThrow(repo, ["ls-files", "--others", "--exclude-standard", "-z", "--", ...specs(pathspec)])).toString("utf8");
   return out.split("\0").filter(Boolean);
 }
 

@@ -11,6 +11,7 @@ import { listTree, mergeBase, openRepo, readBlobs, resolveCommit, trackedFiles, 
 import { countLedgerChanges, events } from "./ledger.js";
 import { groupByKind, planDiff } from "./plan.js";
 import type { DiffEntry, KnowledgeDiff } from "./types.js";
+import { realDirs, toLayoutPath } from "./real-dirs.js";
 import { ledgerAt, readSides } from "./versions.js";
 
 export type { BodySection, ChangeKind, DiffEntry, KnowledgeDiff } from "./types.js";
@@ -41,22 +42,22 @@ export async function diffKnowledge(layout: Layout, config: CairnConfig, base: s
   const range = splitRange(base, head);
   const repo = await openRepo(layout.root);
   const resolved = await resolveRange(repo, range);
-  const knowledgeTop = `${repo.prefix}${relativePath(layout, layout.knowledge)}`.replace(/\/+$/, "");
-  const sides = await readSides(repo, { knowledgeTop, base: resolved.base, head: resolved.head, today: options.today ?? todayUtc() });
+  const real = await realDirs(repo, layout);
+  const sides = await readSides(repo, { real, base: resolved.base, head: resolved.head, today: options.today ?? todayUtc() });
   const plan = planDiff({ before: sides.before, after: sides.after, renames: sides.renames });
   const ledger = countLedgerChanges(sides.ledgerBefore, sides.ledgerAfter);
   const warnings = [...plan.warnings];
   // knowledge/.pending/ holds a running change's log and locks, local and gitignored: one in git came in a commit.
   // cairn never applies it (src/lifecycle/change.ts), and the pull request must not bring it.
-  const pendingTop = `${knowledgeTop}/.pending/`;
+  const pendingTop = `${real.knowledge.top ? `${real.knowledge.top}/` : ""}.pending/`;
   const committed = resolved.head === undefined ? await trackedFiles(repo, pendingTop) : (await listTree(repo, resolved.head, pendingTop)).map((f) => f.path);
   for (const file of committed) {
-    warnings.push(`${file.slice(repo.prefix.length)} is committed: files in ${relativePath(layout, layout.knowledge)}/.pending/ are a running change's log or lock, local to one machine — cairn never applies a committed one; remove it from the change`);
+    warnings.push(`${toLayoutPath(real, file) ?? file.slice(repo.prefix.length)} is committed: files in ${relativePath(layout, layout.knowledge)}/.pending/ are a running change's log or lock, local to one machine — cairn never applies a committed one; remove it from the change`);
   }
   const configChanged = await configChange(layout, repo, resolved);
   if (configChanged) warnings.push(configChanged);
   const entries = await withDecay(plan.entries, config, async () =>
-    resolved.head === undefined ? (await readLedger(layout.ledger, { root: layout.root })).events : events(await ledgerAt(repo, resolved.head, knowledgeTop)),
+    resolved.head === undefined ? (await readLedger(layout.ledger, { root: layout.root })).events : events(await ledgerAt(repo, resolved.head, real)),
   );
   const groups = groupByKind(entries);
   return {

@@ -7,6 +7,7 @@ import type { EntryState } from "../entry/types.js";
 import { NULL_OID, type GitRepo, listTree, rawChanges, readBlobs, untrackedFiles } from "./git.js";
 import type { LedgerText } from "./ledger.js";
 import type { EntryVersion } from "./plan.js";
+import { pathspecs, toLayoutPath, type RealDirs } from "./real-dirs.js";
 import { isEntryFileName } from "../store/files.js";
 
 export type Sides = {
@@ -19,8 +20,8 @@ export type Sides = {
 };
 
 export type SideOptions = {
-  /** Knowledge directory relative to the git top level, forward slashes, no trailing slash ("" for the top level). */
-  knowledgeTop: string;
+  /** Where git sees the knowledge directory, its archive and its ledger (`realDirs`). */
+  real: RealDirs;
   /** Commit id of BASE. */
   base: string;
   /** Commit id of HEAD; undefined for the working tree. */
@@ -31,11 +32,14 @@ export type SideOptions = {
 
 type Where = { kind: "entry"; state: EntryState } | { kind: "ledger" };
 
-/** Entry files sit directly in the knowledge dir or its archive/ (as `listEntryFiles` lists them); ledger files in .ledger/. */
-export function classify(topPath: string, knowledgeTop: string): Where | undefined {
-  const lead = knowledgeTop ? `${knowledgeTop}/` : "";
-  if (!topPath.startsWith(lead)) return undefined;
-  const rest = topPath.slice(lead.length);
+/**
+ * Entry files sit directly in the knowledge dir or its archive/ (as `listEntryFiles` lists them); ledger files in
+ * .ledger/. `file` and `knowledgeDir` are paths relative to one place (the project root, as the layout names them).
+ */
+export function classify(file: string, knowledgeDir: string): Where | undefined {
+  const lead = knowledgeDir ? `${knowledgeDir}/` : "";
+  if (!file.startsWith(lead)) return undefined;
+  const rest = file.slice(lead.length);
   const slash = rest.indexOf("/");
   const name = slash === -1 ? rest : rest.slice(slash + 1);
   const dir = slash === -1 ? "" : rest.slice(0, slash);
@@ -47,34 +51,37 @@ export function classify(topPath: string, knowledgeTop: string): Where | undefin
   return undefined;
 }
 
-type Request = { topPath: string; where: Where; side: "before" | "after"; blob?: string; mode: string };
+/** `topPath`: git's path (top-relative); `file`: the layout's (root-relative). */
+type Request = { topPath: string; file: string; where: Where; side: "before" | "after"; blob?: string; mode: string };
 
 /** Collect and parse every changed entry and ledger file on both sides. */
 export async function readSides(repo: GitRepo, options: SideOptions): Promise<Sides> {
-  const { knowledgeTop, base, head } = options;
-  const pathspec = knowledgeTop || ".";
-  const changes = await rawChanges(repo, base, head, pathspec);
+  const { real, base, head } = options;
+  const specs = pathspecs(real);
+  const changes = await rawChanges(repo, base, head, specs);
   const requests: Request[] = [];
   const renames: Sides["renames"] = [];
-  const rel = (topPath: string) => topPath.slice(repo.prefix.length);
+  // Git names files under the real directories; the diff names them as the layout does (a linked knowledgeDir).
+  const shown = (topPath: string) => toLayoutPath(real, topPath) ?? topPath.slice(repo.prefix.length);
+  const place = (topPath: string) => classify(shown(topPath), real.knowledge.shown);
   for (const change of changes) {
-    const oldWhere = classify(change.oldPath, knowledgeTop);
-    const newWhere = classify(change.path, knowledgeTop);
+    const oldWhere = place(change.oldPath);
+    const newWhere = place(change.path);
     if (oldWhere && change.status !== "A" && change.status !== "C") {
       // An unmerged path has no BASE blob id in the raw record; ask for it by name instead.
       const blob = NULL_OID.test(change.oldOid) ? `${base}:${change.oldPath}` : change.oldOid;
-      if (!blob.includes("\n")) requests.push({ topPath: change.oldPath, where: oldWhere, side: "before", blob, mode: NULL_OID.test(change.oldMode) ? "100644" : change.oldMode });
+      if (!blob.includes("\n")) requests.push({ topPath: change.oldPath, file: shown(change.oldPath), where: oldWhere, side: "before", blob, mode: NULL_OID.test(change.oldMode) ? "100644" : change.oldMode });
     }
     if (newWhere && change.status !== "D") {
       const fromGit = head !== undefined && !NULL_OID.test(change.newOid);
-      requests.push({ topPath: change.path, where: newWhere, side: "after", mode: change.newMode, ...(fromGit ? { blob: change.newOid } : {}) });
+      requests.push({ topPath: change.path, file: shown(change.path), where: newWhere, side: "after", mode: change.newMode, ...(fromGit ? { blob: change.newOid } : {}) });
     }
-    if (change.status === "R") renames.push({ from: rel(change.oldPath), to: rel(change.path) });
+    if (change.status === "R") renames.push({ from: shown(change.oldPath), to: shown(change.path) });
   }
   if (head === undefined) {
-    for (const topPath of await untrackedFiles(repo, pathspec)) {
-      const where = classify(topPath, knowledgeTop);
-      if (where) requests.push({ topPath, where, side: "after", mode: "100644" });
+    for (const topPath of await untrackedFiles(repo, specs)) {
+      const where = place(topPath);
+      if (where) requests.push({ topPath, file: shown(topPath), where, side: "after", mode: "100644" });
     }
   }
 
@@ -83,7 +90,7 @@ export async function readSides(repo: GitRepo, options: SideOptions): Promise<Si
   for (const request of requests) {
     const content = await contentOf(repo, request, blobs);
     if (content === undefined) continue;
-    const relPath = rel(request.topPath);
+    const relPath = request.file;
     if (request.where.kind === "ledger") {
       if (typeof content !== "string") (request.side === "before" ? sides.ledgerBefore : sides.ledgerAfter).push({ path: relPath, text: content.toString("utf8") });
       continue;
@@ -129,13 +136,13 @@ function parseVersion(bytes: Buffer, relPath: string, state: EntryState, today: 
   return { path: relPath, state, hash, errors, ...(result.entry ? { entry: result.entry } : {}) };
 }
 
-/** Every ledger file at HEAD: from the commit, or from the working tree when `head` is undefined (via `readWorkTree`). */
-export async function ledgerAt(repo: GitRepo, head: string, knowledgeTop: string): Promise<LedgerText[]> {
-  const ledgerTop = knowledgeTop ? `${knowledgeTop}/.ledger` : ".ledger";
-  const files = (await listTree(repo, head, ledgerTop)).filter((f) => classify(f.path, knowledgeTop)?.kind === "ledger" && f.mode !== "120000");
+/** Every ledger file in commit `head`, named as the layout names them. */
+export async function ledgerAt(repo: GitRepo, head: string, real: RealDirs): Promise<LedgerText[]> {
+  const shown = (topPath: string) => toLayoutPath(real, topPath) ?? topPath.slice(repo.prefix.length);
+  const files = (await listTree(repo, head, real.ledger.top || ".")).filter((f) => classify(shown(f.path), real.knowledge.shown)?.kind === "ledger" && f.mode !== "120000");
   const blobs = await readBlobs(repo, files.map((f) => f.oid));
   return files.flatMap((f) => {
     const blob = blobs.get(f.oid);
-    return blob ? [{ path: f.path.slice(repo.prefix.length), text: blob.toString("utf8") }] : [];
+    return blob ? [{ path: shown(f.path), text: blob.toString("utf8") }] : [];
   });
 }

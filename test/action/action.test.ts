@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { COMMENT_MARKER } from "../../src/action/report.js";
@@ -81,6 +81,9 @@ async function api(): Promise<FakeGitHub> {
   cleanup.push(github.close);
   return github;
 }
+
+/** A GitHub token shape, assembled so that this file holds none. */
+const token = () => ["ghp", "_", "Zx9Qm2Lp7Rt4Vb8Nc3Hd6Jk1Wf5Gs0Ty2Ua9Eo"].join("");
 
 const prEvent = (base: string) => ({ action: "synchronize", number: PR, pull_request: { number: PR, base: { sha: base, ref: "main" }, head: { ref: "feature" } } });
 
@@ -223,6 +226,31 @@ describe("the GitHub Action's step (run locally with the variables GitHub sets)"
     expect(run.stdout).toMatch(/^::error file=knowledge\/\.ledger\/2026-02\.jsonl,line=1,.*ledger-event-removed/m);
     expect(run.outputs.errors).toBe("2");
     expect(run.summary).toMatch(/### Problems \(2\)/);
+  });
+
+  it.each([
+    ["knowledgeDir: kb, kb -> knowledge", "knowledge", "kb"],
+    ["no config, knowledge -> docs/kb", "docs/kb", "knowledge"],
+  ])("a knowledge directory reached through a link (%s): problems in the files the pull request adds are annotated and fail", async (_name, real, shown) => {
+    const repo = await tempRepo();
+    cleanup.push(repo.cleanup);
+    const config = shown === "knowledge" ? { embedder: { provider: "none" } } : { knowledgeDir: shown, embedder: { provider: "none" } };
+    for (const [rel, text] of Object.entries({
+      ...SOURCE_FILES,
+      "cairn.config.json": JSON.stringify(config),
+      [`${real}/archive/.gitkeep`]: "",
+      [`${real}/auth-ctx.md`]: entryText({ finding: "Auth middleware swallows context cancellation errors after upstream calls." }),
+    })) await repo.write(rel, text);
+    await symlink(path.relative(path.dirname(path.join(repo.dir, shown)), path.join(repo.dir, real)), path.join(repo.dir, shown));
+    const base = repo.commit("main");
+    repo.git("checkout", "-q", "-b", "feature");
+    await repo.write(`${real}/leak.md`, entryText({ finding: `Upstream calls in auth middleware are safe; ${token()} is the test key.` }));
+    repo.commit("feature");
+    const run = await runAction(repo, {}, prEvent(base));
+    expect(run.code, run.stdout).toBe(1);
+    expect(run.stdout).toMatch(new RegExp(`^::error file=${shown.replace("/", "\\/")}\\/leak\\.md,.*secret-github-token`, "m"));
+    expect(run.summary).toMatch(/\*\*1 added\*\*/);
+    expect(run.summary).toContain(`\`${shown}/leak.md\``);
   });
 
   it("outside a pull request every problem is annotated, with no diff and no comment", async () => {
