@@ -251,7 +251,7 @@ async function rewrite(layout: Layout, step: Extract<ChangeStep, { kind: "rewrit
 async function move(layout: Layout, step: Extract<ChangeStep, { kind: "move" }>): Promise<void> {
   const from = entryPath(layout, step.from);
   const to = entryPath(layout, step.to);
-  const expected = await editedText(layout, from, step.edits);
+  let expected = await editedText(layout, from, step.edits);
   if (expected === undefined) return; // source gone: moved already (or deleted by hand; nothing to recreate)
   try {
     await createEntryFile(layout, to, expected);
@@ -261,8 +261,20 @@ async function move(layout: Layout, step: Extract<ChangeStep, { kind: "move" }>)
       throw new CairnError("CONFLICT", `${step.to} already exists and differs from ${step.from}; both were kept — compare them, keep one and delete the other`, { cause: error });
     }
   }
+  // A save of `from` while it was copied is copied too before `from` goes (it was deleted with the save in it).
+  for (let attempt = 1; ; attempt++) {
+    const now = await editedText(layout, from, step.edits);
+    if (now === undefined) return; // removed meanwhile: `to` holds what it held
+    if (now === expected) break;
+    if (attempt > MOVE_ATTEMPTS) throw new CairnError("CONFLICT", `${step.from} kept changing while it was moved to ${step.to}; both were kept — keep the newer one and delete the other`);
+    await writeEntryFile(layout, to, now);
+    expected = now;
+  }
   await deleteEntryFile(layout, from);
 }
+
+/** Copies of a source saved again while it is moved. */
+const MOVE_ATTEMPTS = 5;
 
 /** Give an event its time and a fixed eventId (kept when already set). */
 function stamp(event: NewEvent, now: Date): NewEvent {

@@ -17,6 +17,11 @@ export type WriteFileAtomicOptions = {
   mode?: number;
   /** Refuse to replace an existing file (throws CairnError "CONFLICT"); default false. */
   exclusive?: boolean;
+  /**
+   * Asked once the new bytes are written and synced, right before the rename: false leaves the file as it is (and
+   * `writeFileAtomic` returns false). A read-modify-write checks here that nobody saved the file meanwhile.
+   */
+  onlyIf?: () => Promise<boolean>;
 };
 
 /** Error codes meaning "hard links are not available here", after which we fall back to copying. */
@@ -25,21 +30,24 @@ const NO_LINK = new Set(["EXDEV", "EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "E
 /**
  * Write `data` to `file` through a temp file in the same directory: write, fsync, then rename
  * (or hard-link when `exclusive`), then fsync the directory. The temp file is removed on failure.
+ * Returns false only when `onlyIf` said no (nothing written).
  */
 export async function writeFileAtomic(
   file: string,
   data: string | Uint8Array | Iterable<string | Uint8Array>,
   options: WriteFileAtomicOptions = {},
-): Promise<void> {
+): Promise<boolean> {
   const exclusive = options.exclusive ?? false;
   const target = exclusive ? file : await fs.realpath(file).catch(() => file);
   const temp = tempPathFor(target);
   try {
     const mode = options.mode ?? (exclusive ? undefined : await existingMode(target));
     await writeAndSync(temp, data, mode);
+    if (options.onlyIf && !(await options.onlyIf())) return false;
     if (exclusive) await linkExclusive(temp, target);
     else await fs.rename(temp, target);
     await syncDirectory(path.dirname(target));
+    return true;
   } catch (error) {
     throw asCairnError(error, `could not write ${file}`, file);
   } finally {

@@ -15,13 +15,20 @@ import type { Layout } from "./layout.js";
 /** Apply frontmatter edits to one file in place; returns whether the file changed. Other bytes stay identical. */
 export async function editEntryFile(layout: Layout, abs: string, edits: readonly FrontmatterEdit[]): Promise<boolean> {
   await assertContained(layout.root, abs, "edit an entry");
-  const text = await readText(abs);
-  const result = editFrontmatter(text, edits);
-  if (!result.ok) throw new CairnError("INVALID", `Cannot edit ${abs}: ${result.reason}. The file was not changed.`);
-  if (!result.changed) return false;
-  await writeFileAtomic(abs, result.text);
-  return true;
+  // A person may save the file while it is edited: the edit is written only over the text it was made on, else made
+  // again on what was saved (a save landing between the read and the rename was silently reverted).
+  for (let attempt = 1; ; attempt++) {
+    const text = await readText(abs);
+    const result = editFrontmatter(text, edits);
+    if (!result.ok) throw new CairnError("INVALID", `Cannot edit ${abs}: ${result.reason}. The file was not changed.`);
+    if (!result.changed) return false;
+    if (await writeFileAtomic(abs, result.text, { onlyIf: async () => (await readTextIfExists(abs)) === text })) return true;
+    if (attempt >= EDIT_ATTEMPTS) throw new CairnError("CONFLICT", `${abs} kept changing while cairn edited it (${EDIT_ATTEMPTS} tries); it was left as it is — save it, then run the command again`);
+  }
 }
+
+/** Tries of an edit whose file is saved meanwhile, each on the text then saved. */
+const EDIT_ATTEMPTS = 5;
 
 /** The text `abs` would have after `edits` (throws when the frontmatter cannot be edited); undefined when the file does not exist. */
 export async function editedText(layout: Layout, abs: string, edits: readonly FrontmatterEdit[]): Promise<string | undefined> {
