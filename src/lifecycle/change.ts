@@ -87,7 +87,7 @@ const edits = z.array(z.discriminatedUnion("op", [z.object({ op: z.literal("set"
 const intentSchema = z.object({
   v: z.literal(1),
   key: z.string(),
-  owner: z.object({ pid: z.number().int(), host: z.string(), start: z.string().optional() }),
+  owner: z.object({ pid: z.number().int(), host: z.string(), start: z.string().optional(), ns: z.string().optional() }),
   seal: z.string().optional(),
   created: z.string(),
   steps: z.array(

@@ -1,10 +1,10 @@
 /**
  * Which process owns a lock or a pending change, and whether it is still running. A record of
- * pid + hostname + the process's start time is what tells a live holder from a dead one on the same
- * host (the start time catches a pid reused by a later process). Holders on another host (a shared
+ * pid + hostname + the process's start time + its PID namespace is what tells a live holder from a dead one on the
+ * same host (the start time catches a pid reused by a later process; the namespace, a process in a container). Holders on another host (a shared
  * file system) cannot be checked: callers fall back to an age bound for them.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import os from "node:os";
 
 export type Owner = {
@@ -14,6 +14,12 @@ export type Owner = {
   host: string;
   /** Start time of the process as the kernel reports it (Linux: clock ticks since boot); absent where unknown. */
   start?: string;
+  /**
+   * The process's PID namespace (Linux: `pid:[4026531836]`); absent where unknown. A process in a container or sandbox
+   * sharing the host name and the repository has pids of its own (often 1): checked from another namespace, its pid
+   * names some other process, which made a live holder look dead and its lock be broken.
+   */
+  ns?: string;
 };
 
 export type Liveness = "alive" | "dead" | "unknown";
@@ -38,11 +44,21 @@ export function processStart(pid: number): string | undefined {
 
 let self: Owner | undefined;
 
+/** This process's PID namespace (Linux); undefined elsewhere. */
+function pidNamespace(): string | undefined {
+  try {
+    return readlinkSync("/proc/self/ns/pid");
+  } catch {
+    return undefined;
+  }
+}
+
 /** This process as an owner record. */
 export function currentOwner(): Owner {
   if (!self) {
     const start = processStart(process.pid);
-    self = { pid: process.pid, host: os.hostname(), ...(start ? { start } : {}) };
+    const ns = pidNamespace();
+    self = { pid: process.pid, host: os.hostname(), ...(start ? { start } : {}), ...(ns ? { ns } : {}) };
   }
   return self;
 }
@@ -51,6 +67,8 @@ export function currentOwner(): Owner {
 export function liveness(owner: Partial<Owner> | undefined): Liveness {
   if (!owner || typeof owner.pid !== "number" || !Number.isInteger(owner.pid) || owner.pid <= 0 || typeof owner.host !== "string") return "unknown";
   if (owner.host !== os.hostname()) return "unknown";
+  // Another PID namespace on this host: its pid means nothing here (callers fall back to an age bound, as for another host).
+  if (typeof owner.ns === "string" && currentOwner().ns !== undefined && owner.ns !== currentOwner().ns) return "unknown";
   if (owner.pid === process.pid) return owner.start === undefined || owner.start === currentOwner().start ? "alive" : "dead";
   try {
     process.kill(owner.pid, 0);
