@@ -37,6 +37,7 @@ export type {
   ShowResult,
   StatusOptions,
   StatusReport,
+  Unreadable,
 } from "./types/status.js";
 export type { InitResult, ManualResult, NewEntryInput, NewEntryResult, RepairResult } from "./types/entries.js";
 export type { AnchorEdit, CheckOptions, CheckReport, FixAnchorsOptions, FixReport } from "./types/check.js";

@@ -2,33 +2,47 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Diagnostic } from "../entry/diagnostic.js";
+import { idFromPath } from "../entry/id.js";
 import type { Entry } from "../entry/types.js";
 import { projectState, type LedgerState } from "../ledger/index.js";
 import { lookup } from "../lifecycle/lookup.js";
 import { entryFileFor } from "../store/files.js";
-import type { History, NotFound, ShowResult } from "../types/status.js";
+import type { History, NotFound, ShowResult, Unreadable } from "../types/status.js";
 import type { KbContext } from "./context.js";
 import { byFileName } from "./entry-file.js";
 import { confirmationInfo } from "./status.js";
 
-/** One entry by id: its text, parsed fields, status row and every rule's problems; "not found" carries close ids. */
+/** One entry by id: its text, parsed fields, status row and every rule's problems; "not found" carries close ids; a file that does not parse, its problems. */
 export async function showEntry(ctx: Pick<KbContext, "layout" | "config" | "ledger" | "today" | "knowledge" | "lint">, id: string): Promise<ShowResult> {
   const { entryView } = await import("../lifecycle/show.js");
   const { readEntryFile } = await import("../store/files.js");
   // The entry's own file when its id is its name; else the catalogue finds the file. Only that file is read and parsed.
   let read = await byFileName(ctx, id);
   if (!read) {
-    const found = lookup((await ctx.knowledge()).byId, id);
-    if (found.kind === "not-found") return found;
+    const loaded = await ctx.knowledge();
+    const found = lookup(loaded.byId, id);
+    // A file named `<id>.md` that holds no entry is not "no such entry": say why it cannot be read, as confirm does.
+    if (found.kind === "not-found") return unreadable(loaded.diagnostics, id) ?? found;
     const file = entryFileFor(ctx.layout, found.entry.path);
     const again = file ? await readEntryFile(ctx.layout, file, ctx.today()) : undefined;
-    if (!again?.entry || again.entry.id !== id) return { kind: "not-found", id, suggestions: [] };
+    if (!again?.entry || again.entry.id !== id) return (again && unreadable(again.diagnostics, id, found.entry.path)) ?? { kind: "not-found", id, suggestions: [] };
     read = { ...again, entry: again.entry };
   }
   const { state } = await ctx.ledger.state();
   const views = projectState(state, confirmationInfo([read.entry]), { today: ctx.today() });
   const diagnostics = read.entry.hash ? await entryDiagnostics(ctx, read.entry, read.diagnostics, state) : read.diagnostics;
   return { kind: "found", entry: await entryView(ctx.layout, ctx.config, read.entry, diagnostics, views, state) };
+}
+
+/**
+ * When `<id>.md` (or, given `file`, that file) has an error that kept it from being read as an entry: its path and
+ * every problem of that file, errors first. Undefined when there is no such problem.
+ */
+function unreadable(diagnostics: readonly Diagnostic[], id: string, file?: string): Unreadable | undefined {
+  const first = diagnostics.find((d) => d.severity === "error" && (file ? d.file === file : idFromPath(d.file) === id));
+  if (!first) return undefined;
+  const own = diagnostics.filter((d) => d.file === first.file);
+  return { kind: "unreadable", id, path: first.file, diagnostics: [...own.filter((d) => d.severity === "error"), ...own.filter((d) => d.severity !== "error")] };
 }
 
 /**

@@ -8,7 +8,7 @@ const getEntry = defineTool({
   name: "get_entry",
   title: "Read one entry",
   description:
-    "Read one knowledge entry by id: its file text, parsed fields (title, finding, evidence anchors, verify steps, frontmatter), its status row (decay counter, confirmations, warnings) and its problems. An unknown id returns kind not-found with close ids.",
+    "Read one knowledge entry by id: its file text, parsed fields (title, finding, evidence anchors, verify steps, frontmatter), its status row (decay counter, confirmations, warnings) and its problems. An unknown id returns kind not-found with close ids; an entry whose file does not parse returns kind unreadable with its path and problems.",
   annotations: readOnly,
   inputSchema: z.object({ id: entryId }),
   run: async (kb, args) => kb.show(args.id),

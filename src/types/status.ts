@@ -148,7 +148,19 @@ export type NotFound = {
   suggestions: string[];
 };
 
-/** `show`: the entry, or not found. */
+/** An entry whose file exists but holds no readable entry (invalid YAML, not UTF-8, empty, too large, not a file, unreadable). */
+export type Unreadable = {
+  /** Tells it apart from a result. */
+  kind: "unreadable";
+  /** The id that was asked for. */
+  id: string;
+  /** The file that holds it, repo-relative. */
+  path: string;
+  /** Why it cannot be read: file, line, column, rule and message, errors first. */
+  diagnostics: Diagnostic[];
+};
+
+/** `show`: the entry, not found, or its file does not parse. */
 export type ShowResult =
   | {
       /** The entry exists. */
@@ -156,7 +168,8 @@ export type ShowResult =
       /** The entry in full. */
       entry: EntryView;
     }
-  | NotFound;
+  | NotFound
+  | Unreadable;
 
 /** One line of an entry's history, from the ledger or from git. */
 export type HistoryItem =

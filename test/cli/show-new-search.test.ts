@@ -108,6 +108,34 @@ describe("cairn show ID", () => {
     expect(asJson.code).toBe(1);
     expect(JSON.parse(asJson.stdout)).toEqual({ kind: "not-found", id: "ctx-cancl", suggestions: ["ctx-cancel"] });
   });
+
+  it("an entry whose file exists but does not parse is named with its file, line and problem, in text and JSON (not 'no entry')", async () => {
+    const root = await project({
+      "knowledge/broken-yaml.md": `---\n${FM}\ntags: [a, b\n---\nFinding.\n`,
+      "knowledge/empty.md": "",
+      "knowledge/dir.md/.gitkeep": "",
+    });
+    await writeFile(path.join(root, "knowledge/latin1.md"), Buffer.concat([Buffer.from(`---\n${FM}\n---\nFind`), Buffer.from([0xff, 0xfe]), Buffer.from("ing.\n")]));
+    const cases: [string, string, number, string][] = [
+      ["broken-yaml", "yaml-invalid", 4, "invalid YAML"],
+      ["empty", "file-empty", 1, "file is empty"],
+      ["dir", "not-a-file", 1, "expected a regular markdown file"],
+      ["latin1", "encoding-invalid", 5, "not valid UTF-8"],
+    ];
+    for (const [id, rule, line, message] of cases) {
+      const text = await cairn(["--root", root, "show", id]);
+      expect(text.code, id).toBe(1);
+      expect(text.stderr, id).not.toMatch(/no entry with id/);
+      expect(text.stderr, id).toContain(`cairn show: knowledge/${id}.md holds "${id}" but cannot be parsed`);
+      expect(text.stderr, id).toMatch(new RegExp(`knowledge/${id}\\.md:${line}:\\d+ error ${rule} .*${message}`));
+      expect(text.stdout, id).toBe("");
+      const asJson = await cairn(["--root", root, "show", id, "--json"]);
+      expect(asJson.code, id).toBe(1);
+      const result = JSON.parse(asJson.stdout) as { kind: string; id: string; path: string; diagnostics: { rule: string; line: number; file: string }[] };
+      expect(result).toMatchObject({ kind: "unreadable", id, path: `knowledge/${id}.md` });
+      expect(result.diagnostics[0]).toMatchObject({ file: `knowledge/${id}.md`, rule, line, severity: "error" });
+    }
+  });
 });
 
 describe("cairn new: $EDITOR and --from", () => {

@@ -14,6 +14,13 @@ export async function show(kb: KnowledgeBase, io: Io, id: string, opts: { json?:
     io.err(`cairn show: no entry with id "${result.id}" in ${dir}/ or ${dir}/archive/.${hint}`);
     return EXIT.failed;
   }
+  if (result.kind === "unreadable") {
+    // As confirm, retract and set-status say it: the file, the line and the problem, not "no entry".
+    io.err(terminalText(`cairn show: ${result.path} holds "${result.id}" but cannot be parsed:`));
+    for (const d of result.diagnostics) io.err(terminalText(`${d.file}:${d.line}:${d.column} ${d.severity} ${d.rule} ${d.message}`));
+    io.err(terminalText(`Fix it (\`cairn check ${result.path}\` lists every problem) and retry.`));
+    return EXIT.failed;
+  }
   const { entry } = result;
   const s = entry.status;
   // stdout is the file itself (so `cairn show ID > copy.md` is the entry); what the tool knows about it goes to stderr.
