@@ -257,6 +257,26 @@ describe("configuration and project errors", () => {
     expect(outside.stderr).toMatch(/outside the project root/);
   });
 
+  it("check's paths are relative to the working directory, as every other command's; outside the project is still refused", async () => {
+    const dir = await project({ "knowledge/good.md": entryText() });
+    const inside = path.join(dir, "knowledge");
+    for (const p of ["good.md", "./good.md", "../knowledge/good.md", path.join(inside, "good.md"), "."]) {
+      const r = await cairn(["check", p], { cwd: inside });
+      expect(r.stderr, p).toBe("");
+      expect([r.code, r.stdout], p).toEqual([0, p === "." ? expect.stringMatching(/0 errors, 0 warnings in \d+ files?\n$/) : "0 errors, 0 warnings in 1 file\n"]);
+    }
+    // --root names the project, not where paths start: they still resolve against the working directory.
+    expect((await cairn(["--root", dir, "check", "knowledge/good.md"], { cwd: dir })).code).toBe(0);
+    expect((await cairn(["--root", dir, "check", "good.md"], { cwd: inside })).code).toBe(0);
+    const missing = await cairn(["check", "nope.md"], { cwd: inside });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`no such file or directory: ${path.join(inside, "nope.md")}`);
+    const outside = await cairn(["--root", dir, "check", "knowledge/good.md"], { cwd: path.dirname(dir) });
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toMatch(/knowledge\/good\.md is outside the project root/);
+    expect(outside.stderr).not.toMatch(/relative to the root/);
+  });
+
   it("cairn schema prints a JSON Schema editors can use", async () => {
     const r = await cairn(["schema"], { cwd: await project() });
     const schema = JSON.parse(r.stdout);

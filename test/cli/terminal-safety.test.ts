@@ -70,7 +70,7 @@ describe("text from entries and ledgers on a terminal", () => {
     expect(gone.stderr).toContain("stale \\x1b]0;pwned\\x07");
     expect(gone.stderr).not.toMatch(OBEYED);
     // `check` quotes the unknown key in its message: spelled out too.
-    const check = await cairn(["--root", root, "check", "knowledge/hostile.md"], { env });
+    const check = await cairn(["--root", root, "check", "knowledge/hostile.md"], { env, cwd: root });
     expect(check.stdout + check.stderr).not.toMatch(OBEYED);
     expect(check.stdout + check.stderr).toContain("\\x1b]0;key\\x07");
     // `verify` prints the entry's steps; `diff` the titles of the entries a change touched.

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { CairnError } from "../../errors.js";
 import type { FixReport } from "../../anchors/fix-entries.js";
 import type { KnowledgeBase } from "../../knowledge-base.js";
@@ -9,9 +10,14 @@ export async function check(kb: KnowledgeBase, io: Io, paths: string[], opts: Op
   // The knowledge dir and the paths are validated by kb.check, exactly as for the MCP tool.
   if (opts.dryRun && !opts.fix) throw new CairnError("USAGE", "--dry-run previews the edits of --fix; use `cairn check --fix --dry-run`");
   const format: DiagnosticFormat = opts.json ? "json" : opts.format;
-  const fixed = opts.fix && opts.anchors ? await kb.fixAnchors({ paths, dryRun: opts.dryRun ?? false }) : undefined;
+  // A path typed on the command line means what it means to the shell: relative to the working directory, as for
+  // `record --findings` and `report --out` (`cairn check e1.md` inside knowledge/). The library takes paths relative
+  // to the root or absolute, so they go to it absolute; it still refuses those outside the project.
+  const cwd = io.cwd ?? process.cwd();
+  const resolved = paths.map((p) => (p.includes("\0") ? p : path.resolve(cwd, p)));
+  const fixed = opts.fix && opts.anchors ? await kb.fixAnchors({ paths: resolved, dryRun: opts.dryRun ?? false }) : undefined;
   if (fixed && format !== "json") io.err(formatFixes(fixed));
-  const report = await kb.check({ paths, anchors: opts.anchors, ...(opts.duplicates ? { duplicates: true } : {}) });
+  const report = await kb.check({ paths: resolved, anchors: opts.anchors, ...(opts.duplicates ? { duplicates: true } : {}) });
   if (fixed && format === "json") {
     io.out(JSON.stringify({ ...JSON.parse(formatDiagnostics(report.diagnostics, "json", report)), fixes: fixed }, null, 2));
     return report.errors > 0 || (opts.strict && report.warnings > 0) ? EXIT.failed : EXIT.ok;
