@@ -13,6 +13,7 @@ import { assertPlainCacheDir } from "./store/cache-dir.js";
 import { initKnowledge } from "./store/init.js";
 import { findRoot, gitTop, layoutFor } from "./store/layout.js";
 import { loadKnowledge, type LoadedKnowledge } from "./store/load.js";
+import { requireRootNotFile } from "./store/require.js";
 import type { SearchIndex } from "./indexing/search-index.js";
 import { IndexSession } from "./indexing/session.js";
 import type { Embedder } from "./indexing/embedder.js";
@@ -393,6 +394,7 @@ export class KnowledgeBase {
 /** Open the knowledge base at `root` (see OpenOptions). Reads cairn.config.json; nothing heavy is loaded. */
 export async function openKnowledgeBase(options: OpenOptions = {}): Promise<KnowledgeBase> {
   const root = options.root ?? findRoot(process.cwd()) ?? gitTop(process.cwd()) ?? process.cwd();
+  await requireRootNotFile(root);
   const fileConfig = await loadConfig(root);
   const config: CairnConfig = applyConfigOverride(fileConfig, options.config);
   const who = { ...(options.actor !== undefined ? { actor: options.actor } : {}), ...(options.origin !== undefined ? { origin: options.origin } : {}) };

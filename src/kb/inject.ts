@@ -61,12 +61,23 @@ export async function injectKnowledge(ctx: Pick<KbContext, "layout" | "config" |
       lockWarnings.push(`could not serialise this injection with the others of this knowledge base (${(error as Error).message}); the cap holds (its agent's lock), but holdout may not see an injection made at this moment`);
     }
   }
+  // A ledger that cannot be read says nothing of the injections this agent already had in the run: its free slots
+  // are unknown (remaining: null), not used up.
+  let ledgerUnreadable = false;
+  const events = async () => {
+    try {
+      return (await ctx.ledger.state()).state;
+    } catch (error) {
+      ledgerUnreadable = true;
+      throw error;
+    }
+  };
   try {
-    const result = await inject(
+    const made = await inject(
       {
         layout: ctx.layout,
         config: ctx.config,
-        events: async () => (await ctx.ledger.state()).state,
+        events,
         search: (query, options) => ctx.search(query, options),
         append: ctx.append,
         agentScopes: () => ctx.agentScopes(),
@@ -79,6 +90,7 @@ export async function injectKnowledge(ctx: Pick<KbContext, "layout" | "config" |
       },
       input,
     );
+    const result = ledgerUnreadable && !made.entries.length ? { ...made, remaining: null } : made;
     return lockWarnings.length ? { ...result, warnings: [...lockWarnings, ...result.warnings] } : result;
   } finally {
     await release?.().catch(() => {});

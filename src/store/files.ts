@@ -3,6 +3,7 @@ import { lstatSync, readFileSync, statSync } from "node:fs";
 import { readdir, realpath } from "node:fs/promises";
 import path from "node:path";
 import { diagnostic, type Diagnostic } from "../entry/diagnostic.js";
+import { CairnError } from "../errors.js";
 import { MAX_ENTRY_BYTES } from "../entry/file-facts.js";
 import type { Entry, EntryState } from "../entry/types.js";
 import { relativePath, type Layout } from "./layout.js";
@@ -18,8 +19,8 @@ export function isEntryFileName(name: string): boolean {
 
 /**
  * Entry files directly in knowledge/ (active) and knowledge/archive/ (archived), sorted by path.
- * Throws CairnError USAGE when the knowledge dir is missing or either directory is a file, and
- * UNSAFE_PATH when one is reached through a link leaving the repository.
+ * Throws CairnError USAGE when the knowledge dir is missing or either directory is a file,
+ * UNSAFE_PATH when one is reached through a link leaving the repository, and IO when one cannot be listed.
  */
 export async function listEntryFiles(layout: Layout): Promise<EntryFile[]> {
   await requireKnowledgeDir(layout);
@@ -31,7 +32,7 @@ export async function listEntryFiles(layout: Layout): Promise<EntryFile[]> {
       names = await readdir(dir);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
-      throw error;
+      throw unlistable(layout, dir, error);
     }
     // One path computation per directory, not per file: at 100k entries path.relative per file is measurable.
     const absDir = dir + path.sep;
@@ -42,6 +43,15 @@ export async function listEntryFiles(layout: Layout): Promise<EntryFile[]> {
     }
   }
   return out.sort((a, b) => byPathOrder(a.rel, b.rel));
+}
+
+/** A knowledge directory that exists but cannot be listed (no read permission): what it is, why, and what to do. */
+function unlistable(layout: Layout, dir: string, error: unknown): CairnError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const rel = relativePath(layout, dir);
+  const denied = code === "EACCES" || code === "EPERM";
+  const why = denied ? `permission denied (${code}); give your user read access (e.g. chmod u+rx ${rel}) and retry` : (error as Error).message;
+  return new CairnError("IO", `cannot list the entries in ${rel}/: ${why}`, { cause: error });
 }
 
 /** Classify a path given on the command line or by the watcher. Undefined when it is not an entry location. */

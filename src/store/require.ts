@@ -4,6 +4,7 @@
  * archive may be missing (nothing archived yet) but, like the knowledge dir, must not be a file.
  */
 import { stat } from "node:fs/promises";
+import { dirname as pathDirname } from "node:path";
 import { CairnError } from "../errors.js";
 import { assertContained } from "./contain.js";
 import { relativePath, type Layout } from "./layout.js";
@@ -20,6 +21,15 @@ export async function dirState(dir: string): Promise<DirState> {
     if (code === "ENOTDIR") return "not-a-directory";
     throw new CairnError("IO", `cannot read ${dir}: ${(error as Error).message}`, { cause: error });
   }
+}
+
+/**
+ * Throw CairnError USAGE when the project root is a file (or below one): `--root path/to/file` would otherwise fail
+ * deep inside with ENOTDIR. A missing root is said later, with the knowledge directory (knowledgeDirProblem).
+ */
+export async function requireRootNotFile(root: string): Promise<void> {
+  if ((await dirState(root)) !== "not-a-directory") return;
+  throw new CairnError("USAGE", `the project root ${root} is not a directory; pass --root DIR with the directory that holds knowledge/ or cairn.config.json (e.g. --root ${pathDirname(root)}), not a file`);
 }
 
 /** The message for a knowledge directory that is missing or not a directory; undefined when it is fine. */

@@ -92,8 +92,8 @@ export type InjectResult = {
   maxTokens: number;
   /** Same as `tokens` (kept for callers of earlier versions, where it was characters / 4). */
   estimatedTokens: number;
-  /** Slots left for this agent in this run after this call. */
-  remaining: number;
+  /** Slots left for this agent in this run after this call; null when the ledger could not be read (the run's injections are unknown; a warning says why). */
+  remaining: number | null;
   /** Entries withheld from this agent by the holdout policy (recorded as `held-out` events unless dryRun), or skipped as past their decay limit. */
   heldOut: Withheld[];
   /** The "Knowledge Context" block for the prompt; empty when no entry was injected. */
