@@ -6,9 +6,33 @@ import { CairnError } from "../errors.js";
 import type { Io } from "./output.js";
 import { parseJson } from "../text/json.js";
 
-/** A file argument's text: '-' is standard input; a relative path resolves against the command's working directory. */
-export function readInputText(io: Io, source: string): Promise<string> {
-  return source === "-" ? (io.stdin ?? readStdin)() : readFile(path.resolve(io.cwd ?? process.cwd(), source), "utf8");
+/**
+ * A file argument's text: '-' is standard input; a relative path resolves against the command's working directory. A
+ * leading BOM (as Windows editors write) is dropped, as for cairn.config.json and `new --from`.
+ */
+export async function readInputText(io: Io, source: string): Promise<string> {
+  const text = source === "-" ? await (io.stdin ?? readStdin)() : await readFile(path.resolve(io.cwd ?? process.cwd(), source), "utf8");
+  return text.replace(/^\uFEFF/, "");
+}
+
+/**
+ * Why a file argument could not be read, in words and with what was expected (`no such file`, `is a directory`),
+ * instead of Node's `ENOENT: no such file or directory, open '/abs/path'`.
+ */
+export function unreadableInput(io: Io, source: string, cause: unknown, expected: string): string {
+  const abs = path.resolve(io.cwd ?? process.cwd(), source);
+  const where = abs === source ? source : `${source} (${abs})`;
+  switch ((cause as NodeJS.ErrnoException).code) {
+    case "ENOENT":
+      return `${where}: no such file; expected ${expected}`;
+    case "EISDIR":
+      return `${where} is a directory; expected ${expected}`;
+    case "EACCES":
+    case "EPERM":
+      return `${where}: permission denied; expected ${expected} you can read`;
+    default:
+      return `${where}: ${(cause as Error).message}; expected ${expected}`;
+  }
 }
 
 export async function readJsonInput<T>(io: Io, source: string, schema: z.ZodType<T>, what: string, example: string): Promise<T> {
@@ -16,7 +40,7 @@ export async function readJsonInput<T>(io: Io, source: string, schema: z.ZodType
   try {
     text = await readInputText(io, source);
   } catch (cause) {
-    throw new CairnError("USAGE", `cannot read ${what} from ${source}: ${(cause as Error).message}`, { cause });
+    throw new CairnError("USAGE", `cannot read ${what}: ${unreadableInput(io, source, cause, `a JSON file such as ${example}, or - for stdin`)}`, { cause });
   }
   let raw: unknown;
   try {

@@ -1,6 +1,6 @@
 import { CairnError } from "../../errors.js";
 import type { KnowledgeBase } from "../../knowledge-base.js";
-import { readInputText } from "../input.js";
+import { readInputText, unreadableInput } from "../input.js";
 import { EXIT, json, list, type Io } from "../output.js";
 
 type Opts = {
@@ -27,7 +27,7 @@ export async function inject(kb: KnowledgeBase, io: Io, opts: Opts): Promise<num
     try {
       summary = await readInputText(io, opts.summaryFile);
     } catch (cause) {
-      throw new CairnError("USAGE", `cannot read --summary-file ${opts.summaryFile}: ${(cause as Error).message}`, { cause });
+      throw new CairnError("USAGE", `cannot read --summary-file: ${unreadableInput(io, opts.summaryFile, cause, "a text file with the change's summary, or - for stdin")}`, { cause });
     }
   }
   if (opts.diff === "-" && opts.summaryFile === "-") throw new CairnError("USAGE", "--diff - and --summary-file - both read stdin; give one of them as a file");
@@ -36,7 +36,7 @@ export async function inject(kb: KnowledgeBase, io: Io, opts: Opts): Promise<num
     try {
       diff = await readInputText(io, opts.diff);
     } catch (cause) {
-      throw new CairnError("USAGE", `cannot read --diff ${opts.diff}: ${(cause as Error).message}; expected a unified diff file (git diff > pr.diff) or - for stdin`, { cause });
+      throw new CairnError("USAGE", `cannot read --diff: ${unreadableInput(io, opts.diff, cause, "a unified diff file (git diff > pr.diff) or - for stdin")}`, { cause });
     }
   }
   const result = await kb.inject({

@@ -9,14 +9,14 @@ import path from "node:path";
 import { slugify } from "../../entry/render.js";
 import { CairnError } from "../../errors.js";
 import type { KnowledgeBase } from "../../knowledge-base.js";
-import { readStdin } from "../input.js";
+import { readInputText, unreadableInput } from "../input.js";
 import { editorTemplate, fieldsFromText, isEmptyFinding, type NewFields } from "../new-input.js";
 import { EXIT, formatDiagnostics, json, list, type Io } from "../output.js";
 
 type Opts = { finding?: string; evidence?: string[]; verify?: string[]; title?: string; tags?: string; agents?: string; from?: string; json?: boolean };
 
 export async function newEntry(kb: KnowledgeBase, io: Io, slug: string | undefined, opts: Opts): Promise<number> {
-  let fields: NewFields = opts.from !== undefined ? await fromSource(opts.from) : {};
+  let fields: NewFields = opts.from !== undefined ? await fromSource(io, opts.from) : {};
   // Flags given on the command line override what --from supplied.
   fields = { ...fields, ...flagFields(opts), ...(slug ? { slug } : {}) };
 
@@ -72,12 +72,12 @@ function flagFields(opts: Opts): NewFields {
   };
 }
 
-async function fromSource(source: string): Promise<NewFields> {
+async function fromSource(io: Io, source: string): Promise<NewFields> {
   let text: string;
   try {
-    text = source === "-" ? await readStdin() : await readFile(source, "utf8");
+    text = await readInputText(io, source);
   } catch (cause) {
-    throw new CairnError("USAGE", `cannot read --from ${source}: ${(cause as Error).message}`, { cause });
+    throw new CairnError("USAGE", `cannot read --from: ${unreadableInput(io, source, cause, "an entry's markdown or its JSON fields, or - for stdin")}`, { cause });
   }
   return fieldsFromText(text, source === "-" ? "stdin" : source);
 }
