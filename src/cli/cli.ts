@@ -1,7 +1,7 @@
 /** The command line in this process: parse the arguments (program.ts) and run the command here. */
 import type { Command } from "commander";
 import { CommanderError } from "commander";
-import { EXIT, processIo, reportError } from "./output.js";
+import { EXIT, processIo, reportError, terminalText } from "./output.js";
 import { refreshProgress } from "./progress.js";
 import { buildProgram, type Action, type RunOptions } from "./program.js";
 
@@ -16,7 +16,7 @@ async function run(early: EarlyActor | undefined, program: Command, action: Acti
   try {
     const { openKnowledgeBase } = await import("../knowledge-base.js");
     const root = program.opts<{ root?: string }>().root ?? (options.here ? process.cwd() : undefined);
-    const kb = await openKnowledgeBase({ ...(root ? { root } : {}), onWarning: (message) => io.err(`warning: ${message}`), onProgress: refreshProgress(io) });
+    const kb = await openKnowledgeBase({ ...(root ? { root } : {}), onWarning: (message) => io.err(terminalText(`warning: ${message}`)), onProgress: refreshProgress(io) });
     exitCode = early && early.root === kb.layout.root ? await kb.actingAs(early.actor, () => action(kb, io)) : await action(kb, io);
   } catch (error) {
     exitCode = reportError(io, error);

@@ -90,6 +90,20 @@ describe("text from entries and ledgers on a terminal", () => {
     expect(show).toBe(text.replace("\u001b[2J", "\\x1b[2J"));
   });
 
+  it("status spells out a hostile file name in its 'not a readable entry' warning, as check does", async () => {
+    const name = "\u001b[2J\u001b[31mFAKE\rok\u202ezz.md";
+    const root = await testdir({ "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }), ...SOURCE_FILES, "knowledge/ok.md": entryText(), [`knowledge/${name}`]: "x" });
+    const env = { CAIRN_USE_WATCH: "0" };
+    const spelled = "knowledge/\\x1b[2J\\x1b[31mFAKE\\x0dok\\u202ezz.md";
+    const status = await cairn(["--root", root, "status"], { env });
+    expect(status.code).toBe(0);
+    expect(status.stderr).toContain(`warning: ${spelled} is not a readable entry`);
+    expect(status.stdout + status.stderr).not.toMatch(OBEYED);
+    const check = await cairn(["--root", root, "check"], { env });
+    expect(check.stdout).toContain(spelled);
+    expect(check.stdout + check.stderr).not.toMatch(OBEYED);
+  });
+
   it("a huge frontmatter value in one entry does not pad every row of status: a padded cell is cut, --json keeps it whole", async () => {
     // 51 entries with one 200 KB `status:`, `provenance:` and `lastConfirmed:` printed 31.8 MB before (every row padded).
     const big = "x".repeat(200_000);
