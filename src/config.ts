@@ -90,6 +90,15 @@ function checkResolved(config: CairnConfig, source: string, keys: { denyPatterns
       throw new CairnError("CONFIG", `${source}: ${keys.denyPatterns}.${i} is not a valid regular expression: ${pattern}`, { cause });
     }
   }
+  // A NUL makes every file system call on the path throw (ERR_INVALID_ARG_VALUE, deep inside a command): said here.
+  const paths: Array<[string, string | undefined]> = [
+    [keys.knowledgeDir, config.knowledgeDir],
+    ...Object.entries(config.repos).map(([name, dir]): [string, string] => [`repos.${name}`, dir]),
+    ["embedder.path", config.embedder.provider === "transformers" ? config.embedder.path : undefined],
+  ];
+  for (const [key, value] of paths) {
+    if (value?.includes("\0")) throw new CairnError("CONFIG", `${source}: ${key} holds a NUL character (got ${JSON.stringify(value)}); expected a directory path, e.g. "knowledge".`);
+  }
   for (const [name, dir] of Object.entries(config.repos)) {
     if (path.isAbsolute(dir)) throw new CairnError("CONFIG", `${source}: repos.${name} must be a checkout beside this repository, relative to the project root (got "${dir}"), e.g. "../${name}".`);
   }

@@ -40,6 +40,19 @@ describe("cairn.config.json: did you mean", () => {
     expect(result.stderr).toMatch(/decayAfterRun: unknown key\. Did you mean "decayAfterRuns"\?/);
   });
 
+  it("a NUL in knowledgeDir or a repos path is a configuration error (exit 2) naming the file and key, not an unexpected error", async () => {
+    for (const [config, key] of [[{ knowledgeDir: "knowledge\u0000x" }, "knowledgeDir"], [{ repos: { other: "../o\u0000x" } }, "repos.other"]] as const) {
+      const root = await testdir({ "cairn.config.json": JSON.stringify(config), "knowledge/.gitkeep": "" });
+      for (const command of ["status", "check"]) {
+        const result = await cairn(["--root", root, command]);
+        expect(result.code, `${key} ${command}`).toBe(2);
+        expect(result.stderr).toContain(`cairn: cairn.config.json: ${key} holds a NUL character (got "`);
+        expect(result.stderr).not.toMatch(/unexpected error|please report/);
+      }
+    }
+    expect(() => resolveConfig({ knowledgeDir: "k\u0000" })).toThrow(/knowledgeDir holds a NUL character/);
+  });
+
   it("cairn check suggests the known frontmatter key for a misspelled one (`tagz` → `tags`)", async () => {
     const root = await testdir({
       ...SOURCE_FILES,
