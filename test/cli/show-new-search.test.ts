@@ -188,6 +188,22 @@ describe("cairn new: $EDITOR and --from", () => {
     await rm(path.dirname(draft!), { recursive: true, force: true });
   });
 
+  it("the retry a refused `new SLUG` suggests keeps SLUG: run as printed, it creates knowledge/SLUG.md", async () => {
+    const root = await project();
+    const bad = await editorWriting(await testdir(), "Callers of handleRequest never await it.\n\nEvidence: src/missing.ts:3 — gone\n\nVerify: look\n");
+    const refused = await cairn(["--root", root, "new", "my-slug"], { env: bad.env });
+    expect(refused.code).toBe(1);
+    const retry = /run cairn new (.+)$/m.exec(refused.stderr)?.[1];
+    expect(retry).toMatch(/^my-slug --from \S+\.md$/);
+    const args = retry!.split(" ");
+    const draft = args.at(-1)!;
+    await writeFile(draft, (await readFile(draft, "utf8")).replace("src/missing.ts:3 — gone", "src/auth.ts:2, handleRequest()"));
+    const created = await cairn(["--root", root, "new", ...args]);
+    expect(created.stderr).toBe("");
+    expect(created.stdout).toBe("created knowledge/my-slug.md\n");
+    await rm(path.dirname(draft), { recursive: true, force: true });
+  });
+
   it("without --finding, --from or an editor, says what to give (exit 2); with --finding, missing flags refuse rather than open an editor", async () => {
     const root = await project();
     const result = await cairn(["--root", root, "new", "x"], { env: { EDITOR: "", VISUAL: "" } });

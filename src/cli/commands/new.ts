@@ -41,7 +41,8 @@ export async function newEntry(kb: KnowledgeBase, io: Io, slug: string | undefin
     ...(fields.tags?.length ? { tags: fields.tags } : {}),
     ...(fields.agents?.length ? { agents: fields.agents } : {}),
   });
-  const keep = draft ? ` Your text is kept in ${draft}: fix it and run cairn new --from ${draft}` : "";
+  // The retry names the slug given on the command line: --from alone would name the entry after its finding.
+  const keep = draft ? ` Your text is kept in ${draft}: fix it and run cairn new ${fields.slug ? `${shellWord(fields.slug)} ` : ""}--from ${shellWord(draft)}` : "";
   if (result.kind === "created" && draft) await rm(path.dirname(draft), { recursive: true, force: true });
   if (opts.json) {
     json(io, draft && result.kind === "refused" ? { ...result, draft } : result);
@@ -59,6 +60,11 @@ export async function newEntry(kb: KnowledgeBase, io: Io, slug: string | undefin
   io.out(`created ${result.path}`);
   if (result.warnings.length) io.err(formatDiagnostics(result.warnings, "human", { errors: 0, warnings: result.warnings.length }));
   return EXIT.ok;
+}
+
+/** `word` as one shell word to paste: as is when it is plain, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w./@%+=:,-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 function flagFields(opts: Opts): NewFields {
