@@ -73,8 +73,10 @@ export function reportError(io: Io, error: unknown): number {
     return CODE_EXIT[error.code];
   }
   const message = error instanceof Error ? error.message : String(error);
-  io.err(`cairn: unexpected error: ${message}\n(set CAIRN_DEBUG=1 for details; please report it)`);
-  if (process.env.CAIRN_DEBUG && error instanceof Error) io.err(error.stack ?? "");
+  // With CAIRN_DEBUG set, the stack follows: telling the user to set it would send them in a circle.
+  const debug = Boolean(process.env.CAIRN_DEBUG);
+  io.err(`cairn: unexpected error: ${message}\n(${debug ? "please report it with the stack below" : "set CAIRN_DEBUG=1 for details; please report it"})`);
+  if (debug && error instanceof Error) io.err(error.stack ?? "");
   return EXIT.runtime;
 }
 

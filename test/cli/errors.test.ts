@@ -75,6 +75,18 @@ describe("clear messages", () => {
     expect(r.stderr).not.toContain("no entry with id");
   });
 
+  it("an unexpected error says to set CAIRN_DEBUG=1 only when it is not set; with it set, the stack follows", async () => {
+    // A failure no code path expects: the working directory cannot be read (process.cwd throws in the child).
+    const nodeArgs = ["--import", "data:text/javascript,process.cwd=()=>{throw new Error('cwd is gone')}"];
+    const plain = await cairn(["status"], { nodeArgs, env: { CAIRN_DEBUG: "" } });
+    expect(plain.code).toBe(3);
+    expect(plain.stderr).toBe("cairn: unexpected error: cwd is gone\n(set CAIRN_DEBUG=1 for details; please report it)\n");
+    const debug = await cairn(["status"], { nodeArgs, env: { CAIRN_DEBUG: "1" } });
+    expect(debug.code).toBe(3);
+    expect(debug.stderr).toMatch(/^cairn: unexpected error: cwd is gone\n\(please report it with the stack below\)\nError: cwd is gone\n\s+at /);
+    expect(debug.stderr).not.toContain("set CAIRN_DEBUG");
+  });
+
   it("a UTF-16 file says UTF-16 (expected UTF-8); a bare-CR file says line endings", () => {
     const text = entryText();
     const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
