@@ -87,6 +87,16 @@ describe("clear messages", () => {
     expect(debug.stderr).not.toContain("set CAIRN_DEBUG");
   });
 
+  it("set-status with an unknown status is a usage error (exit 2) listing the statuses, checked before the id", async () => {
+    const root = await project();
+    for (const id of ["ctx", "no-such-entry"]) {
+      const r = await cairn(["--root", root, "set-status", id, "bogus"]);
+      expect(r.code, id).toBe(2);
+      expect(r.stderr, id).toContain('cairn: unknown status "bogus"; expected one of observed, inferred, hypothesis, verified, disputed, superseded');
+    }
+    expect((await cairn(["--root", root, "set-status", "ctx", "verified"])).code).toBe(0);
+  });
+
   it("a UTF-16 file says UTF-16 (expected UTF-8); a bare-CR file says line endings", () => {
     const text = entryText();
     const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);

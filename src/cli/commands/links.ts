@@ -1,5 +1,6 @@
 /** supersede, set-status and history. */
-import type { EntryStatus } from "../../entry/types.js";
+import { ENTRY_STATUSES, type EntryStatus } from "../../entry/types.js";
+import { CairnError } from "../../errors.js";
 import type { KnowledgeBase } from "../../knowledge-base.js";
 import { reportManual } from "../manual-result.js";
 import { EXIT, json, table, terminalText, type Io } from "../output.js";
@@ -10,6 +11,10 @@ export async function supersede(kb: KnowledgeBase, io: Io, oldId: string, newId:
 }
 
 export async function setStatus(kb: KnowledgeBase, io: Io, id: string, status: string, opts: { json?: boolean }): Promise<number> {
+  // STATUS is an argument, checked before any entry is looked up: a word that is no status is a usage error (exit 2).
+  if (!(ENTRY_STATUSES as readonly string[]).includes(status)) {
+    throw new CairnError("USAGE", `unknown status "${status}"; expected one of ${ENTRY_STATUSES.join(", ")}, e.g. cairn set-status ${id} verified`);
+  }
   const result = await kb.setStatus(id, status as EntryStatus);
   return reportManual(io, "set-status", result, () => `${id}: status ${status}`, { ...opts, knowledgeDir: kb.config.knowledgeDir });
 }
