@@ -72,6 +72,8 @@ export type ChangeStep =
   | { kind: "rewrite"; path: string; before: string; text: string }
   | { kind: "move"; from: string; to: string; edits: FrontmatterEdit[] }
   | { kind: "delete"; path: string }
+  /** Create `path` holding `text` (never over another file). */
+  | { kind: "create"; path: string; text: string }
   | { kind: "events"; events: NewEvent[] };
 
 /** A planned change: `key` (an entry id) names its lock and log. */
@@ -96,6 +98,7 @@ const intentSchema = z.object({
       z.object({ kind: z.literal("rewrite"), path: z.string(), before: z.string(), text: z.string() }),
       z.object({ kind: z.literal("move"), from: z.string(), to: z.string(), edits }),
       z.object({ kind: z.literal("delete"), path: z.string() }),
+      z.object({ kind: z.literal("create"), path: z.string(), text: z.string() }),
       z.object({ kind: z.literal("events"), events: z.array(z.looseObject({ type: z.string(), eventId: z.string(), time: z.string() })) }),
     ]),
   ),
@@ -224,6 +227,9 @@ async function run(layout: Layout, steps: readonly ChangeStep[], appendEventsOf:
       case "delete":
         await deleteEntryFile(layout, entryPath(layout, step.path));
         break;
+      case "create":
+        await create(layout, step);
+        break;
       case "events":
         if (step.events.length) await appendEventsOf(step.events);
         break;
@@ -245,6 +251,17 @@ async function rewrite(layout: Layout, step: Extract<ChangeStep, { kind: "rewrit
     throw new CairnError("CONFLICT", `${step.path} was ${current === undefined ? "moved or removed" : "edited"} since the change was planned; it was left as it is`);
   }
   await writeEntryFile(layout, abs, step.text);
+}
+
+/** Make `path` hold the step's text: created, or already there (a repair); another file there is a conflict, and is kept. */
+async function create(layout: Layout, step: Extract<ChangeStep, { kind: "create" }>): Promise<void> {
+  const abs = entryPath(layout, step.path);
+  try {
+    await createEntryFile(layout, abs, step.text);
+  } catch (error) {
+    if (!(isCairnError(error) && error.code === "CONFLICT")) throw error;
+    if ((await readEntryText(layout, abs)) !== step.text) throw new CairnError("CONFLICT", `${step.path} already exists and is another file; it was kept`, { cause: error });
+  }
 }
 
 /** Make `to` hold the edited `from`, then remove `from`; never clobbers a different `to`. */
@@ -310,6 +327,10 @@ async function precondition(layout: Layout, steps: readonly ChangeStep[]): Promi
       const current = await readEntryText(layout, entryPath(layout, step.path));
       if (current !== undefined && textHash(current) === step.before) continue;
       reasons.push(current === undefined ? `${step.path} no longer exists (moved or deleted by another process)` : `${step.path} was edited by another process since it was read`);
+      done = false;
+    } else if (step.kind === "create") {
+      if (!(await exists(step.path))) continue;
+      reasons.push(`${step.path} already exists`);
       done = false;
     } else if (step.kind === "edit" || step.kind === "delete") {
       if (await exists(step.path)) {

@@ -117,6 +117,20 @@ describe("a change interrupted at any step is finished by the next command", () 
     expect(events[0]!.origin).not.toBe("main@elsewhere");
   });
 
+  it("new killed between its file and its created event: the next command appends the event", async () => {
+    const { root } = await setup({ "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }) });
+    const file = path.join(root, "knowledge/pool-leak.md");
+    const input = { slug: "pool-leak", finding: "Connection pools leak a client on the error path; release it in finally.", evidence: ["src/auth.ts:1-2, handleRequest() — no release on error."], verify: ["grep for release( in src/auth.ts"] };
+    await killBlockedOnLedger(root, `await kb.newEntry(${JSON.stringify(input)});`, () => existsSync(file), "the new entry's file");
+    // Before: the file stayed without a created event, and a second `new` refused the id: history never had one.
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    await kb.repair();
+    const created = (await kb.ledger.read()).events.filter((e) => e.type === "created");
+    expect(created.map((e) => e.type === "created" && e.entry)).toEqual(["pool-leak"]);
+    expect(await kb.newEntry(input)).toMatchObject({ kind: "refused" });
+    expect((await kb.ledger.read()).events.filter((e) => e.type === "created")).toHaveLength(1);
+  });
+
   it("restore, supersede and retract logs are finished too", async () => {
     const { root, kb } = await setup({ "knowledge/new.md": entryText({ finding: "A newer finding about retries and their backoff." }) });
     const loaded = await kb.load();
