@@ -329,7 +329,8 @@ async function precondition(layout: Layout, steps: readonly ChangeStep[]): Promi
       reasons.push(current === undefined ? `${step.path} no longer exists (moved or deleted by another process)` : `${step.path} was edited by another process since it was read`);
       done = false;
     } else if (step.kind === "create") {
-      if (!(await exists(step.path))) continue;
+      // The same text already there: created by an interrupted run of this very change (the step accepts it).
+      if (!(await exists(step.path)) || (await readEntryText(layout, entryPath(layout, step.path))) === step.text) continue;
       reasons.push(`${step.path} already exists`);
       done = false;
     } else if (step.kind === "edit" || step.kind === "delete") {

@@ -6,7 +6,6 @@ import { createLinter, targetOf } from "../check/engine.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { ID_RE, parseEntry, todayUtc } from "../entry/parse.js";
 import { renderEntry, type NewEntryParts } from "../entry/render.js";
-import { createEntryFile } from "../store/mutate.js";
 import { relativePath, type Layout } from "../store/layout.js";
 import { listEntryFiles } from "../store/files.js";
 import type { NewEntryInput } from "../types/entries.js";
@@ -74,8 +73,4 @@ export async function planNewEntry(layout: Layout, config: CairnConfig, input: P
     return { ok: false, problems: `a file named ${slug}.md already exists (${clash?.rel ?? rel}); choose another slug` };
   }
   return { ok: true, id: slug, abs, rel, text, warnings: problems.filter((d) => d.severity === "warning"), layout };
-}
-
-export async function writeNewEntry(plan: Extract<NewEntryPlan, { ok: true }>): Promise<void> {
-  await createEntryFile(plan.layout, plan.abs, plan.text);
 }

@@ -10,6 +10,7 @@ import type { EntrySummary } from "../entry/types.js";
 import { relativePath, type Layout } from "../store/layout.js";
 import { editedText, entryPath, readEntryText } from "../store/mutate.js";
 import { applyChange, type AppendEvents, type Change, type ChangeOutcome } from "./change.js";
+import type { NewEvent } from "../ledger/index.js";
 import type { ManualResult } from "../types/entries.js";
 
 export type { AppendEvents } from "./change.js";
@@ -93,9 +94,12 @@ export async function retractEntry(layout: Layout, append: AppendEvents, entry: 
 }
 
 /** Move an archived entry back to knowledge/ (crash-safe, idempotent: a restore another process already made is `changed: false`). */
-export async function restoreEntry(layout: Layout, append: AppendEvents, entry: EntrySummary, reason: string, today = todayUtc(), run?: string, agent?: string): Promise<ManualResult> {
+export async function restoreEntry(layout: Layout, append: AppendEvents, entry: EntrySummary, reason: string, today = todayUtc(), run?: string, agent?: string, also: NewEvent[] = []): Promise<ManualResult> {
   if (entry.state !== "archived") return { kind: "refused", id: entry.id, reason: `"${entry.id}" is already active (${entry.path})` };
-  return moved(entry, await applyChange(layout, planRestore(layout, entry, reason, today, run, agent), append), movedPath(layout, entry, layout.knowledge));
+  // `also`: events that belong to the same change (compound's `compounded`), logged with it so a kill cannot split them.
+  const change = planRestore(layout, entry, reason, today, run, agent);
+  if (also.length) change.steps.push({ kind: "events", events: also });
+  return moved(entry, await applyChange(layout, change, append), movedPath(layout, entry, layout.knowledge));
 }
 
 /** Move an active entry to knowledge/archive/ (crash-safe, idempotent: an archive another process already made is `changed: false`). */

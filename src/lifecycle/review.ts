@@ -9,7 +9,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
 import { CairnError, isCairnError } from "../errors.js";
-import type { Ledger, LedgerState, RunRef } from "../ledger/index.js";
+import type { Ledger, LedgerState, NewEvent, RunRef } from "../ledger/index.js";
 import type { SearchOptions, SearchResponse } from "../retrieval/search.js";
 import type { Layout } from "../store/layout.js";
 import type { CompoundCandidate } from "./compound.js";
@@ -145,7 +145,7 @@ export async function decayLoaded(deps: ReviewDeps, loaded: Pick<KnowledgeView, 
 
 export async function compound(deps: ReviewDeps, run: string, findings: CompoundCandidate[], options: ReviewOptions): Promise<CompoundResult> {
   const { planCompound } = await import("./compound.js");
-  const { writeNewEntry } = await import("./create.js");
+  const { applyChange } = await import("./change.js");
   const dryRun = options.dryRun ?? false;
   const { loaded, events, ref, warnings } = await prepare(deps, run, findings.flatMap((f) => f.agents), options, "compound");
   const steps = await planCompound(
@@ -170,11 +170,19 @@ export async function compound(deps: ReviewDeps, run: string, findings: Compound
     const id = step.kind === "create" ? step.plan.id : step.entry.id;
     (step.kind === "restore" ? result.restored : result.created).push(id);
     if (dryRun) continue;
-    if (step.kind === "create") await writeNewEntry(step.plan);
-    if (step.kind === "restore") {
-      await restoreEntry(deps.layout, deps.append, step.entry, `recurred in run ${run}: flagged independently by ${step.agents.join(", ")}`, deps.today(), run);
+    // The file change and its `compounded` event are one logged change: a kill between them cannot lose the event.
+    const compounded: NewEvent = { type: "compounded", entry: id, run, ...(ref.origin ? { origin: ref.origin } : {}), agents: step.agents, findingHash: findingHash(step.finding.text) };
+    if (step.kind === "create") {
+      const outcome = await applyChange(deps.layout, { key: id, steps: [{ kind: "create", path: step.plan.rel, text: step.plan.text }, { kind: "events", events: [compounded] }] }, deps.append);
+      if (outcome.kind === "stale") throw new CairnError("CONFLICT", `${step.plan.rel} was created by another process meanwhile; it was kept`);
     }
-    await deps.append([{ type: "compounded", entry: id, run, ...(ref.origin ? { origin: ref.origin } : {}), agents: step.agents, findingHash: findingHash(step.finding.text) }]);
+    if (step.kind === "restore") {
+      const restored = await restoreEntry(deps.layout, deps.append, step.entry, `recurred in run ${run}: flagged independently by ${step.agents.join(", ")}`, deps.today(), run, undefined, [compounded]);
+      // Restored meanwhile by another process: its events are its own; this run's compounding is still said.
+      if (restored.kind !== "done" || !restored.changed) await deps.append([compounded]);
+    }
+    // The file of an interrupted earlier call (by a cairn before this change was logged): only its event is owed.
+    if (step.kind === "resume") await deps.append([compounded]);
   }
   if (!dryRun && (result.created.length || result.restored.length)) deps.invalidate();
   return result;

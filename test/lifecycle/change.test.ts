@@ -4,8 +4,8 @@
  * state a killed archive/restore/supersede/retract can leave is built on disk, then the next
  * command's repair must finish it: one copy, in the right place, with exactly one event.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -18,6 +18,7 @@ import { planArchive, planRestore } from "../../src/lifecycle/manual.js";
 import { textHash, type ChangeStep } from "../../src/lifecycle/change.js";
 import { cacheSeal } from "../../src/store/cache-seal.js";
 import { killBlockedOnLedger } from "../helpers/blocked-append.js";
+import { REPO } from "../helpers/cli.js";
 import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
 
 const ARCHIVED = "lastConfirmed: 2026-02-12\nprovenance: independent\narchived: 2026-03-01\narchivedReason: decayed";
@@ -129,6 +130,36 @@ describe("a change interrupted at any step is finished by the next command", () 
     expect(created.map((e) => e.type === "created" && e.entry)).toEqual(["pool-leak"]);
     expect(await kb.newEntry(input)).toMatchObject({ kind: "refused" });
     expect((await kb.ledger.read()).events.filter((e) => e.type === "created")).toHaveLength(1);
+  });
+
+  it("compound killed between the entry it creates and its compounded event: the next command appends the event", async () => {
+    const { root } = await setup({ "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }), "src/export.ts": "export async function exportAll() {\n  write();\n}\n" });
+    const candidate = { text: "Export jobs drop write errors because the write promise is never awaited.", agents: ["correctness", "reliability"], evidence: ["src/export.ts:1-3, exportAll() — the write is not awaited"], verify: ["Await the writes."], durable: true };
+    // Killed at its first ledger append (compound reads the ledger first, so the FIFO of killBlockedOnLedger would block it earlier).
+    const script = `
+      const { createRequire, syncBuiltinESMExports } = await import("node:module");
+      const fsp = createRequire(import.meta.url)("node:fs/promises");
+      const { constants } = await import("node:fs");
+      const open = fsp.open;
+      fsp.open = (file, flags, ...rest) => {
+        if (String(file).includes("/.ledger/") && typeof flags === "number" && flags & constants.O_APPEND) process.kill(process.pid, "SIGKILL");
+        return open(file, flags, ...rest);
+      };
+      syncBuiltinESMExports();
+      const { openKnowledgeBase } = await import(${JSON.stringify(path.join(REPO, "dist/index.js"))});
+      const kb = await openKnowledgeBase({ root: ${JSON.stringify(root)}, embedder: null });
+      await kb.compound("r1", [${JSON.stringify(candidate)}]);`;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(child.signal, child.stderr).toBe("SIGKILL");
+    expect(readdirSync(path.join(root, "knowledge")).filter((n) => n.startsWith("export-jobs"))).toHaveLength(1);
+    // Before: the entry stayed without its compounded event (the crash helper hit it at 12 of 61 crash points).
+    const kb = await openKnowledgeBase({ root, embedder: null });
+    await kb.repair();
+    const compounded = (await kb.ledger.read()).events.filter((e) => e.type === "compounded");
+    expect(compounded).toEqual([expect.objectContaining({ run: "r1", agents: ["correctness", "reliability"] })]);
+    const retry = await kb.compound("r1", [candidate]);
+    expect(retry.created).toEqual([]);
+    expect((await kb.ledger.read()).events.filter((e) => e.type === "compounded")).toHaveLength(1);
   });
 
   it("restore, supersede and retract logs are finished too", async () => {
