@@ -115,28 +115,21 @@ export class KnowledgeBase {
     };
   }
 
-  /**
-   * @internal Append ledger events stamped with this knowledge base's clock, actor and origin (`append.now` is that
-   * clock, for changes that stamp their own events).
-   */
+  /** @internal Append ledger events stamped with this knowledge base's clock, actor and origin (`append.now`: that clock). */
   readonly append = Object.assign(
     async (events: NewEvent[]) => {
       if (!events.length) return [];
-      const actor = await this.actor();
-      const origin = await this.origin();
       const time = await this.#stampTime();
-      return this.ledger.append(events.map((e) => ({ time, actor, ...(origin === undefined ? {} : { origin }), ...e }) as NewEvent));
+      return this.ledger.append((await this.#signed(events)).map((e) => ({ time, ...e }) as NewEvent));
     },
-    {
-      now: () => this.#now(),
-      stampTime: () => this.#stampTime(),
-      prepare: async (events: NewEvent[]) => {
-        const actor = await this.actor();
-        const origin = await this.origin();
-        return events.map((e) => ({ actor, ...(origin === undefined ? {} : { origin }), ...e }) as NewEvent);
-      },
-    },
+    { now: () => this.#now(), stampTime: () => this.#stampTime(), prepare: (events: NewEvent[]) => this.#signed(events) },
   );
+
+  /** `events` with this knowledge base's actor and origin, where they name none. */
+  async #signed(events: NewEvent[]): Promise<NewEvent[]> {
+    const [actor, origin] = await Promise.all([this.actor(), this.origin()]);
+    return events.map((e) => ({ actor, ...(origin === undefined ? {} : { origin }), ...e }) as NewEvent);
+  }
 
   /** The time new events are stamped with: the clock, or just after the ledger's latest event when the clock is behind it (ledger/stamp.ts). */
   async #stampTime(): Promise<Date> {

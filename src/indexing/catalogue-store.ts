@@ -61,7 +61,6 @@ export class StoredCatalogue implements CatalogueData {
   #all: CatalogueRecord[] | undefined;
   #byPath: PathIndex | undefined;
   #byId: Map<string, number> | undefined;
-  /** Ids claimed by more than one record (set with #byId). */
   #twice: Set<string> | undefined;
   #racy: boolean | undefined;
   /** Anchor paths by label (a glob under -1 - label). */
@@ -333,10 +332,9 @@ export class StoredCatalogue implements CatalogueData {
     return this.#byId;
   }
 
-  /** Ids that more than one entry file claims (`check`: id-duplicate): no copy may be injected. */
+  /** Ids that more than one entry file claims (`check`: id-duplicate), found with the positions: no copy may be injected. */
   claimedTwice(): ReadonlySet<string> {
-    this.positions();
-    return this.#twice!;
+    return this.positions() && this.#twice!;
   }
 
   /** Records by id (first by path), decoded when asked for. */

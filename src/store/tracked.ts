@@ -18,16 +18,9 @@ export async function isTrackedByGit(root: string, file: string): Promise<boolea
  * `root` tracks, absolute and sorted.
  * Empty when there are none, when `root` is in no repository, and when git cannot be run.
  */
-export function trackedByGit(root: string, dir: string): Promise<string[]> {
-  const rel = path.relative(root, dir) || ".";
-  return new Promise((resolve) => {
-    execFile(
-      "git",
-      ["-c", "core.quotepath=off", "--literal-pathspecs", "ls-files", "-z", "--", rel],
-      { cwd: root, env: { ...process.env, LC_ALL: "C", GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" }, windowsHide: true, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout) => resolve(error ? [] : stdout.split("\0").filter(Boolean).map((f) => path.join(root, f)).sort()),
-    );
-  });
+export async function trackedByGit(root: string, dir: string): Promise<string[]> {
+  const out = await git(root, ["ls-files", "-z", "--", path.relative(root, dir) || "."]);
+  return out === undefined ? [] : out.split("\0").filter(Boolean).map((f) => path.join(root, f)).sort();
 }
 
 /**
@@ -35,14 +28,19 @@ export function trackedByGit(root: string, dir: string): Promise<string[]> {
  * last commit, staged or not), or undefined when git has all of it, when `root` is in no repository, and when git
  * cannot be run (then nothing is known).
  */
-export function uncommitted(root: string, file: string): Promise<"untracked" | "modified" | undefined> {
-  const rel = path.relative(root, file);
+export async function uncommitted(root: string, file: string): Promise<"untracked" | "modified" | undefined> {
+  const out = await git(root, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", path.relative(root, file)]);
+  return !out ? undefined : out.startsWith("??") ? "untracked" : "modified";
+}
+
+/** git's output for `args` on literal paths in `root`; undefined when it fails or cannot be run. */
+function git(root: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
     execFile(
       "git",
-      ["-c", "core.quotepath=off", "--literal-pathspecs", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", rel],
-      { cwd: root, env: { ...process.env, LC_ALL: "C", GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" }, windowsHide: true },
-      (error, stdout) => resolve(error || !stdout ? undefined : stdout.startsWith("??") ? "untracked" : "modified"),
+      ["-c", "core.quotepath=off", "--literal-pathspecs", ...args],
+      { cwd: root, env: { ...process.env, LC_ALL: "C", GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" }, windowsHide: true, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout) => resolve(error ? undefined : stdout),
     );
   });
 }
