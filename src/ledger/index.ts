@@ -204,7 +204,7 @@ export class Ledger {
     const out: LedgerWarning[] = [];
     const label = (name: string) => ledgerFileLabel(this.dir, name, this.#options);
     for (const [name, coverage] of folded.files) {
-      for (const w of [...coverage.warnings, ...coverage.pending]) out.push(warning(label(name), w.line, w.rule, w.message));
+      for (const w of [...coverage.warnings, ...coverage.pending]) out.push(warning(label(name), w.line, w.rule, w.message, w.aheadRun));
     }
     for (const d of folded.duplicates) out.push(warning(label(d.name), d.line, d.rule, d.message));
     return out;

@@ -9,7 +9,16 @@ import { compareEvents } from "./order.js";
 import { checkEvent } from "./validate.js";
 
 /** A skipped or suspicious ledger line. Rules: `ledger-torn-line`, `ledger-invalid-line`, `ledger-unknown-version`, `ledger-duplicate-id`. */
-export type LedgerWarning = Diagnostic & { severity: "warning" };
+/**
+ * `aheadRun`: the run of an `injected` or `held-out` event skipped for being dated ahead of this machine's clock. Who
+ * was shown what in that run is then unknown here, so `record` and `compound` refuse that run (src/lifecycle/review.ts).
+ */
+export type LedgerWarning = Diagnostic & { severity: "warning"; aheadRun?: string };
+
+/** The run of a run event (an injection or a holdout): what an agent was shown depends on it. */
+function aheadRun(event: LedgerEvent): string | undefined {
+  return event.type === "injected" || event.type === "held-out" ? event.run : undefined;
+}
 
 /** Events (sorted by time, then eventId; de-duplicated by eventId) and the warnings met on the way. */
 export type LedgerReadResult = { events: LedgerEvent[]; warnings: LedgerWarning[] };
@@ -31,8 +40,8 @@ export type ReadLedgerOptions = {
 };
 
 /** A ledger warning at `file`:`line`. */
-export function warning(file: string, line: number, rule: string, message: string): LedgerWarning {
-  return { file, line, column: 1, rule, severity: "warning", message };
+export function warning(file: string, line: number, rule: string, message: string, aheadRun?: string): LedgerWarning {
+  return { file, line, column: 1, rule, severity: "warning", message, ...(aheadRun !== undefined ? { aheadRun } : {}) };
 }
 
 /** A ledger warning as one line for people: `file:line: message`. */
@@ -111,7 +120,7 @@ export function parseLedgerText(text: string, file: string, position: TextPositi
     const problem = checkEvent(value);
     if (problem === undefined && (value as LedgerEvent).time > (latest ??= latestEventTime())) {
       // A confirmation dated 2099 would come after every later injection, and the entry would never decay.
-      warnings.push(warning(file, i + first, "ledger-invalid-line", `line skipped: dated ${(value as LedgerEvent).time}, more than a day after this machine's clock (${new Date(Date.parse(latest) - CLOCK_SKEW_MS).toISOString().slice(0, 16).replace("T", " ")} UTC); an event cannot have happened yet (a machine whose clock was ahead, or a forged line)`));
+      warnings.push(warning(file, i + first, "ledger-invalid-line", `line skipped: dated ${(value as LedgerEvent).time}, more than a day after this machine's clock (${new Date(Date.parse(latest) - CLOCK_SKEW_MS).toISOString().slice(0, 16).replace("T", " ")} UTC); an event cannot have happened yet (a machine whose clock was ahead, or a forged line)`, aheadRun(value as LedgerEvent)));
     } else if (problem === undefined) {
       events.push(value as LedgerEvent);
       numbers.push(i + first);

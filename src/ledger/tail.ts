@@ -17,7 +17,7 @@ import { parseLedgerText } from "./read.js";
 export const WINDOW_BYTES = 4096;
 
 /** A warning as kept with a coverage: the file is the one the coverage is about. */
-export type StoredWarning = { line: number; rule: string; message: string };
+export type StoredWarning = { line: number; rule: string; message: string; aheadRun?: string };
 
 /** Identity and size of a ledger file (bigint stat values as decimal strings). */
 export type FileStat = { dev: string; ino: string; mtimeNs: string; size: number };
@@ -139,6 +139,6 @@ function parseTail(file: OpenedFile, data: Buffer, from: number, plan: Extract<F
   };
 }
 
-function stored(w: { line: number; rule: string; message: string }): StoredWarning {
-  return { line: w.line, rule: w.rule, message: w.message };
+function stored(w: { line: number; rule: string; message: string; aheadRun?: string }): StoredWarning {
+  return { line: w.line, rule: w.rule, message: w.message, ...(w.aheadRun !== undefined ? { aheadRun: w.aheadRun } : {}) };
 }

@@ -10,6 +10,7 @@ import path from "node:path";
 import type { CairnConfig } from "../config.js";
 import { CairnError, isCairnError } from "../errors.js";
 import type { Ledger, LedgerState, NewEvent, RunRef } from "../ledger/index.js";
+import { describeLedgerWarning } from "../ledger/read.js";
 import type { SearchOptions, SearchResponse } from "../retrieval/search.js";
 import type { Layout } from "../store/layout.js";
 import type { CompoundCandidate } from "./compound.js";
@@ -52,9 +53,18 @@ async function prepare(deps: ReviewDeps, run: string, agents: readonly string[],
   deps.refreshBeforeMatching();
   // Matching searches: loading the lexical index now lets one refresh (and one save of the index) serve both.
   const loaded = await deps.knowledge({ search: true });
-  const events = (await deps.ledger.state()).state;
+  const { state: events, warnings: ledgerWarnings } = await deps.ledger.state();
   const origin = await deps.origin();
   const ref: RunRef = origin === undefined ? { run } : { run, origin };
+  // An injection of this run dated ahead of this clock was skipped: the agents may have been shown the very entries
+  // they re-find, and without it they would count as independent. Refused, not guessed (fails closed).
+  const ahead = ledgerWarnings.find((w) => w.aheadRun === run);
+  if (ahead) {
+    throw new CairnError(
+      "INVALID",
+      `${what} refused: ${describeLedgerWarning(ahead)}. That line says what run "${run}" showed its agents, so without it a primed finding would count as independent. Set this machine's clock right (or, for a forged line, remove it in a reviewed change) and record again. Nothing was written.`,
+    );
+  }
   const warnings = provenanceWarnings(events, ref, agents);
   if (options.strict && warnings.length) throw new CairnError("INVALID", `${what} refused (strict): ${warnings.join("; ")}. Nothing was written.`);
   return { loaded, events, ref, warnings };
