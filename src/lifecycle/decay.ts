@@ -33,7 +33,9 @@ export function limitOf(view: LimitView, config: DecayConfig): Limit {
       reason: `withheld in ${view.heldOutRuns} runs after ${view.unconfirmedRuns} injected runs and never found independently (primed-only)`,
     };
   }
-  if (budget > 0 && view.unconfirmedRuns >= n - 1) return { kind: "last-chance" };
+  // Its last window run, once it was shown at all: with decayAfterRuns 1 the first run would otherwise be the last
+  // chance, and an entry never injected was withheld and then archived as "primed-only".
+  if (budget > 0 && view.unconfirmedRuns >= Math.max(1, n - 1)) return { kind: "last-chance" };
   return { kind: "window" };
 }
 

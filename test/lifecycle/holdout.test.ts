@@ -31,6 +31,18 @@ describe("holdout: the starvation reproduction", () => {
     }
   });
 
+  it("decayAfterRuns 1: the entry is shown in its one run (not withheld first), then archived as injected, never as primed-only", async () => {
+    const { kb, clock } = await project(SINGLE, { config: { decayAfterRuns: 1 } });
+    clock.tick();
+    // Before: its first run was already its last chance, so it was withheld and then archived as "primed-only".
+    expect((await kb.inject({ run: "r1", agent: "security", keywords: ["session", "tokens"] })).entries.map((e) => e.id)).toEqual(["token-compare"]);
+    const recorded = await kb.recordFindings("r1", [FINDING]);
+    expect(recorded.confirmations[0]!.provenance).toBe("primed");
+    expect(recorded.archived).toEqual(["token-compare"]);
+    const archived = (await events(kb)).find((e) => e.type === "archived") as { reason?: string } | undefined;
+    expect(archived?.reason).toMatch(/injected in 1 runs without an independent confirmation/);
+  });
+
   it("default: one run from decay the entry is withheld; the agent's re-discovery is then independent and saves it", async () => {
     const { kb, clock } = await project(SINGLE);
     for (let run = 1; run <= 9; run++) expect((await review(kb, clock, `r${run}`)).recorded.confirmations[0]!.provenance).toBe("primed");
