@@ -1,5 +1,6 @@
 /** The manual lifecycle operations by entry id: confirm, retract, restore, archive, setStatus, supersede. */
 import type { Entry, EntryStatus, EntrySummary } from "../entry/types.js";
+import { refsOf } from "../check/references.js";
 import { CairnError } from "../errors.js";
 import { ambiguousEntry, lookup, unreadableEntry } from "../lifecycle/lookup.js";
 import type { ManualResult } from "../types/entries.js";
@@ -28,7 +29,15 @@ export function retract(ctx: ManualContext, id: string): Promise<ManualResult> {
 
 /** Move an archived entry back to knowledge/ and confirm it today. */
 export function restore(ctx: ManualContext, id: string, reason: string): Promise<ManualResult> {
-  return withEntry(ctx, id, async (entry) => (await import("../lifecycle/manual.js")).restoreEntry(ctx.layout, ctx.append, entry, reason, ctx.today()));
+  return withEntry(ctx, id, async (entry) => {
+    // Superseded is terminal: restored, it would be active but never injected and never decay (record and compound refuse it too).
+    if (entry.frontmatter.status === "superseded") {
+      const replacements = refsOf(entry, "supersededBy");
+      const by = replacements.length ? ` by ${replacements.join(", ")}` : "";
+      return { kind: "refused", id, reason: `"${id}" is superseded${by}; superseded is terminal, so a restored copy would stay in knowledge/ without ever being injected or decaying — confirm or restore its replacement instead` };
+    }
+    return (await import("../lifecycle/manual.js")).restoreEntry(ctx.layout, ctx.append, entry, reason, ctx.today());
+  });
 }
 
 /** Move an active entry to knowledge/archive/ with `archived` and `archivedReason`. */

@@ -33,6 +33,17 @@ describe("supersede", () => {
     expect(injected.entries.map((e) => e.id)).not.toContain("old-rule");
   });
 
+  it("is terminal for restore too: a superseded archived entry is not brought back (it would never be injected nor decay)", async () => {
+    const { kb, root } = await project(PAIR);
+    await kb.supersede("old-rule", "new-rule");
+    const archived = await read(root, "knowledge/archive/old-rule.md");
+    const before = (await events(kb)).length;
+    // Before: restored into knowledge/ with `status: superseded`, where inject skips it and decay never reaches it.
+    expect(await kb.restore("old-rule", "by hand")).toMatchObject({ kind: "refused", reason: expect.stringMatching(/"old-rule" is superseded by new-rule; superseded is terminal/) });
+    expect(await read(root, "knowledge/archive/old-rule.md")).toBe(archived);
+    expect((await events(kb)).length).toBe(before);
+  });
+
   it("is terminal: a superseded entry cannot be superseded by another entry; repeating the same supersede changes nothing", async () => {
     const { kb, root } = await project(PAIR);
     await kb.supersede("old-rule", "new-rule");
