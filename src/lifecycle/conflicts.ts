@@ -74,7 +74,8 @@ export function findConflicts(entries: readonly ConflictEntry[], events: LedgerS
           fix: `if the pattern still holds, cairn restore ${entry.id}; if not, nothing — it stays archived`,
         });
       }
-    } else if (archived && (!confirmed || archived.time > confirmed.time)) {
+    } else if (archived && (!confirmed || archived.time > confirmed.time) && !(fold?.lastReset !== undefined && fold.lastReset > archived.time)) {
+      // (An entry created again after the archive — retracted, then `cairn new` or `compound` with its id — is a new file, not a kept copy.)
       out.push({
         id: entry.id,
         kind: "archived-but-active",

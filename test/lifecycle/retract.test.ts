@@ -31,3 +31,27 @@ describe("retract and work git does not have", () => {
     expect((await events(kb)).filter((e) => e.type === "retracted").map((e) => e.type === "retracted" && e.entry)).toEqual(["db-2"]);
   });
 });
+
+describe("an id archived, retracted and created again", () => {
+  it("is a new entry, not a copy a merge kept: no archived-but-active conflict; a file moved back by hand still is one", async () => {
+    const { kb, root, clock } = await project(databaseEntries(2), { config: { holdout: "off", decayAfterRuns: 1 } });
+    git(root, "init", "-q");
+    clock.tick();
+    await kb.inject({ run: "r1", agent: "a", keywords: ["database", "connections", "pool"] });
+    const gone = (await kb.decay()).archived[0]?.id;
+    expect(gone).toBeDefined();
+    const kept = gone === "db-1" ? "db-2" : "db-1";
+    expect(await kb.archive(kept, "by hand")).toMatchObject({ kind: "done" });
+    git(root, "add", "-A");
+    git(root, "commit", "-qm", "archived");
+    clock.tick();
+    expect(await kb.retract(gone!)).toMatchObject({ kind: "done" });
+    const text = "Database connections are never returned to the pool when a query times out in the worker.";
+    expect(await kb.newEntry({ slug: gone!, finding: text, evidence: ["src/auth.ts:1-2, handleRequest()"], verify: ["grep for release() in src/"] })).toMatchObject({ kind: "created" });
+    // Before: "the ledger says it was archived …, but the file is active here (a merge kept the active copy)".
+    expect((await kb.status()).conflicts.filter((c) => c.id === gone)).toEqual([]);
+    // The real case stays reported: the archived file put back in knowledge/ with no event after the archive.
+    git(root, "mv", `knowledge/archive/${kept}.md`, `knowledge/${kept}.md`);
+    expect((await kb.status()).conflicts.filter((c) => c.id === kept).map((c) => c.kind)).toEqual(["archived-but-active"]);
+  });
+});
