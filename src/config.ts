@@ -102,10 +102,37 @@ function checkResolved(config: CairnConfig, source: string, keys: { denyPatterns
   for (const [name, dir] of Object.entries(config.repos)) {
     if (path.isAbsolute(dir)) throw new CairnError("CONFIG", `${source}: repos.${name} must be a checkout beside this repository, relative to the project root (got "${dir}"), e.g. "../${name}".`);
   }
-  if (path.isAbsolute(config.knowledgeDir) || config.knowledgeDir.split(/[\\/]/).includes("..")) {
+  if (leavesProject(config.knowledgeDir)) {
     throw new CairnError("CONFIG", `${source}: ${keys.knowledgeDir} must be a path inside the project (got "${config.knowledgeDir}"), e.g. "knowledge".`);
   }
   return { ...config, rules: validateRuleSettings(config.rules, source) };
+}
+
+/** True when a `knowledgeDir` would point outside the project (absolute, or through `..`): the loader refuses it. */
+function leavesProject(dir: string): boolean {
+  return path.isAbsolute(dir) || dir.split(/[\\/]/).includes("..");
+}
+
+/**
+ * The `knowledgeDir` a cairn.config.json text names, read as `loadConfig` reads it (BOM dropped, the same JSON parser,
+ * the same path rules), without validating the other keys: `cairn diff` reads it from each revision's own tree, where
+ * keys this version does not know may be fine. Undefined text (no file) is the default.
+ */
+export function knowledgeDirOf(text: string | undefined): { value: string } | { problem: string } {
+  if (text === undefined) return { value: DEFAULT_CONFIG.knowledgeDir };
+  let raw: unknown;
+  try {
+    raw = parseJson(text.replace(/^\uFEFF/, ""));
+  } catch (cause) {
+    return { problem: `${CONFIG_FILE} is not valid JSON: ${(cause as Error).message}` };
+  }
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return { problem: `${CONFIG_FILE} is not a JSON object` };
+  const dir = (raw as Record<string, unknown>).knowledgeDir;
+  if (dir === undefined) return { value: DEFAULT_CONFIG.knowledgeDir };
+  if (typeof dir !== "string" || dir === "" || dir.includes("\0") || leavesProject(dir)) {
+    return { problem: `${CONFIG_FILE}: knowledgeDir must be a directory path inside the project (got ${JSON.stringify(dir)})` };
+  }
+  return { value: dir };
 }
 
 /** Validate a parsed config object; returns the resolved config or problems with their JSON paths. */
