@@ -172,6 +172,38 @@ export async function listTree(repo: GitRepo, rev: string, pathspec: string): Pr
   return rows;
 }
 
+/** One entry of a tree: mode (`040000` a directory, `120000` a link, `160000` a gitlink), type and object id. */
+export type TreeEntry = { mode: string; type: string; oid: string };
+
+/** The entry at exactly `topPath` in commit `rev` (no link followed), or undefined when there is none. */
+export async function entryAt(repo: GitRepo, rev: string, topPath: string): Promise<TreeEntry | undefined> {
+  const out = (await runOrThrow(repo, ["ls-tree", "-z", rev, "--", topPath])).toString("utf8");
+  for (const record of out.split("\0")) {
+    const tab = record.indexOf("\t");
+    if (tab === -1 || record.slice(tab + 1) !== topPath) continue;
+    const [mode = "", type = "", oid = ""] = record.slice(0, tab).split(" ");
+    return { mode, type, oid };
+  }
+  return undefined;
+}
+
+/** Gitlinks (submodules, mode 160000) at or under `pathspecs`: in commit `rev`, or in the index when `rev` is undefined. */
+export async function gitlinks(repo: GitRepo, rev: string | undefined, pathspecs: readonly string[]): Promise<string[]> {
+  if (pathspecs.length === 0) return [];
+  const args = rev === undefined ? ["ls-files", "-s", "-z", "--", ...pathspecs] : ["ls-tree", "-r", "-z", rev, "--", ...pathspecs];
+  const out = (await runOrThrow(repo, args)).toString("utf8");
+  return out.split("\0").flatMap((record) => {
+    const tab = record.indexOf("\t");
+    return tab !== -1 && record.startsWith("160000 ") ? [record.slice(tab + 1)] : [];
+  });
+}
+
+/** Files under `pathspec` in the working tree that git tracks or would (tracked, plus untracked and not ignored), top-relative. */
+export async function workTreeFiles(repo: GitRepo, pathspec: readonly string[]): Promise<string[]> {
+  const out = (await runOrThrow(repo, ["ls-files", "--cached", "--others", "--exclude-standard", "-z", "--", ...pathspec])).toString("utf8");
+  return [...new Set(out.split("\0").filter(Boolean))];
+}
+
 /** Read many blobs with one `git cat-file --batch` process. Missing objects are absent from the map. */
 export function readBlobs(repo: GitRepo, oids: readonly string[]): Promise<Map<string, Buffer>> {
   const unique = [...new Set(oids)];

@@ -6,15 +6,17 @@ import { todayUtc } from "../entry/file-facts.js";
 import { CairnError } from "../errors.js";
 import { projectLedger, readLedger } from "../ledger/index.js";
 import { nearDecayAt } from "../lifecycle/decay.js";
-import { relativePath, type Layout } from "../store/layout.js";
+import type { Layout } from "../store/layout.js";
 import { listTree, mergeBase, openRepo, readBlobs, resolveCommit, trackedFiles, type GitRepo } from "./git.js";
 import { countLedgerChanges, events } from "./ledger.js";
 import { groupByKind, planDiff } from "./plan.js";
 import type { DiffEntry, KnowledgeDiff } from "./types.js";
-import { realDirs, toLayoutPath } from "./real-dirs.js";
+import { layoutChange } from "./layout-change.js";
+import { toLayoutPath } from "./real-dirs.js";
+import { dirsAt, dirsInWorkTree, pinnedKnowledgeDir } from "./side-dirs.js";
 import { ledgerAt, readSides } from "./versions.js";
 
-export type { BodySection, ChangeKind, DiffEntry, KnowledgeDiff } from "./types.js";
+export type { BodySection, ChangeKind, DiffEntry, KnowledgeDiff, MovedDir } from "./types.js";
 export { renderDiffMarkdown, type RenderOptions } from "./markdown.js";
 
 /** True when the diff carries an error of its own (a rewritten or removed ledger event): `cairn diff` exits 1, the Action fails. */
@@ -42,17 +44,25 @@ export async function diffKnowledge(layout: Layout, config: CairnConfig, base: s
   const range = splitRange(base, head);
   const repo = await openRepo(layout.root);
   const resolved = await resolveRange(repo, range);
-  const real = await realDirs(repo, layout);
-  const sides = await readSides(repo, { real, base: resolved.base, head: resolved.head, today: options.today ?? todayUtc() });
+  // Each revision is read where its own cairn would read it: its config and its links, not the working tree's.
+  const pinned = await pinnedKnowledgeDir(layout);
+  const headLabel = range.head ?? WORKING_TREE;
+  const [baseDirs, headDirs] = await Promise.all([
+    dirsAt(repo, resolved.base, range.base, pinned),
+    resolved.head === undefined ? dirsInWorkTree(repo, layout) : dirsAt(repo, resolved.head, headLabel, pinned),
+  ]);
+  const real = headDirs.real;
+  const layoutChanged = layoutChange({ dirs: baseDirs, label: range.base }, { dirs: headDirs, label: headLabel }, repo.prefix);
+  const sides = await readSides(repo, { before: baseDirs.real, after: real, base: resolved.base, head: resolved.head, today: options.today ?? todayUtc() });
   const plan = planDiff({ before: sides.before, after: sides.after, renames: sides.renames });
   const ledger = countLedgerChanges(sides.ledgerBefore, sides.ledgerAfter);
-  const warnings = [...plan.warnings];
+  const warnings = [...layoutChanged.warnings, ...plan.warnings];
   // knowledge/.pending/ holds a running change's log and locks, local and gitignored: one in git came in a commit.
   // cairn never applies it (src/lifecycle/change.ts), and the pull request must not bring it.
   const pendingTop = `${real.knowledge.top ? `${real.knowledge.top}/` : ""}.pending/`;
   const committed = resolved.head === undefined ? await trackedFiles(repo, pendingTop) : (await listTree(repo, resolved.head, pendingTop)).map((f) => f.path);
   for (const file of committed) {
-    warnings.push(`${toLayoutPath(real, file) ?? file.slice(repo.prefix.length)} is committed: files in ${relativePath(layout, layout.knowledge)}/.pending/ are a running change's log or lock, local to one machine — cairn never applies a committed one; remove it from the change`);
+    warnings.push(`${toLayoutPath(real, file) ?? file.slice(repo.prefix.length)} is committed: files in ${real.knowledge.shown || "."}/.pending/ are a running change's log or lock, local to one machine — cairn never applies a committed one; remove it from the change`);
   }
   const configChanged = await configChange(layout, repo, resolved);
   if (configChanged) warnings.push(configChanged);
@@ -62,7 +72,7 @@ export async function diffKnowledge(layout: Layout, config: CairnConfig, base: s
   const groups = groupByKind(entries);
   return {
     base: range.base,
-    head: range.head ?? WORKING_TREE,
+    head: headLabel,
     baseCommit: resolved.base,
     ...(resolved.head !== undefined ? { headCommit: resolved.head } : {}),
     added: groups.added,
@@ -73,8 +83,9 @@ export async function diffKnowledge(layout: Layout, config: CairnConfig, base: s
     retracted: groups.retracted,
     renamed: groups.renamed,
     ledger: ledger.added,
+    ...(layoutChanged.moved.length ? { moved: layoutChanged.moved } : {}),
     warnings,
-    problems: ledger.problems,
+    problems: [...layoutChanged.problems, ...ledger.problems],
   };
 }
 

@@ -21,7 +21,7 @@ const TITLES: Record<ChangeKind, string> = {
 export function renderDiffMarkdown(diff: KnowledgeDiff, options: RenderOptions = {}): string {
   const max = options.maxPerSection ?? 100;
   const findingLength = options.findingLength ?? 120;
-  const lines = [`## Knowledge changes (${lineText(diff.base, 80)}..${lineText(diff.head, 80)})`, ""];
+  const lines = [`## Knowledge changes (${lineText(diff.base, 80)}..${lineText(diff.head, 80)})`, "", ...layoutLines(diff)];
   const counts = CHANGE_KINDS.map((kind) => [kind, diff[kind].length] as const).filter(([, n]) => n > 0);
   const ledger = ledgerSummary(diff.ledger);
   if (counts.length === 0) {
@@ -47,6 +47,19 @@ export function renderDiffMarkdown(diff: KnowledgeDiff, options: RenderOptions =
     for (const warning of diff.warnings) lines.push(`- ⚠️ ${lineText(warning, 600)}`);
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** A moved knowledge directory or a submodule comes first: it changes where every entry is read from. */
+function layoutLines(diff: KnowledgeDiff): string[] {
+  const place = (where: string, via: string | undefined) => (via === undefined ? code(where) : `${code(where)} (reached as ${code(via)})`);
+  const lines = (diff.moved ?? []).map((m) => {
+    const what = m.dir === "knowledge" ? "The knowledge directory" : m.dir === "archive" ? "The archive" : "The ledger";
+    return `> ⚠️ **${what} moved: ${place(m.from, m.fromVia)} → ${place(m.to, m.toVia)}.** Each entry is compared with the file at the same place in the other revision; review the move itself too.`;
+  });
+  for (const p of diff.problems.filter((p) => p.rule === "knowledge-dir-submodule")) {
+    lines.push(`> ❌ **${code(p.file)} is a git submodule: cairn cannot see inside a submodule; its entries are not reviewed here.**`);
+  }
+  return lines.length ? [...lines, ""] : [];
 }
 
 function ledgerSummary(ledger: Record<string, number>): string {

@@ -23,6 +23,8 @@ export type RealDirs = {
   dirs: RealDir[];
   /** The knowledge dir's entry. */
   knowledge: RealDir;
+  /** The archive's entry. */
+  archive: RealDir;
   /** The ledger dir's entry. */
   ledger: RealDir;
 };
@@ -48,7 +50,7 @@ export async function realDirs(repo: GitRepo, layout: Layout): Promise<RealDirs>
   const archive = await locate(layout.archive);
   const ledger = await locate(layout.ledger);
   const dirs = [archive, ledger, knowledge].sort((a, b) => b.top.length - a.top.length);
-  return { dirs, knowledge, ledger };
+  return { dirs, knowledge, archive, ledger };
 }
 
 /** Git's top-relative path as the layout names it (root-relative), or undefined when it is in none of the directories. */

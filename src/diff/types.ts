@@ -68,6 +68,20 @@ export type DiffEntry = {
   errors?: string[];
 };
 
+/** A layout directory kept in another place at HEAD than at BASE (a moved knowledgeDir, a link swapped or retargeted). */
+export type MovedDir = {
+  /** Which directory: the knowledge dir, or its archive or ledger when one moved apart from it. */
+  dir: "knowledge" | "archive" | "ledger";
+  /** Where BASE keeps it: relative to the project root (`/` + the path from the git top level when outside it). */
+  from: string;
+  /** Where HEAD keeps it, named the same way. */
+  to: string;
+  /** The layout's name for it at BASE, when that is another path (reached through a symbolic link). */
+  fromVia?: string;
+  /** The layout's name for it at HEAD, when that is another path (reached through a symbolic link). */
+  toVia?: string;
+};
+
 export type KnowledgeDiff = {
   /** BASE as given, e.g. `origin/main`. */
   base: string;
@@ -93,11 +107,18 @@ export type KnowledgeDiff = {
   renamed: DiffEntry[];
   /** Ledger events added between the revisions, by event type (sorted keys). */
   ledger: Record<string, number>;
+  /**
+   * Directories kept elsewhere at HEAD than at BASE; absent when none moved. Entries are then compared by their path
+   * inside the knowledge dir at each side's own place, and `problems` holds a `knowledge-dir-moved` warning per move.
+   */
+  moved?: MovedDir[];
   /** Things a reviewer should know that are not entry changes (duplicate ids, a committed change log, the configuration). */
   warnings: string[];
   /**
-   * Errors the change itself makes that no `cairn check` of HEAD can see: ledger events rewritten in place or removed
-   * (the ledger is append-only). Any error here fails `cairn diff` (exit 1) and the GitHub Action.
+   * Problems of the change itself that no `cairn check` of HEAD can see: ledger events rewritten in place or removed
+   * (the ledger is append-only), a knowledge directory inside a git submodule at either revision
+   * (`knowledge-dir-submodule`: cairn cannot see its entries) — errors — and a moved knowledge directory
+   * (`knowledge-dir-moved`, a warning). Any error here fails `cairn diff` (exit 1) and the GitHub Action.
    */
   problems: Diagnostic[];
 };

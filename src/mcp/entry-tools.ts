@@ -67,7 +67,7 @@ const diff = defineTool({
   name: "diff",
   title: "Knowledge diff",
   description:
-    "Knowledge changes between two git revisions (added, edited, confirmed, archived, restored, retracted, renamed entries, with decay status; `problems`: ledger events the change rewrote or deleted, errors since the ledger is append-only): JSON plus the markdown summary for a PR comment. `BASE...HEAD` compares from the merge base, like a PR.",
+    "Knowledge changes between two git revisions (added, edited, confirmed, archived, restored, retracted, renamed entries, with decay status; `problems`: ledger events the change rewrote or deleted and a knowledge directory in a git submodule, errors; a knowledge directory kept elsewhere than at BASE, a warning, with `moved` saying where): JSON plus the markdown summary for a PR comment. `BASE...HEAD` compares from the merge base, like a PR.",
   annotations: readOnly,
   inputSchema: z.object({
     base: z.string().min(1).describe("base revision, e.g. origin/main or origin/main...HEAD"),
