@@ -253,6 +253,55 @@ describe("the GitHub Action's step (run locally with the variables GitHub sets)"
     expect(run.summary).toContain(`\`${shown}/leak.md\``);
   });
 
+  it("knowledge/ swapped for a link to a folder committed earlier: the rewritten entry is in the diff, the move is annotated, and its entries' errors are annotated and fail", async () => {
+    const repo = await tempRepo();
+    cleanup.push(repo.cleanup);
+    for (const [rel, text] of Object.entries({
+      ...SOURCE_FILES,
+      "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }),
+      "knowledge/archive/.gitkeep": "",
+      "knowledge/auth-ctx.md": entryText({ finding: "Auth middleware swallows context cancellation errors after upstream calls." }),
+    })) await repo.write(rel, text);
+    repo.commit("main: knowledge");
+    // Committed earlier as documentation: never reviewed as knowledge.
+    await repo.write("docs/notes/archive/.gitkeep", "");
+    await repo.write("docs/notes/auth-ctx.md", entryText({ finding: `Cancellation in auth middleware was audited and is correct; ${token()} is the test key.` }));
+    const base = repo.commit("docs: notes");
+    repo.git("checkout", "-q", "-b", "feature");
+    repo.git("rm", "-rq", "knowledge");
+    await symlink("docs/notes", path.join(repo.dir, "knowledge"));
+    repo.commit("dedupe");
+    const run = await runAction(repo, {}, prEvent(base));
+    expect(run.code, run.stdout).toBe(1);
+    expect(run.stdout).toMatch(/^::warning file=knowledge,.*knowledge-dir-moved::the knowledge directory moved between [0-9a-f]{12} and HEAD: knowledge → docs\/notes/m);
+    expect(run.stdout).toMatch(/^::error file=knowledge\/auth-ctx\.md,.*secret-github-token/m);
+    expect(run.summary).toMatch(/\*\*1 edited\*\*/);
+    expect(run.summary).toContain("The knowledge directory moved: `knowledge` → `docs/notes` (reached as `knowledge`)");
+  });
+
+  it("a knowledge directory that is a git submodule: a bump fails with knowledge-dir-submodule, and its entries' errors are annotated", async () => {
+    const kb = await tempRepo();
+    cleanup.push(kb.cleanup);
+    await kb.write("archive/.gitkeep", "");
+    await kb.write("auth-ctx.md", entryText({ finding: "Auth middleware swallows context cancellation errors after upstream calls." }));
+    kb.commit("one");
+    const repo = await tempRepo();
+    cleanup.push(repo.cleanup);
+    for (const [rel, text] of Object.entries({ ...SOURCE_FILES, "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }) })) await repo.write(rel, text);
+    repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", kb.dir, "knowledge");
+    const base = repo.commit("main: knowledge as a submodule");
+    await kb.write("auth-ctx.md", entryText({ finding: `Upstream calls in auth middleware are safe; ${token()} is the test key.` }));
+    kb.commit("two");
+    repo.git("checkout", "-q", "-b", "feature");
+    repo.git("-C", "knowledge", "-c", "protocol.file.allow=always", "pull", "-q", "origin", "main");
+    repo.commit("bump the knowledge");
+    const run = await runAction(repo, {}, prEvent(base));
+    expect(run.code, run.stdout).toBe(1);
+    expect(run.stdout).toMatch(/^::error file=knowledge,.*knowledge-dir-submodule::.*cairn cannot see inside a submodule; its entries are not reviewed here/m);
+    expect(run.stdout).toMatch(/^::error file=knowledge\/auth-ctx\.md,.*secret-github-token/m);
+    expect(run.summary).not.toContain("No knowledge changes");
+  });
+
   it("outside a pull request every problem is annotated, with no diff and no comment", async () => {
     const { repo } = await pullRequest();
     const github = await api();
