@@ -38,7 +38,7 @@ export async function refreshAndSave(index: SearchIndex, options: { wait?: boole
   const warnings: string[] = [];
   let release: (() => Promise<void>) | undefined;
   try {
-    release = await acquireIndexLock(index.layout.cache, { wait: options.wait ?? false, root: index.layout.root });
+    release = await acquireIndexLock(index.layout.cache, { wait: options.wait ?? false, root: index.layout.root, onWarning: (message) => warnings.push(message) });
   } catch (error) {
     // Another process (usually `cairn watch` or the MCP server) is the writer and keeps the saved
     // index fresh; refreshing this in-memory copy without saving is correct and needs no warning.

@@ -5,7 +5,7 @@ import type { FixAnchorsOptions, FixReport } from "../types/check.js";
 import type { KbContext } from "./context.js";
 
 /** Repair drifted anchors surgically (moved line ranges, renamed paths); `dryRun` only previews. */
-export async function fixAnchors(ctx: Pick<KbContext, "layout" | "config" | "append" | "load" | "invalidate" | "repair">, options: FixAnchorsOptions = {}): Promise<FixReport> {
+export async function fixAnchors(ctx: Pick<KbContext, "layout" | "config" | "append" | "load" | "invalidate" | "repair" | "warn">, options: FixAnchorsOptions = {}): Promise<FixReport> {
   // As every command that changes entries: first finish what a killed process left pending (a killed --fix among
   // them, whose entry is already rewritten: without this, a second --fix found nothing to fix and left its event out).
   if (!options.dryRun) await ctx.repair();
@@ -18,7 +18,7 @@ export async function fixAnchors(ctx: Pick<KbContext, "layout" | "config" | "app
     const loaded = await ctx.load();
     const entries = selectEntries(ctx.layout, loaded.entries, options.paths);
     return fixEntryAnchors(ctx.layout, anchorResolverFor(ctx.layout, { repos: ctx.config.repos }), entries, { dryRun: options.dryRun ?? false, append: ctx.append });
-  });
+  }, ctx.warn);
   if (!report.dryRun && report.files.length) ctx.invalidate();
   return report;
 }

@@ -42,7 +42,7 @@ export async function injectKnowledge(ctx: Pick<KbContext, "layout" | "config" |
     const { createHash } = await import("node:crypto");
     const agentRun = createHash("sha256").update(`${input.run}\0${agentKey(input.agent)}`).digest("hex").slice(0, 16);
     try {
-      release = await acquireLock(ctx.layout.cache, `inject-${agentRun}`, { wait: AGENT_LOCK_WAIT_MS, root: ctx.layout.root, purpose: `injections for agent "${input.agent}" in run "${input.run}"` });
+      release = await acquireLock(ctx.layout.cache, `inject-${agentRun}`, { wait: AGENT_LOCK_WAIT_MS, root: ctx.layout.root, purpose: `injections for agent "${input.agent}" in run "${input.run}"`, onWarning: (message) => lockWarnings.push(message) });
     } catch (error) {
       // Unserialised, two calls for this agent could each hand it its cap: inject nothing, and the review goes on.
       turn?.();
@@ -50,7 +50,7 @@ export async function injectKnowledge(ctx: Pick<KbContext, "layout" | "config" |
       return unavailable(ctx, input, `could not serialise injections (${(error as Error).message}); nothing injected, so that the cap of ${ctx.config.maxPerAgent} per agent and run holds; continuing without knowledge context`);
     }
     try {
-      const all = await acquireLock(ctx.layout.cache, "inject", { wait: INJECT_LOCK_WAIT_MS, root: ctx.layout.root, purpose: "injections" });
+      const all = await acquireLock(ctx.layout.cache, "inject", { wait: INJECT_LOCK_WAIT_MS, root: ctx.layout.root, purpose: "injections", onWarning: (message) => lockWarnings.push(message) });
       const agentLock = release;
       release = async () => {
         await all().catch(() => {});

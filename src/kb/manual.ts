@@ -9,7 +9,7 @@ import type { KbContext } from "./context.js";
 import { byFileName } from "./entry-file.js";
 
 /** What the manual operations use of the knowledge base. */
-export type ManualContext = Pick<KbContext, "layout" | "config" | "append" | "today" | "repair" | "invalidate" | "knowledge" | "entryOf">;
+export type ManualContext = Pick<KbContext, "layout" | "config" | "append" | "today" | "repair" | "invalidate" | "knowledge" | "entryOf" | "warn">;
 
 /** Mark an entry independently confirmed today (a one/two-line diff). */
 export function confirm(ctx: ManualContext, id: string): Promise<ManualResult> {
@@ -70,7 +70,7 @@ async function withEntry(ctx: ManualContext, id: string, action: (entry: EntrySu
   // One lifecycle writer at a time: a `record` running now edits entries and appends their events in several steps,
   // and a retract or a status change must come before or after all of them, not between.
   const { withLifecycleLock } = await import("../lifecycle/lifecycle-lock.js");
-  return withLifecycleLock(ctx.layout, true, () => lookedUp(ctx, id, action));
+  return withLifecycleLock(ctx.layout, true, () => lookedUp(ctx, id, action), ctx.warn);
 }
 
 async function lookedUp(ctx: ManualContext, id: string, action: (entry: EntrySummary) => Promise<ManualResult>): Promise<ManualResult> {

@@ -5,7 +5,7 @@ import { fingerprinting } from "./anchors.js";
 import type { KbContext } from "./context.js";
 
 /** What the review operations use of the knowledge base. */
-export type ReviewContext = Pick<KbContext, "layout" | "config" | "ledger" | "append" | "today" | "origin" | "repair" | "knowledge" | "entryOf" | "search" | "refreshBeforeMatching" | "invalidate">;
+export type ReviewContext = Pick<KbContext, "layout" | "config" | "ledger" | "append" | "today" | "origin" | "repair" | "knowledge" | "entryOf" | "search" | "refreshBeforeMatching" | "invalidate" | "warn">;
 
 /**
  * Record a run's findings: independent re-discoveries refresh entries (or restore archived ones), primed ones only
@@ -33,7 +33,7 @@ export async function compound(ctx: ReviewContext, run: string, findings: Compou
 async function underLifecycleLock<T>(ctx: ReviewContext, options: { dryRun?: boolean }, task: (review: typeof import("../lifecycle/review.js"), deps: ReviewDeps) => Promise<T>): Promise<T> {
   if (!options.dryRun) await ctx.repair();
   const review = await import("../lifecycle/review.js");
-  return review.withLifecycleLock(ctx.layout, !options.dryRun, () => task(review, reviewDeps(ctx)));
+  return review.withLifecycleLock(ctx.layout, !options.dryRun, () => task(review, reviewDeps(ctx)), ctx.warn);
 }
 
 function reviewDeps(ctx: ReviewContext): ReviewDeps {

@@ -147,7 +147,7 @@ export async function repairPendingChanges(layout: Layout, options: { /** Also r
   for (const key of keys) {
     let release: (() => Promise<void>) | undefined;
     try {
-      release = await lockEntry(layout, key, { wait: false });
+      release = await lockEntry(layout, key, { wait: false, onWarning: (message) => report.warnings.push(message) });
     } catch (error) {
       if (isCairnError(error) && error.code === "LOCKED") continue; // a live process is applying it
       report.warnings.push(`cannot repair the pending change of ${key}: ${(error as Error).message}`);

@@ -6,14 +6,14 @@
  */
 import type { Layout } from "../store/layout.js";
 
-/** Run `action` holding the lifecycle lock; `locked` false runs it directly (dry runs). Not re-entrant. */
-export async function withLifecycleLock<T>(layout: Layout, locked: boolean, action: () => Promise<T>): Promise<T> {
+/** Run `action` holding the lifecycle lock; `locked` false runs it directly (dry runs). Not re-entrant. `onWarning`: told of a committed lock file found in place (see src/store/lock.ts). */
+export async function withLifecycleLock<T>(layout: Layout, locked: boolean, action: () => Promise<T>, onWarning?: (message: string) => void): Promise<T> {
   // A wrong root is an error before anything is created there (no .cairn/ for the lock).
   const { requireKnowledgeDir } = await import("../store/require.js");
   await requireKnowledgeDir(layout);
   if (!locked) return action();
   const { acquireIndexLock } = await import("../indexing/lock.js");
-  const release = await acquireIndexLock(`${layout.cache}/lifecycle`, { wait: true, root: layout.root, purpose: "the lifecycle (record, decay, compound and the manual commands take turns)" });
+  const release = await acquireIndexLock(`${layout.cache}/lifecycle`, { wait: true, root: layout.root, purpose: "the lifecycle (record, decay, compound and the manual commands take turns)", ...(onWarning ? { onWarning } : {}) });
   try {
     return await action();
   } finally {

@@ -11,6 +11,14 @@
  * Breaking is race-safe: the stale file is renamed to a unique name (only one process wins the
  * rename) and the winner checks it renamed the very file it judged (same inode) before deleting it.
  *
+ * A lock file that git tracks, unchanged since the checkout wrote it, is no lock: it came in a commit (a pull request
+ * can add `.cairn/inject-<agent and run>.lock`), and nothing in it can be trusted — host, pid, start time and
+ * namespace are all forgeable (pid 1 on a self-hosted runner's known host name is always "alive"), and the checkout
+ * gives it a fresh mtime, so the age bound kept it "held" for a minute: `inject` in a fresh clone gave its agent
+ * nothing. It is broken like a stale one, with a warning. A real lock is always a file some cairn process wrote after
+ * the checkout, so git sees it as untracked or as changed; git is asked only about a lock that would otherwise be
+ * waited for, once per lock file (inode and token), so an uncontended lock costs nothing more.
+ *
  * Replaces proper-lockfile, whose only staleness test is age: a lock left by a killed `index`
  * stalled the next one 15–26 s, and a stale inject lock stalled `inject` ~31 s.
  */
@@ -20,6 +28,7 @@ import path from "node:path";
 import { CairnError } from "../errors.js";
 import { assertContained } from "./contain.js";
 import { currentOwner, liveness, type Owner } from "./owner.js";
+import { asCommitted } from "./tracked.js";
 
 export type Release = () => Promise<void>;
 
@@ -30,6 +39,8 @@ export type LockOptions = {
   root?: string;
   /** What the lock protects, for messages. Default "the search index". */
   purpose?: string;
+  /** Told why a lock file was found in place and not honoured (git tracks it: it came in a commit). Default: not told. */
+  onWarning?: (message: string) => void;
 };
 
 /** What a lock file holds. */
@@ -65,6 +76,11 @@ export async function acquireLock(dir: string, name: string, options: LockOption
         await breakStale(file, holder.ino);
         continue;
       }
+      if (await committed(file, holder)) {
+        options.onWarning?.(committedWarning(file, holder, options.root));
+        await breakStale(file, holder.ino);
+        continue;
+      }
     } catch (cause) {
       throw lockIoError(dir, file, purpose, cause);
     }
@@ -78,8 +94,10 @@ export async function acquireLock(dir: string, name: string, options: LockOption
 
 /** The live holder of `<dir>/<name>.lock` on this host, or undefined (no lock, a dead or foreign holder, unreadable). Never throws. */
 export async function liveHolder(dir: string, name: string): Promise<LockRecord | undefined> {
-  const held = await inspect(path.join(dir, `${name}.lock`)).catch(() => undefined);
-  return held?.kind === "held" && !held.stale && held.record && liveness(held.record) === "alive" ? held.record : undefined;
+  const file = path.join(dir, `${name}.lock`);
+  const held = await inspect(file).catch(() => undefined);
+  if (held?.kind !== "held" || held.stale || !held.record || liveness(held.record) !== "alive") return undefined;
+  return (await committed(file, held)) ? undefined : held.record;
 }
 
 type Held = { kind: "gone" } | { kind: "held"; ino: bigint; stale: boolean; record?: LockRecord };
@@ -148,6 +166,29 @@ async function breakStale(file: string, ino: bigint): Promise<void> {
     await fs.link(aside, file).catch(() => undefined);
   }
   await fs.rm(aside, { force: true });
+}
+
+/** Per lock file, the inode and token last found not to be a committed file: the same lock is not asked about twice. */
+const written = new Map<string, string>();
+
+/**
+ * True when the held lock `file` is a file git tracks, as committed: it came in a checkout, not from a cairn process.
+ * Asks git once per lock (inode and token); never for a lock of this process.
+ */
+async function committed(file: string, held: Extract<Held, { kind: "held" }>): Promise<boolean> {
+  if (held.record && heldByThisProcess(held.record)) return false;
+  const key = `${held.ino}:${held.record?.token ?? ""}`;
+  if (written.get(file) === key) return false;
+  if (await asCommitted(file)) return true;
+  written.set(file, key);
+  return false;
+}
+
+function committedWarning(file: string, held: Extract<Held, { kind: "held" }>, root: string | undefined): string {
+  const rel = root ? path.relative(root, file).split(path.sep).join("/") : file;
+  const dir = root ? path.relative(root, path.dirname(file)).split(path.sep).join("/") || "." : path.dirname(file);
+  const claims = held.record ? ` (it names pid ${held.record.pid} on ${JSON.stringify(held.record.host)})` : "";
+  return `${rel} is committed to git${claims}: a lock is local to the process that holds it, so this one came in a commit and was not honoured — it was removed from the working tree; remove it from git (git rm -r --cached ${dir}) and keep ${dir}/ in .gitignore`;
 }
 
 /** Tokens of the locks this process holds now (a record naming this pid may be a dead process's, the pid reused). */

@@ -26,8 +26,8 @@ export type StoredIntent = { key: string; file: string; value: unknown };
 const ENTRY_LOCK_WAIT_MS = 10_000;
 
 /** Serialise changes to one entry: `knowledge/.pending/<key>.lock` (a dead holder's lock is broken at once). */
-export function lockEntry(layout: Layout, key: string, options: { wait?: boolean } = {}): Promise<Release> {
-  return acquireLock(pendingDir(layout), key, { root: layout.root, wait: options.wait === false ? false : ENTRY_LOCK_WAIT_MS, purpose: `entry ${key}` });
+export function lockEntry(layout: Layout, key: string, options: { wait?: boolean; onWarning?: (message: string) => void } = {}): Promise<Release> {
+  return acquireLock(pendingDir(layout), key, { root: layout.root, wait: options.wait === false ? false : ENTRY_LOCK_WAIT_MS, purpose: `entry ${key}`, ...(options.onWarning ? { onWarning: options.onWarning } : {}) });
 }
 
 /** Write the intent for `key` (atomic, fsync'd); replaces a previous one. */

@@ -33,6 +33,20 @@ export async function uncommitted(root: string, file: string): Promise<"untracke
   return !out ? undefined : out.startsWith("??") ? "untracked" : "modified";
 }
 
+/**
+ * True when git tracks `file` (absolute) and nothing changed it since git wrote it: what is there is what a commit
+ * brought (compared after git's own conversions, so a committed `eol=crlf` or `working-tree-encoding` changes nothing).
+ * False when git does not track it, when it changed since, when it is in no repository and when git cannot be run.
+ * One `git ls-files` in the file's directory; git compares the file's stat with its index and reads the file only
+ * when they differ.
+ */
+export async function asCommitted(file: string): Promise<boolean> {
+  const out = await git(path.dirname(file), ["ls-files", "-z", "--cached", "--modified", "-t", "--", path.basename(file)]);
+  // `-t` tags each line: "C " for a tracked file that differs from git's copy, another letter for a tracked one.
+  const lines = out?.split("\0").filter(Boolean) ?? [];
+  return lines.length > 0 && !lines.some((line) => line.startsWith("C "));
+}
+
 /** git's output for `args` on literal paths in `root`; undefined when it fails or cannot be run. */
 function git(root: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {

@@ -3,7 +3,7 @@
  * stalled `inject` ~31 s. A lock whose holder is dead is broken at once; `inject` never waits
  * more than 1 s for a live holder (it degrades with a warning).
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -101,6 +101,30 @@ describe("locks", () => {
       expect(result.warnings.join("\n")).toMatch(/could not serialise this injection with the others of this knowledge base \(another cairn process \(pid \d+.*\) is using injections.*\); the cap holds/);
     } finally {
       await release();
+    }
+  });
+
+  it("a lock file git tracks as committed is broken with a warning; a live lock written over that path is still honoured", async () => {
+    const root = await testdir({ ".cairn/index.lock": JSON.stringify({ pid: 1, host: os.hostname(), token: "forged", time: new Date().toISOString(), command: "cairn watch" }) });
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: root, encoding: "utf8" });
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "a pull request commits a lock");
+    const dir = path.join(root, ".cairn");
+    // pid 1 on this host is alive: the record alone made this lock held for as long as the system runs.
+    expect(liveness(JSON.parse(await readFile(path.join(dir, "index.lock"), "utf8")))).toBe("alive");
+    const warnings: string[] = [];
+    const release = await acquireLock(dir, "index", { root, onWarning: (message) => warnings.push(message) });
+    expect(warnings).toEqual([expect.stringMatching(/^\.cairn\/index\.lock is committed to git \(it names pid 1 on .*\): .*not honoured.*git rm -r --cached \.cairn\b/)]);
+    expect(JSON.parse(await readFile(path.join(dir, "index.lock"), "utf8")).pid).toBe(process.pid);
+    await release();
+    // The path stays tracked; a real holder's lock there differs from git's copy, so it is waited for like any other.
+    const live = await holder(dir, "index");
+    try {
+      await expect(acquireLock(dir, "index", { root, onWarning: (message) => warnings.push(message) })).rejects.toMatchObject({ code: "LOCKED", message: expect.stringContaining(`pid ${live.pid}`) });
+      expect(warnings).toHaveLength(1);
+    } finally {
+      await live.kill();
     }
   });
 });
