@@ -26,6 +26,21 @@ export async function committedPending(layout: Layout): Promise<Diagnostic[]> {
 }
 
 /**
+ * `cache-tracked` for every file under the cache directory (`.cairn/`) that git tracks. Everything there is derived and
+ * local to one machine: the index and lint cache are rebuilt when they were not written in that directory (their seal,
+ * src/store/cache-seal.ts), and a lock git tracks is not honoured (src/store/lock.ts), but a pull request committing a
+ * lock there turned `inject` off for a chosen agent and run in every fresh clone until then, while `check` passed.
+ * One `git ls-files` limited to the directory; the caller runs this only when the directory was there before `check`
+ * wrote its own index into it.
+ */
+export async function trackedCache(layout: Layout): Promise<Diagnostic[]> {
+  const cache = relativePath(layout, layout.cache);
+  return (await trackedByGit(layout.root, layout.cache)).map((abs) =>
+    diagnostic(relativePath(layout, abs), "cache-tracked", "error", `committed to git: ${cache}/ holds cairn's derived index, caches and locks, local to one machine and rebuilt from the entry files — a committed lock there could keep inject from giving an agent its knowledge — remove it from git (git rm -r --cached ${cache}) and keep ${cache}/ in .gitignore (cairn init does)`),
+  );
+}
+
+/**
  * `ledger-not-a-file` for every `*.jsonl` name in the ledger directory that is not a regular file (a link, even one
  * inside the repository; a directory). The ledger never reads one (its events are not counted, silently) and appending
  * refuses it, so a pull request committing one under this month's name turned `inject` and `record` off while `check`

@@ -14,6 +14,9 @@ export async function checkKnowledge(ctx: Pick<KbContext, "layout" | "config" | 
   await checkUserPaths(ctx.layout, rest.paths ?? []);
   const paths = (rest.paths ?? []).map((p) => path.resolve(ctx.layout.root, p));
   await requireEntryLocations(ctx.layout, rest.paths ?? [], paths);
+  // Whether .cairn/ was there before this check writes its index into it: only then can git track a file in it.
+  const { lstat } = await import("node:fs/promises");
+  const cacheThere = await lstat(ctx.layout.cache).then(() => true, () => false);
   const report = await checkEntries(ctx, options, paths);
   // A pull request can add ledger lines: one skipped (malformed, a conflict marker, dated ahead of this clock) is said.
   const { warnings: ledgerWarnings } = await ctx.ledger.state();
@@ -25,9 +28,9 @@ export async function checkKnowledge(ctx: Pick<KbContext, "layout" | "config" | 
   // Checking the whole knowledge directory also checks what lies beside the entries, through the same policy: the
   // ledger's lines, committed change logs, and markdown that is never read (knowledge/go/x.md, x.markdown).
   const { misplacedEntries } = await import("../check/misplaced.js");
-  const { committedPending, irregularLedgerFiles } = await import("../check/beside.js");
+  const { committedPending, irregularLedgerFiles, trackedCache } = await import("../check/beside.js");
   const { createPolicy } = await import("../check/engine.js");
-  const beside = [...ledgerWarnings, ...(await irregularLedgerFiles(ctx.layout)), ...(await committedPending(ctx.layout)), ...(await misplacedEntries(ctx.layout))];
+  const beside = [...ledgerWarnings, ...(await irregularLedgerFiles(ctx.layout)), ...(await committedPending(ctx.layout)), ...(cacheThere ? await trackedCache(ctx.layout) : []), ...(await misplacedEntries(ctx.layout))];
   const more = createPolicy(ctx.config).finalize(beside, [], new Map());
   if (!more.length) return report;
   const { sortDiagnostics } = await import("../entry/diagnostic.js");

@@ -77,4 +77,27 @@ describe("a .cairn/ committed to git", () => {
     expect(confirm.stderr).toContain("warning: .cairn/lifecycle/index.lock is committed to git");
     expect(Date.now() - started).toBeLessThan(8_000);
   }, 90_000);
+
+  it("check reports every tracked file under .cairn/ as cache-tracked, and passes once they are removed from git", async () => {
+    const { clone } = await cloneWithCommitted({ [agentRunLock("pr-7", "security")]: { pid: 4242, host: "some-other-runner" } });
+    const rel = agentRunLock("pr-7", "security");
+    await mkdir(path.join(clone, ".cairn/records"), { recursive: true });
+    await writeFile(path.join(clone, ".cairn/records/records-gen-1.jsonl"), "{}\n");
+    git(clone, "add", "-f", ".cairn/records/records-gen-1.jsonl");
+    const report = await cairn(["check", "--json"], { cwd: clone, env: ENV });
+    expect(report.code).toBe(1);
+    const found = JSON.parse(report.stdout).diagnostics.map((d: { file: string; rule: string; severity: string }) => [d.file, d.rule, d.severity]);
+    expect(found).toEqual([
+      [rel, "cache-tracked", "error"],
+      [".cairn/records/records-gen-1.jsonl", "cache-tracked", "error"],
+    ]);
+    const human = await cairn(["check"], { cwd: clone, env: ENV });
+    expect(human.stdout).toContain(`${rel}:1:1 error cache-tracked committed to git: .cairn/ holds cairn's derived index, caches and locks`);
+    expect(human.stdout).toContain("git rm -r --cached .cairn");
+    // The Action's format: an annotation on the file, which the pull request changed.
+    const github = await cairn(["check", "--format", "github"], { cwd: clone, env: ENV });
+    expect(github.stdout).toContain(`::error file=${rel},line=1`);
+    git(clone, "rm", "-r", "-q", "--cached", ".cairn");
+    expect(await cairn(["check"], { cwd: clone, env: ENV })).toMatchObject({ code: 0, stdout: expect.stringMatching(/^0 errors, 0 warnings/m) });
+  }, 60_000);
 });

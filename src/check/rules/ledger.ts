@@ -1,6 +1,7 @@
 /**
  * The files next to the entries that `check` reads too: the ledger (a pull request can add, forge or mangle its
- * lines) and `knowledge/.pending/` (local change logs, which must never arrive in a commit). Reported by `check` over
+ * lines), `knowledge/.pending/` (local change logs, which must never arrive in a commit) and `.cairn/` (derived and
+ * local, never committed). Reported by `check` over
  * the whole knowledge directory (src/kb/check.ts); every other command says the ledger's problems as warnings.
  */
 import { type RuleModule, rulesOf } from "./types.js";
@@ -17,6 +18,7 @@ export const ledgerRules: RuleModule = {
       ["ledger-duplicate-id", "warning", "two ledger events with one id and different contents: the first is kept"],
       ["ledger-not-a-file", "error", "a ledger file name that is a link, a directory or anything but a regular file: never read, and appends to it fail"],
       ["pending-committed", "error", "a file in knowledge/.pending/ (a change log or lock, local to one machine) committed to git"],
+      ["cache-tracked", "error", "a file in .cairn/ (the derived index, caches and locks, local to one machine) committed to git"],
     ]),
     ...rulesOf("ledger", { gate: false, inline: false, fatal: true }, [
       // Found by `cairn diff` and the GitHub Action, which compare two revisions; not configurable, or a pull request
