@@ -5,11 +5,11 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { cairn } from "../helpers/cli.js";
+import { cairn, REPO } from "../helpers/cli.js";
 import { entryText, SOURCE_FILES, testdir } from "../helpers/fixture.js";
 
 const ENV = { CAIRN_USE_WATCH: "0" };
@@ -100,4 +100,34 @@ describe("a .cairn/ committed to git", () => {
     git(clone, "rm", "-r", "-q", "--cached", ".cairn");
     expect(await cairn(["check"], { cwd: clone, env: ENV })).toMatchObject({ code: 0, stdout: expect.stringMatching(/^0 errors, 0 warnings/m) });
   }, 60_000);
+
+  it("a committed embedding cache is not read in a fresh clone: its vectors would rank entries as their author chose", async () => {
+    const repo = await testdir({
+      "knowledge/ctx-cancel.md": entryText(),
+      "knowledge/retry.md": entryText({ finding: "Retries without jitter stampede the upstream after an outage; add jitter to the backoff." }),
+      "cairn.config.json": JSON.stringify({ embedder: { provider: "transformers", model: "test/tiny-bert", path: "models/tiny-bert", weight: 1 } }),
+      ...SOURCE_FILES,
+    });
+    await cp(path.join(REPO, "test/fixtures/tiny-bert"), path.join(repo, "models/tiny-bert"), { recursive: true });
+    expect((await cairn(["init"], { cwd: repo })).code).toBe(0);
+    const index = async (cwd: string) => {
+      const run = await cairn(["index", "--json"], { cwd, env: ENV });
+      expect(run.code).toBe(0);
+      const { embedded, reused } = JSON.parse(run.stdout) as { embedded: number; reused: number };
+      return { embedded, reused };
+    };
+    expect(await index(repo)).toEqual({ embedded: 2, reused: 0 });
+    expect((await readdir(path.join(repo, ".cairn/embeddings"))).some((name) => name.endsWith(".bin"))).toBe(true);
+    git(repo, "init", "-q");
+    git(repo, "add", "-A");
+    git(repo, "add", "-f", ".cairn/embeddings"); // vectors by content hash: anyone can write the ones they like
+    git(repo, "commit", "-qm", "pr");
+    const clone = path.join(await testdir(), "clone");
+    git(repo, "clone", "-q", repo, clone);
+    // Before: { embedded: 0, reused: 2 }, the committed vectors taken as they were.
+    expect(await index(clone)).toEqual({ embedded: 2, reused: 0 });
+    // The clone's own cache is sealed to it and reused from then on (a rebuild embeds nothing).
+    const rebuild = await cairn(["index", "--rebuild", "--json"], { cwd: clone, env: ENV });
+    expect(JSON.parse(rebuild.stdout)).toMatchObject({ embedded: 0, reused: 2 });
+  }, 90_000);
 });
