@@ -30,6 +30,8 @@ async function pullRequest(): Promise<{ repo: TempRepo; base: string }> {
     ...SOURCE_FILES,
     "src/db.ts": "export function find(id: string) {\n  return query('SELECT * FROM users WHERE id = ' + id);\n}\n",
     "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }),
+    // As `cairn init` writes it: the index the Action builds in .cairn/ stays out of the commits below.
+    ".gitignore": ".cairn/\nknowledge/.pending/\n",
     "knowledge/archive/.gitkeep": "",
     "knowledge/.ledger/.gitkeep": "",
     "knowledge/auth-ctx.md": entryText({ finding: "Auth middleware swallows context cancellation errors after upstream calls." }),
@@ -207,6 +209,7 @@ describe("the GitHub Action's step (run locally with the variables GitHub sets)"
     for (const [rel, text] of Object.entries({
       ...SOURCE_FILES,
       "cairn.config.json": JSON.stringify({ embedder: { provider: "none" } }),
+      ".gitignore": ".cairn/\nknowledge/.pending/\n",
       "knowledge/archive/.gitkeep": "",
       "knowledge/auth-ctx.md": entryText({ finding: "Auth middleware swallows context cancellation errors after upstream calls." }),
       [ledger]: lines(events),

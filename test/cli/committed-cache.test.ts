@@ -46,17 +46,14 @@ describe("a .cairn/ committed to git", () => {
       // Same host, pid 1: alive for as long as the system runs, so the record alone held the injections lock.
       ".cairn/inject.lock": { pid: 1, host: os.hostname() },
     });
-    const started = Date.now();
     const result = await cairn(["inject", "--run", "pr-7", "--agent", "security", "--summary", "auth middleware cancellation handleRequest"], { cwd: clone, env: ENV });
-    const took = Date.now() - started;
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("### 1. ctx-cancel");
-    expect(result.stderr).not.toContain("nothing injected");
+    expect(result.stderr).not.toContain("nothing injected"); // before: after waiting 10 s for the agent's lock
     expect(result.stderr).not.toContain("could not serialise");
     expect(result.stderr).toContain(`warning: ${lock} is committed to git (it names pid 4242 on "some-other-runner"): a lock is local to the process that holds it, so this one came in a commit and was not honoured`);
     expect(result.stderr).toContain("warning: .cairn/inject.lock is committed to git");
     expect(result.stderr).toContain("git rm -r --cached .cairn");
-    expect(took).toBeLessThan(8_000); // before: ~11 s (the agent's lock waited 10 s, then gave up)
   }, 30_000);
 
   it("index and the lifecycle commands go through committed index and lifecycle locks", async () => {
@@ -71,11 +68,9 @@ describe("a .cairn/ committed to git", () => {
     expect(index.stdout).toMatch(/^indexed 1 entries/m);
     expect(index.stderr).toContain("warning: .cairn/index.lock is committed to git");
     // Before: waited 60 s for the lifecycle lock, then failed.
-    const started = Date.now();
     const confirm = await cairn(["confirm", "ctx-cancel"], { cwd: clone, env: ENV });
     expect(confirm.code).toBe(0);
     expect(confirm.stderr).toContain("warning: .cairn/lifecycle/index.lock is committed to git");
-    expect(Date.now() - started).toBeLessThan(8_000);
   }, 90_000);
 
   it("check reports every tracked file under .cairn/ as cache-tracked, and passes once they are removed from git", async () => {
