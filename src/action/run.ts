@@ -35,7 +35,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<n
     }
   } else if (changed?.kind === "unknown") diffNote = `no knowledge diff: ${changed.reason}`;
 
-  // The diff's own problems (ledger events rewritten or removed) fail the job like check's errors in changed files.
+  // The diff's own problems (ledger events rewritten or removed, a gating rule switched off) fail the job like check's errors in changed files.
   const scoped = scopeDiagnostics(report.diagnostics, ctx.annotate, changed, diff?.problems ?? []);
   const annotations = formatDiagnostics(scoped.annotated, "github", { errors: 0, warnings: 0 });
   if (annotations) processIo.out(annotations);

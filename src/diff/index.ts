@@ -1,13 +1,13 @@
 /** `cairn diff`: what changed in the knowledge base between two git revisions, for pull-request review. */
-import { readFile } from "node:fs/promises";
-import path from "node:path";
-import { CONFIG_FILE, type CairnConfig } from "../config.js";
+import type { CairnConfig } from "../config.js";
 import { todayUtc } from "../entry/file-facts.js";
 import { CairnError } from "../errors.js";
 import { projectLedger, readLedger } from "../ledger/index.js";
 import { nearDecayAt } from "../lifecycle/decay.js";
 import type { Layout } from "../store/layout.js";
-import { listTree, mergeBase, openRepo, readBlobs, resolveCommit, trackedFiles, type GitRepo } from "./git.js";
+import { compareConfig, type ConfigComparison } from "./config-compare.js";
+import { configAtCommit, configInWorkTree } from "./config-file.js";
+import { listTree, mergeBase, openRepo, resolveCommit, trackedFiles, type GitRepo } from "./git.js";
 import { countLedgerChanges, events } from "./ledger.js";
 import { groupByKind, planDiff } from "./plan.js";
 import type { DiffEntry, KnowledgeDiff } from "./types.js";
@@ -16,10 +16,10 @@ import { toLayoutPath } from "./real-dirs.js";
 import { dirsAt, dirsInWorkTree, pinnedKnowledgeDir } from "./side-dirs.js";
 import { ledgerAt, readSides } from "./versions.js";
 
-export type { BodySection, ChangeKind, DiffEntry, KnowledgeDiff, MovedDir } from "./types.js";
+export type { BodySection, ChangeKind, ConfigDiff, ConfigKeyChange, ConfigSide, DiffEntry, KnowledgeDiff, MovedDir } from "./types.js";
 export { renderDiffMarkdown, type RenderOptions } from "./markdown.js";
 
-/** True when the diff carries an error of its own (a rewritten or removed ledger event): `cairn diff` exits 1, the Action fails. */
+/** True when the diff carries an error of its own (a rewritten or removed ledger event, a gating rule switched off): `cairn diff` exits 1, the Action fails. */
 export function diffFails(diff: Pick<KnowledgeDiff, "problems">): boolean {
   return diff.problems.some((p) => p.severity === "error");
 }
@@ -64,8 +64,8 @@ export async function diffKnowledge(layout: Layout, config: CairnConfig, base: s
   for (const file of committed) {
     warnings.push(`${toLayoutPath(real, file) ?? file.slice(repo.prefix.length)} is committed: files in ${real.knowledge.shown || "."}/.pending/ are a running change's log or lock, local to one machine — cairn never applies a committed one; remove it from the change`);
   }
-  const configChanged = await configChange(layout, repo, resolved);
-  if (configChanged) warnings.push(configChanged);
+  const settings = await configChange(layout, repo, resolved);
+  if (settings.warning) warnings.push(settings.warning);
   const entries = await withDecay(plan.entries, config, async () =>
     resolved.head === undefined ? (await readLedger(layout.ledger, { root: layout.root })).events : events(await ledgerAt(repo, resolved.head, real)),
   );
@@ -85,41 +85,21 @@ export async function diffKnowledge(layout: Layout, config: CairnConfig, base: s
     ledger: ledger.added,
     ...(layoutChanged.moved.length ? { moved: layoutChanged.moved } : {}),
     warnings,
-    problems: [...layoutChanged.problems, ...ledger.problems],
+    ...(settings.diff ? { config: settings.diff } : {}),
+    problems: [...layoutChanged.problems, ...ledger.problems, ...settings.problems],
   };
 }
 
 /**
- * What a change to cairn.config.json does, in one line, or undefined when it did not change. The configuration
+ * What a change to cairn.config.json does, or undefined when the loader gets the same settings. The configuration
  * decides where the entries are (`knowledgeDir`), which rules gate a prompt (`rules`), what the sanitizer allows and
- * how many entries an agent gets: a pull request that changes only it showed 'No knowledge changes.'
+ * how many entries an agent gets: a pull request that changes only it showed 'No knowledge changes.' Each side is read
+ * as `loadConfig` reads it (a link followed inside that revision, a BOM dropped), so a link to another file, and every
+ * later edit of that file, show here too.
  */
-async function configChange(layout: Layout, repo: GitRepo, resolved: { base: string; head?: string }): Promise<string | undefined> {
-  const file = `${repo.prefix}${CONFIG_FILE}`;
-  const specs = [`${resolved.base}:${file}`, ...(resolved.head !== undefined ? [`${resolved.head}:${file}`] : [])];
-  const blobs = await readBlobs(repo, specs);
-  const before = blobs.get(specs[0]!)?.toString("utf8");
-  const after = resolved.head !== undefined ? blobs.get(specs[1]!)?.toString("utf8") : await readFile(path.join(layout.root, CONFIG_FILE), "utf8").catch(() => undefined);
-  if (before === after) return undefined;
-  const parse = (text: string | undefined): Record<string, unknown> | string => {
-    if (text === undefined) return {};
-    try {
-      const value: unknown = JSON.parse(text);
-      return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : "not a JSON object";
-    } catch {
-      return "not valid JSON";
-    }
-  };
-  const [old, now] = [parse(before), parse(after)];
-  const show = (value: unknown) => (value === undefined ? "(default)" : JSON.stringify(value));
-  let what: string;
-  if (typeof old === "string" || typeof now === "string") what = `${typeof now === "string" ? `it is now ${now}` : "it was not valid before"}`;
-  else {
-    const keys = [...new Set([...Object.keys(old), ...Object.keys(now)])].filter((k) => JSON.stringify(old[k]) !== JSON.stringify(now[k])).sort();
-    if (!keys.length) return undefined; // formatting only
-    what = keys.map((k) => `${k} ${show(old[k])} → ${show(now[k])}`).join("; ");
-  }
-  return `${CONFIG_FILE} changed (${before === undefined ? "added" : after === undefined ? "removed" : "edited"}): ${what} — the configuration decides where entries are, which rules keep an entry out of prompts and how many an agent gets; review it like code`;
+async function configChange(layout: Layout, repo: GitRepo, resolved: { base: string; head?: string }): Promise<ConfigComparison> {
+  const [before, after] = await Promise.all([configAtCommit(repo, resolved.base), resolved.head !== undefined ? configAtCommit(repo, resolved.head) : configInWorkTree(layout)]);
+  return compareConfig(before, after);
 }
 
 type Range = { base: string; head?: string; mergeBase: boolean };

@@ -114,11 +114,51 @@ export type KnowledgeDiff = {
   moved?: MovedDir[];
   /** Things a reviewer should know that are not entry changes (duplicate ids, a committed change log, the configuration). */
   warnings: string[];
+  /** What changed in cairn.config.json (read as the loader reads it: a link followed, a BOM dropped); absent when nothing did. */
+  config?: ConfigDiff;
   /**
    * Problems of the change itself that no `cairn check` of HEAD can see: ledger events rewritten in place or removed
    * (the ledger is append-only), a knowledge directory inside a git submodule at either revision
-   * (`knowledge-dir-submodule`: cairn cannot see its entries) — errors — and a moved knowledge directory
-   * (`knowledge-dir-moved`, a warning). Any error here fails `cairn diff` (exit 1) and the GitHub Action.
+   * (`knowledge-dir-submodule`: cairn cannot see its entries), a gating rule switched off (`config-gate-weakened`) —
+   * errors — and a moved knowledge directory (`knowledge-dir-moved`) or other loosening of the configuration
+   * (`config-weakened`), warnings. Any error here fails `cairn diff` (exit 1) and the GitHub Action.
    */
   problems: Diagnostic[];
+};
+
+/** cairn.config.json at one revision, as the loader finds it. */
+export type ConfigSide = {
+  /** `absent`: the defaults; `invalid` or `refused`: every command fails with it. */
+  state: "absent" | "valid" | "invalid" | "refused";
+  /** Where cairn.config.json points when it is a symbolic link (root-relative). */
+  link?: string;
+  /** Why it is invalid or refused. */
+  problem?: string;
+};
+
+/** One setting that changed. Rules and `sanitize` are compared key by key (`rules.prompt-injection`). */
+export type ConfigKeyChange = {
+  /** Dotted key, e.g. `rules.prompt-injection`, `sanitize.allowHosts`, `decayAfterRuns`. */
+  key: string;
+  /** Value at BASE as written; absent when not set (the default applies). */
+  from?: unknown;
+  /** Value at HEAD as written; absent when not set. */
+  to?: unknown;
+  /** What applies when the key is not set (a rule's own severity); null when nothing is known. */
+  default: unknown;
+  /** `weakens-gate`: a gating rule below "error" (an error of the diff); `weakens`: other loosening (a warning). */
+  effect?: "weakens-gate" | "weakens";
+  /** What the loosening lets through. */
+  why?: string;
+};
+
+/** A change of cairn.config.json between the revisions. */
+export type ConfigDiff = {
+  /** `cairn.config.json`. */
+  file: string;
+  status: "added" | "removed" | "edited";
+  before: ConfigSide;
+  after: ConfigSide;
+  /** Settings whose value changed, loosening ones flagged; empty when a side cannot be read. */
+  changes: ConfigKeyChange[];
 };

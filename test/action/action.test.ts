@@ -231,6 +231,27 @@ describe("the GitHub Action's step (run locally with the variables GitHub sets)"
     expect(run.summary).toMatch(/### Problems \(2\)/);
   });
 
+  it("a pull request that switches a gating rule off in the file cairn.config.json links to fails with an annotation there", async () => {
+    const repo = await tempRepo();
+    cleanup.push(repo.cleanup);
+    for (const [rel, text] of Object.entries({
+      ...SOURCE_FILES,
+      "config/cairn.json": JSON.stringify({ embedder: { provider: "none" } }, null, 2),
+      "knowledge/archive/.gitkeep": "",
+      "knowledge/auth-ctx.md": entryText({ finding: "Auth middleware swallows context cancellation errors after upstream calls." }),
+    })) await repo.write(rel, text);
+    await symlink("config/cairn.json", path.join(repo.dir, "cairn.config.json"));
+    const base = repo.commit("main");
+    repo.git("checkout", "-q", "-b", "feature");
+    await repo.write("config/cairn.json", JSON.stringify({ embedder: { provider: "none" }, rules: { "prompt-injection": "off" } }, null, 2));
+    repo.commit("relax the rules");
+    const run = await runAction(repo, {}, prEvent(base));
+    expect(run.code, run.stdout).toBe(1);
+    expect(run.stdout).toMatch(/^::error file=config\/cairn\.json,line=6,.*config-gate-weakened/m);
+    expect(run.outputs.errors).toBe("1");
+    expect(run.summary).toMatch(/### Problems \(1\)\n\n- ❌ `config\/cairn\.json:6` `config-gate-weakened`/);
+  });
+
   it.each([
     ["knowledgeDir: kb, kb -> knowledge", "knowledge", "kb"],
     ["no config, knowledge -> docs/kb", "docs/kb", "knowledge"],

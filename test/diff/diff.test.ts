@@ -2,7 +2,7 @@ import { appendFile, mkdir, readFile, rename, writeFile } from "node:fs/promises
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../src/config.js";
-import { diffKnowledge, renderDiffMarkdown, type DiffEntry, type KnowledgeDiff } from "../../src/diff/index.js";
+import { diffFails, diffKnowledge, renderDiffMarkdown, type DiffEntry, type KnowledgeDiff } from "../../src/diff/index.js";
 import { CairnError } from "../../src/errors.js";
 import { layoutFor } from "../../src/store/layout.js";
 import { entryText, ledgerLine, tempDir, tempRepo, type TempRepo } from "./repo.js";
@@ -272,17 +272,24 @@ describe("diffKnowledge: the configuration", () => {
       await local.write("cairn.config.json", JSON.stringify({ maxPerAgent: 5 }, null, 2));
       const formatting = local.commit("reformat");
       expect((await diffKnowledge(layoutFor(local.dir, DEFAULT_CONFIG), DEFAULT_CONFIG, base, formatting, { today: TODAY })).warnings).toEqual([]);
-      await local.write("cairn.config.json", JSON.stringify({ maxPerAgent: 5, knowledgeDir: "docs/guide", rules: { "prompt-injection": "warning" } }));
+      await local.write("cairn.config.json", JSON.stringify({ maxPerAgent: 7, knowledgeDir: "docs/guide" }));
       const head = local.commit("a pull request");
       const d = await diffKnowledge(layoutFor(local.dir, DEFAULT_CONFIG), DEFAULT_CONFIG, base, head, { today: TODAY });
       expect(d.warnings).toEqual([
-        'cairn.config.json changed (edited): knowledgeDir (default) → "docs/guide"; rules (default) → {"prompt-injection":"warning"} — the configuration decides where entries are, which rules keep an entry out of prompts and how many an agent gets; review it like code',
+        'cairn.config.json changed (edited): ⚠️ one change lets more through: knowledgeDir "knowledge" (default) → "docs/guide"; also maxPerAgent 5 → 7 — the configuration decides where entries are, which rules keep an entry out of prompts and how many an agent gets; review it like code',
       ]);
-      expect(renderDiffMarkdown(d)).toContain("No knowledge changes.\n\n### Warnings\n\n- ⚠️ cairn.config.json changed (edited): knowledgeDir (default) → \"docs/guide\"");
+      expect(d.config?.changes.map((c) => [c.key, c.from, c.to, c.effect])).toEqual([
+        ["knowledgeDir", undefined, "docs/guide", "weakens"],
+        ["maxPerAgent", 5, 7, undefined],
+      ]);
+      // Moving the knowledge dir is a warning at its line (no error: the diff exits 0).
+      expect(d.problems).toEqual([expect.objectContaining({ file: "cairn.config.json", line: 1, rule: "config-weakened", severity: "warning" })]);
+      expect(diffFails(d)).toBe(false);
+      expect(renderDiffMarkdown(d)).toContain("### Warnings\n\n- ⚠️ cairn.config.json changed (edited): ⚠️ one change lets more through: knowledgeDir");
       // Against the working tree, an uncommitted edit counts too.
-      await local.write("cairn.config.json", JSON.stringify({ maxPerAgent: 7 }));
+      await local.write("cairn.config.json", JSON.stringify({ maxPerAgent: 3 }));
       expect((await diffKnowledge(layoutFor(local.dir, DEFAULT_CONFIG), DEFAULT_CONFIG, "HEAD", undefined, { today: TODAY })).warnings).toEqual([
-        expect.stringMatching(/^cairn\.config\.json changed \(edited\): knowledgeDir "docs\/guide" → \(default\); maxPerAgent 5 → 7; rules/),
+        expect.stringMatching(/^cairn\.config\.json changed \(edited\): ⚠️ one change lets more through: knowledgeDir "docs\/guide" → "knowledge" \(default\); also maxPerAgent 7 → 3 — /),
       ]);
     } finally {
       await local.cleanup();

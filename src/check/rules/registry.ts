@@ -6,6 +6,7 @@
 import { CairnError } from "../../errors.js";
 import { closest } from "../../text/suggest.js";
 import { anchorRules } from "./anchors.js";
+import { configRules } from "./config.js";
 import { directiveRules } from "./directives.js";
 import { duplicateRules } from "./duplicates.js";
 import { fileRules } from "./file.js";
@@ -31,6 +32,7 @@ export const RULE_MODULES: readonly RuleModule[] = [
   duplicateRules,
   directiveRules,
   ledgerRules,
+  configRules,
 ];
 
 const META = new Map<string, RuleMeta>();
@@ -66,8 +68,11 @@ export function validateRuleSettings(rules: Record<string, string>, source: stri
       problems.push(`  rules.${id}: no rule has this id${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : ""} (cairn check lists rule ids next to each problem; README "Rules" lists them all)`);
     } else if (!SETTINGS.includes(setting as RuleSetting)) {
       problems.push(`  rules.${id}: expected "error", "warning" or "off" (got ${JSON.stringify(setting)})`);
-    } else if (meta.fatal && setting !== "error") {
-      const why = meta.category === "ledger" ? "the ledger is append-only, and a change that breaks that must not be able to switch the rule off" : "a file with this problem cannot be read as an entry at all";
+    } else if (meta.fatal && setting !== meta.severity) {
+      const why =
+        meta.category === "ledger" ? "the ledger is append-only, and a change that breaks that must not be able to switch the rule off"
+        : meta.category === "config" ? "it reports changes of this very file, and a change must not be able to switch off what reports it"
+        : "a file with this problem cannot be read as an entry at all";
       problems.push(`  rules.${id}: cannot be changed: ${why}`);
     }
   }

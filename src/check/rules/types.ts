@@ -25,7 +25,8 @@ export type RuleCategory =
   | "ids"
   | "duplicates"
   | "directives"
-  | "ledger";
+  | "ledger"
+  | "config";
 
 export type RuleMeta = {
   /** Stable id, e.g. `anchor-unresolved`; what config `rules` and inline disables name. */

@@ -3,7 +3,8 @@ import { EXIT, json, terminalText, type Io } from "../output.js";
 
 /**
  * `cairn diff BASE [HEAD] [--json]`: a markdown (PR comment) or JSON summary of knowledge changes. Exit 0, or 1 when
- * the change itself is an error (`problems`: ledger events rewritten or removed), after printing the summary.
+ * the change itself is an error (`problems`: ledger events rewritten or removed, a gating rule switched off in the
+ * configuration), after printing the summary.
  */
 export async function diff(kb: KnowledgeBase, io: Io, base: string, head: string | undefined, opts: { json?: boolean }): Promise<number> {
   const { diffFails, renderDiffMarkdown } = await import("../../diff/index.js");
