@@ -69,8 +69,9 @@ function baseOf(ctx: ActionContext): string | undefined {
   return pr.baseSha ?? (pr.baseRef ? `origin/${pr.baseRef}` : undefined);
 }
 
+/** Worth a new comment: entry or ledger changes, the diff's problems, or its warnings (a configuration change alone is one). */
 function hasChanges(diff: KnowledgeDiff | undefined): boolean {
-  return Boolean(diff && (CHANGE_KINDS.some((kind) => diff[kind].length > 0) || Object.keys(diff.ledger).length > 0 || diff.problems.length > 0));
+  return Boolean(diff && (CHANGE_KINDS.some((kind) => diff[kind].length > 0) || Object.keys(diff.ledger).length > 0 || diff.problems.length > 0 || diff.warnings.length > 0));
 }
 
 async function postComment(ctx: ActionContext, body: string, worthSaying: boolean): Promise<CommentOutcome> {

@@ -250,6 +250,15 @@ describe("the GitHub Action's step (run locally with the variables GitHub sets)"
     expect(run.stdout).toMatch(/^::error file=config\/cairn\.json,line=6,.*config-gate-weakened/m);
     expect(run.outputs.errors).toBe("1");
     expect(run.summary).toMatch(/### Problems \(1\)\n\n- ❌ `config\/cairn\.json:6` `config-gate-weakened`/);
+
+    // A change to the settings alone, loosening nothing, is still worth a comment.
+    repo.git("checkout", "-q", "-b", "quiet", base);
+    await repo.write("config/cairn.json", JSON.stringify({ embedder: { provider: "none" }, maxPerAgent: 3 }, null, 2));
+    repo.commit("fewer entries per agent");
+    const github = await api();
+    const quiet = await runAction(repo, { CAIRN_COMMENT: "true", GITHUB_TOKEN: "ghs_jobtoken", GITHUB_API_URL: github.url }, prEvent(base));
+    expect(quiet.code, quiet.stdout).toBe(0);
+    expect(github.comments.find((c) => c.body.includes(COMMENT_MARKER))?.body).toContain("cairn.config.json (a link to config/cairn.json) changed (edited): maxPerAgent 5 (default) → 3");
   });
 
   it.each([
