@@ -2,21 +2,23 @@
 import type { CairnConfig } from "../config.js";
 import { todayUtc } from "../entry/file-facts.js";
 import { CairnError } from "../errors.js";
-import { projectLedger, readLedger } from "../ledger/index.js";
+import { type LedgerEvent, projectLedger, readLedger } from "../ledger/index.js";
 import { nearDecayAt } from "../lifecycle/decay.js";
 import type { Layout } from "../store/layout.js";
 import { compareConfig, type ConfigComparison } from "./config-compare.js";
 import { configAtCommit, configInWorkTree } from "./config-file.js";
 import { listTree, mergeBase, openRepo, resolveCommit, trackedFiles, type GitRepo } from "./git.js";
-import { countLedgerChanges, events } from "./ledger.js";
+import { entryFactsAt, entryFactsInWorkTree } from "./entry-facts.js";
+import { type AddedEvent, countLedgerChanges, events } from "./ledger.js";
+import { ledgerEffects, namedIds } from "./ledger-effects.js";
 import { groupByKind, planDiff } from "./plan.js";
 import type { DiffEntry, KnowledgeDiff } from "./types.js";
 import { layoutChange } from "./layout-change.js";
-import { toLayoutPath } from "./real-dirs.js";
+import { toLayoutPath, type RealDirs } from "./real-dirs.js";
 import { dirsAt, dirsInWorkTree, pinnedKnowledgeDir } from "./side-dirs.js";
 import { ledgerAt, readSides } from "./versions.js";
 
-export type { BodySection, ChangeKind, ConfigDiff, ConfigKeyChange, ConfigSide, DiffEntry, KnowledgeDiff, MovedDir } from "./types.js";
+export type { BodySection, ChangeKind, ConfigDiff, ConfigKeyChange, ConfigSide, DiffEntry, KnowledgeDiff, LedgerCounters, LedgerEffect, MovedDir } from "./types.js";
 export { renderDiffMarkdown, type RenderOptions } from "./markdown.js";
 
 /** True when the diff carries an error of its own (a rewritten or removed ledger event, a gating rule switched off): `cairn diff` exits 1, the Action fails. */
@@ -66,9 +68,11 @@ export async function diffKnowledge(layout: Layout, config: CairnConfig, base: s
   }
   const settings = await configChange(layout, repo, resolved);
   if (settings.warning) warnings.push(settings.warning);
-  const entries = await withDecay(plan.entries, config, async () =>
-    resolved.head === undefined ? (await readLedger(layout.ledger, { root: layout.root })).events : events(await ledgerAt(repo, resolved.head, real)),
-  );
+  let headEvents: Promise<LedgerEvent[]> | undefined;
+  const readHeadEvents = () =>
+    (headEvents ??= resolved.head === undefined ? readLedger(layout.ledger, { root: layout.root }).then((r) => r.events) : ledgerAt(repo, resolved.head, real).then(events));
+  const entries = await withDecay(plan.entries, config, readHeadEvents);
+  const effects = await effectsOf(layout, repo, { before: baseDirs.real, after: real }, resolved, ledger.events, config, options.today ?? todayUtc(), readHeadEvents);
   const groups = groupByKind(entries);
   return {
     base: range.base,
@@ -84,9 +88,10 @@ export async function diffKnowledge(layout: Layout, config: CairnConfig, base: s
     renamed: groups.renamed,
     ledger: ledger.added,
     ...(layoutChanged.moved.length ? { moved: layoutChanged.moved } : {}),
+    ledgerEffects: effects.effects,
     warnings,
     ...(settings.diff ? { config: settings.diff } : {}),
-    problems: [...layoutChanged.problems, ...ledger.problems, ...settings.problems],
+    problems: [...layoutChanged.problems, ...ledger.problems, ...settings.problems, ...effects.problems],
   };
 }
 
@@ -100,6 +105,31 @@ export async function diffKnowledge(layout: Layout, config: CairnConfig, base: s
 async function configChange(layout: Layout, repo: GitRepo, resolved: { base: string; head?: string }): Promise<ConfigComparison> {
   const [before, after] = await Promise.all([configAtCommit(repo, resolved.base), resolved.head !== undefined ? configAtCommit(repo, resolved.head) : configInWorkTree(layout)]);
   return compareConfig(before, after);
+}
+
+/**
+ * What the added ledger events do to the entries they name: BASE's whole ledger and HEAD's projected for those
+ * entries (with each side's `lastConfirmed`). Read only when events were added.
+ */
+async function effectsOf(
+  layout: Layout,
+  repo: GitRepo,
+  real: { before: RealDirs; after: RealDirs },
+  resolved: { base: string; head?: string },
+  added: readonly AddedEvent[],
+  config: CairnConfig,
+  today: string,
+  readHeadEvents: () => Promise<LedgerEvent[]>,
+): Promise<ReturnType<typeof ledgerEffects>> {
+  if (added.length === 0) return { effects: [], problems: [] };
+  const ids = new Set(added.flatMap((a) => namedIds(a.event)));
+  const [before, after, entriesBefore, entriesAfter] = await Promise.all([
+    ledgerAt(repo, resolved.base, real.before).then(events),
+    readHeadEvents(),
+    entryFactsAt(repo, resolved.base, real.before, ids),
+    resolved.head === undefined ? entryFactsInWorkTree(layout, ids) : entryFactsAt(repo, resolved.head, real.after, ids),
+  ]);
+  return ledgerEffects({ before, after, added, entriesBefore, entriesAfter, config, today });
 }
 
 type Range = { base: string; head?: string; mergeBase: boolean };

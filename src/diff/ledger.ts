@@ -11,9 +11,14 @@ import { canonical } from "./plan.js";
 /** The text of one `.ledger/*.jsonl` file at one revision. */
 export type LedgerText = { path: string; text: string };
 
+/** An event HEAD adds, with its file and line (the first copy when a merge repeated it). */
+export type AddedEvent = { event: LedgerEvent; file: string; line: number };
+
 export type LedgerChanges = {
   /** New events by type, sorted by type. */
   added: Record<string, number>;
+  /** The new events themselves, in HEAD's file order. */
+  events: AddedEvent[];
   /** Events present at BASE and gone at HEAD. */
   removed: number;
   /** Events present at BASE whose line at HEAD says something else (same eventId, other content). */
@@ -32,10 +37,12 @@ export function countLedgerChanges(before: readonly LedgerText[], after: readonl
   const baseById = groupById(located(before));
   const headById = groupById(located(after));
   const counts = new Map<string, number>();
+  const events: AddedEvent[] = [];
   for (const [id, copies] of headById) {
     if (baseById.has(id)) continue;
-    const type = copies[0]!.event.type;
-    counts.set(type, (counts.get(type) ?? 0) + 1);
+    const { event, file, line } = copies[0]!;
+    counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
+    events.push({ event, file, line });
   }
   const problems: Diagnostic[] = [];
   const lost = new Map<string, Located[]>();
@@ -77,7 +84,7 @@ export function countLedgerChanges(before: readonly LedgerText[], after: readonl
     );
   }
   const added = Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return { added, removed, rewritten, problems };
+  return { added, events, removed, rewritten, problems };
 }
 
 /** Every event in `files`, de-duplicated by eventId (first occurrence kept), in file order; bad lines are skipped as `readLedger` does. */

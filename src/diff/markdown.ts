@@ -1,5 +1,6 @@
 /** Render a knowledge diff as markdown for a pull-request comment. Pure. */
-import { CHANGE_KINDS, type BodySection, type ChangeKind, type DiffEntry, type KnowledgeDiff } from "./types.js";
+import { decayText, eventsText } from "./effect-text.js";
+import { CHANGE_KINDS, type BodySection, type ChangeKind, type DiffEntry, type KnowledgeDiff, type LedgerEffect } from "./types.js";
 
 export type RenderOptions = {
   /** Bullets shown per section before "… and N more". Default 100. */
@@ -23,7 +24,8 @@ export function renderDiffMarkdown(diff: KnowledgeDiff, options: RenderOptions =
   const findingLength = options.findingLength ?? 120;
   const lines = [`## Knowledge changes (${lineText(diff.base, 80)}..${lineText(diff.head, 80)})`, "", ...layoutLines(diff)];
   const counts = CHANGE_KINDS.map((kind) => [kind, diff[kind].length] as const).filter(([, n]) => n > 0);
-  const ledger = ledgerSummary(diff.ledger);
+  const pushed = (diff.ledgerEffects ?? []).filter((e) => e.flag === "past-limit").length;
+  const ledger = ledgerSummary(diff.ledger) + (pushed ? ` · ⚠️ ${pushed} ${pushed === 1 ? "entry" : "entries"} pushed past ${pushed === 1 ? "its" : "their"} decay limit` : "");
   if (counts.length === 0) {
     lines.push(ledger ? `No entry changes. ${ledger}` : diff.problems.length ? "No entry changes." : "No knowledge changes.");
   } else {
@@ -36,6 +38,12 @@ export function renderDiffMarkdown(diff: KnowledgeDiff, options: RenderOptions =
       for (const entry of diff[kind].slice(0, max)) lines.push(bullet(entry, findingLength));
       if (n > max) lines.push(`- … and ${n - max} more (run \`cairn diff\` locally to see them all)`);
     }
+  }
+  if (diff.ledgerEffects?.length) {
+    const effects = diff.ledgerEffects;
+    lines.push("", `### Decay counters moved by new ledger events (${effects.length})`, "");
+    for (const effect of effects.slice(0, max)) lines.push(effectBullet(effect));
+    if (effects.length > max) lines.push(`- … and ${effects.length - max} more (run \`cairn diff --json\` to see them all)`);
   }
   if (diff.problems.length) {
     lines.push("", `### Problems (${diff.problems.length})`, "");
@@ -68,6 +76,26 @@ function ledgerSummary(ledger: Record<string, number>): string {
   const total = parts.reduce((sum, [, n]) => sum + n, 0);
   return `ledger: +${total} event${total === 1 ? "" : "s"} (${parts.map(([type, n]) => `${n} ${escapeText(type)}`).join(", ")})`;
 }
+
+/** `⚠️ \`ctx-cancel\` · decay 1/10 → 11/10, past the limit: … — 10 new events (10 injected) from 10 runs (ci-1, …)` */
+function effectBullet(effect: LedgerEffect): string {
+  const { before: was, after: now } = effect;
+  const parts = [decayText(effect)];
+  if (effect.flag === "past-limit") parts[0] += ", past the limit: inject withholds it and the next record or decay archives it";
+  else if (now.standing !== was.standing && effect.state === "active") parts[0] += STANDING[now.standing];
+  if (was.heldOutRuns !== now.heldOutRuns) parts.push(`withheld in ${was.heldOutRuns} → ${now.heldOutRuns} runs`);
+  if (was.independent !== now.independent) parts.push(`independent confirmations ${was.independent} → ${now.independent}`);
+  if (was.primed !== now.primed) parts.push(`primed confirmations ${was.primed} → ${now.primed}`);
+  const where = effect.state === "archived" ? " (archived)" : effect.state === "none" ? " (no entry has this id)" : "";
+  return `- ${effect.flag ? "⚠️ " : ""}${code(effect.id)}${where} · ${parts.join("; ")} — ${lineText(eventsText(effect), 300)}`;
+}
+
+const STANDING: Record<LedgerEffect["after"]["standing"], string> = {
+  window: ", back inside its window",
+  "near-decay": ", near decay",
+  "last-chance": ", one run from decay: holdout withholds it",
+  "past-limit": ", past the limit",
+};
 
 function bullet(entry: DiffEntry, findingLength: number): string {
   const text = oneLine(entry.finding) || oneLine(entry.title ?? "");

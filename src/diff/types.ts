@@ -112,6 +112,11 @@ export type KnowledgeDiff = {
    * inside the knowledge dir at each side's own place, and `problems` holds a `knowledge-dir-moved` warning per move.
    */
   moved?: MovedDir[];
+  /**
+   * Entries whose decay counter, confirmations or standing the added ledger events change (BASE's ledger projected
+   * against HEAD's), those pushed past their decay limit first. Empty when no event was added.
+   */
+  ledgerEffects: LedgerEffect[];
   /** Things a reviewer should know that are not entry changes (duplicate ids, a committed change log, the configuration). */
   warnings: string[];
   /** What changed in cairn.config.json (read as the loader reads it: a link followed, a BOM dropped); absent when nothing did. */
@@ -161,4 +166,41 @@ export type ConfigDiff = {
   after: ConfigSide;
   /** Settings whose value changed, loosening ones flagged; empty when a side cannot be read. */
   changes: ConfigKeyChange[];
+};
+
+/** Where an entry stands in its decay window, as the lifecycle decides it (src/lifecycle/decay.ts `limitOf`). */
+export type DecayStandingInDiff = "window" | "near-decay" | "last-chance" | "past-limit";
+
+/** An entry's ledger counters at one revision. */
+export type LedgerCounters = {
+  /** Distinct runs that injected it since its last confirmation (the decay counter). */
+  unconfirmedRuns: number;
+  /** Runs since then that withheld it (holdout) without injecting it. */
+  heldOutRuns: number;
+  /** Independent confirmations over the whole ledger. */
+  independent: number;
+  /** Primed confirmations over the whole ledger. */
+  primed: number;
+  standing: DecayStandingInDiff;
+};
+
+/** What the change's new ledger events do to one entry they name. */
+export type LedgerEffect = {
+  id: string;
+  /** Where the entry is at HEAD; `none` when no file has the id. */
+  state: "active" | "archived" | "none";
+  /** Its file at HEAD. */
+  path?: string;
+  before: LedgerCounters;
+  after: LedgerCounters;
+  /** The configured limit. */
+  decayAfterRuns: number;
+  /** `past-limit`: this change pushed an active entry to or past its limit; `near-decay`: out of its window toward it. */
+  flag?: "past-limit" | "near-decay";
+  /** The new events naming it, by type. */
+  events: Record<string, number>;
+  /** Distinct runs among those events. */
+  runs: number;
+  /** The first few of those runs. */
+  sampleRuns: string[];
 };

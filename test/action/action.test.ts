@@ -216,10 +216,24 @@ describe("the GitHub Action's step (run locally with the variables GitHub sets)"
     })) await repo.write(rel, text);
     const base = repo.commit("main");
     repo.git("checkout", "-q", "-b", "feature");
-    await repo.write(ledger, lines([...events, { ...events[0]!, eventId: "01ACT000000000000000000099", run: "r9" }]));
+    const r9 = { ...events[0]!, eventId: "01ACT000000000000000000099", run: "r9", time: "2026-02-20T10:00:00.000Z" };
+    await repo.write(ledger, lines([...events, r9]));
     repo.commit("append");
     const fine = await runAction(repo, {}, prEvent(base));
     expect(fine.code, fine.stdout).toBe(0);
+    // auth-ctx was confirmed on 2026-02-12, after BASE's injections: r9 is the first run its counter counts.
+    expect(fine.summary).toContain("### Decay counters moved by new ledger events (1)\n\n- `auth-ctx` · decay 0/10 → 1/10 — 1 new event (1 injected) from 1 run (r9)");
+    expect(fine.stdout).not.toMatch(/ledger-decay-pushed/);
+
+    // Ten more fabricated runs push auth-ctx past its limit: a warning annotation at the last of them, not a failure.
+    const forged = Array.from({ length: 10 }, (_, i) => ({ ...events[0]!, eventId: `01ACT0000000000000000001${i}0`, run: `forged-${i}`, time: `2026-03-1${i}T10:00:00.000Z` }));
+    await repo.write(ledger, lines([...events, r9, ...forged]));
+    repo.commit("forge");
+    const pushed = await runAction(repo, {}, prEvent(base));
+    expect(pushed.code, pushed.stdout).toBe(0);
+    expect(pushed.stdout).toMatch(/^::warning file=knowledge\/\.ledger\/2026-02\.jsonl,line=14,.*ledger-decay-pushed.*auth-ctx: decay 0\/10 → 11\/10/m);
+    expect(pushed.summary).toContain("- ⚠️ `auth-ctx` · decay 0/10 → 11/10, past the limit");
+    repo.git("reset", "-q", "--hard", "HEAD~1");
 
     await repo.write(ledger, lines([{ ...events[0]!, entries: ["auth-ctz"] }, events[1]!]));
     repo.commit("rewrite history");

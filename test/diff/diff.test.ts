@@ -130,6 +130,12 @@ describe("diffKnowledge between two commits", () => {
 
   it("counts the ledger events added on the branch by type", () => {
     expect(diff.ledger).toEqual({ archived: 1, confirmed: 1, injected: 2 });
+    // What those events do, per entry they name: the archive event moves no counter, so archive-me is not listed.
+    expect(diff.ledgerEffects.map((e) => [e.id, e.before.unconfirmedRuns, e.after.unconfirmedRuns, e.after.independent, e.flag])).toEqual([
+      ["confirm-me", 0, 0, 1, undefined],
+      ["edit-me", 0, 2, 0, undefined],
+    ]);
+    expect(diff.problems).toEqual([]);
   });
 
   it("renders a markdown summary for a PR comment", () => {
@@ -152,7 +158,8 @@ describe("diffKnowledge between two commits", () => {
     // The finding keeps its code span; mentions and issue references are defused.
     expect(md).toContain("A brand new heuristic about `fetch()` timeouts, see @&#8203;alice and #&#8203;12. — new entry; lastConfirmed 2026-01-02 (independent); decay 0/10");
     const sections = lines.filter((l) => l.startsWith("### "));
-    expect(sections).toEqual(["### Added (1)", "### Retracted (1)", "### Restored (1)", "### Archived (1)", "### Edited (4)", "### Confirmed (1)", "### Renamed (1)"]);
+    expect(sections).toEqual(["### Added (1)", "### Retracted (1)", "### Restored (1)", "### Archived (1)", "### Edited (4)", "### Confirmed (1)", "### Renamed (1)", "### Decay counters moved by new ledger events (2)"]);
+    expect(md).toContain("- `confirm-me` · decay 0/10; independent confirmations 0 → 1 — 2 new events (1 confirmed, 1 injected) from 2 runs (r1, r2)\n- `edit-me` · decay 0/10 → 2/10 — 2 new events (2 injected) from 2 runs (r1, r2)\n");
   });
 
   it("accepts BASE..HEAD and BASE...HEAD (merge base) as one argument", async () => {
@@ -229,7 +236,9 @@ describe("diffKnowledge against the working tree", () => {
       expect(d.ledger).toEqual({ injected: 1 });
       expect(d.warnings).toEqual([]);
       expect(d.problems).toEqual([expect.objectContaining({ file: "knowledge/.ledger/x.jsonl", rule: "ledger-event-removed", severity: "error", message: expect.stringContaining("2 ledger events were removed from knowledge/.ledger/x.jsonl") })]);
-      expect(renderDiffMarkdown(d)).toContain("No entry changes. ledger: +1 event (1 injected)\n\n### Problems (1)\n\n- ❌ `knowledge/.ledger/x.jsonl:1` `ledger-event-removed` 2 ledger events were removed");
+      expect(renderDiffMarkdown(d)).toContain(
+        "No entry changes. ledger: +1 event (1 injected)\n\n### Decay counters moved by new ledger events (1)\n\n- `a` (no entry has this id) · decay 0/10 → 1/10 — 1 new event (1 injected) from 1 run (r)\n\n### Problems (1)\n\n- ❌ `knowledge/.ledger/x.jsonl:1` `ledger-event-removed` 2 ledger events were removed",
+      );
     } finally {
       await local.cleanup();
     }

@@ -3,7 +3,7 @@ import { code, escapeText, renderDiffMarkdown } from "../../src/diff/markdown.js
 import type { DiffEntry, KnowledgeDiff } from "../../src/diff/types.js";
 
 function empty(): KnowledgeDiff {
-  return { base: "origin/main", head: "HEAD", baseCommit: "a".repeat(40), headCommit: "b".repeat(40), added: [], edited: [], confirmed: [], archived: [], restored: [], retracted: [], renamed: [], ledger: {}, warnings: [], problems: [] };
+  return { base: "origin/main", head: "HEAD", baseCommit: "a".repeat(40), headCommit: "b".repeat(40), added: [], edited: [], confirmed: [], archived: [], restored: [], retracted: [], renamed: [], ledger: {}, ledgerEffects: [], warnings: [], problems: [] };
 }
 
 function entry(id: string, over: Partial<DiffEntry> = {}): DiffEntry {

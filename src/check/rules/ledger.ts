@@ -27,6 +27,7 @@ export const ledgerRules: RuleModule = {
       ["ledger-event-removed", "error", "ledger events a change deleted: the ledger is append-only"],
       ["knowledge-dir-moved", "warning", "the knowledge directory (or its archive or ledger) kept elsewhere at HEAD than at BASE: a moved knowledgeDir, a link swapped or retargeted"],
       ["knowledge-dir-submodule", "error", "a git submodule holding, or inside, the knowledge directory at either revision: cairn cannot see its entries, so no diff reviews them"],
+      ["ledger-decay-pushed", "warning", "ledger events a change appended that push an active entry to or past its decay limit: inject withholds it, the next record or decay archives it"],
     ]),
   ],
 };
