@@ -250,6 +250,7 @@ describe("the GitHub Action's step (run locally with the variables GitHub sets)"
     cleanup.push(repo.cleanup);
     for (const [rel, text] of Object.entries({
       ...SOURCE_FILES,
+      ".gitignore": ".cairn/\nknowledge/.pending/\n",
       "config/cairn.json": JSON.stringify({ embedder: { provider: "none" } }, null, 2),
       "knowledge/archive/.gitkeep": "",
       "knowledge/auth-ctx.md": entryText({ finding: "Auth middleware swallows context cancellation errors after upstream calls." }),

@@ -100,6 +100,8 @@ describe("cairn diff when the knowledge directory is somewhere else at HEAD", ()
     expect(d.json.problems).toEqual([
       expect.objectContaining({ rule: "knowledge-dir-moved" }),
       expect.objectContaining({ rule: "ledger-event-removed", severity: "error", file: "knowledge/.ledger/2026-01.jsonl" }),
+      // The configuration's side of the move: entries now come from another directory.
+      expect.objectContaining({ rule: "config-weakened", severity: "warning", file: "cairn.config.json" }),
     ]);
     expect(d.text).not.toContain("new entry");
     expect(d.code).toBe(1);
