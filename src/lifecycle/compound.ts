@@ -83,7 +83,7 @@ export async function planCompound(ctx: CompoundContext, findings: CompoundCandi
     }
     const agents = uniqueAgents(finding.agents);
     const anchors = parseAnchors(finding.evidence.join("\n"), 1);
-    const score = async (ids?: ReadonlySet<string>) => withSharedAnchors(await ctx.score(finding.text, ids), anchors, near(anchors), ids);
+    const score = async (ids?: ReadonlySet<string>) => withSharedAnchors(await ctx.score(finding.text, ids), anchors, near(anchors));
     const primed = await primedAgents(ctx, score, agents);
     const independent = agents.filter((a) => !primed.has(a));
     if (independent.length < 2) {

@@ -28,7 +28,7 @@ export type RecordPlan = {
   restores: Array<{ id: string; path: string; agent: string }>;
 };
 
-/** Every candidate scored against the finding's text (active and archived), best first; `ids` restricts the scoring to those entries. Shared anchors are added by planRecord. */
+/** Every candidate scored against the finding's text alone (active and archived), best first; `ids` restricts the scoring to those entries. Shared anchors are weighed by planRecord. */
 export type Scorer = (finding: Finding, ids?: ReadonlySet<string>) => Promise<Match[]>;
 
 /** `events`: the ledger, as its events or (faster) its folded state. */
@@ -49,7 +49,7 @@ export async function planRecord(ctx: RecordContext, findings: Finding[]): Promi
     }
     const unmatched = (reason: string, extra: Partial<Unmatched> = {}) => plan.unmatched.push({ index, agent: finding.agent, text: finding.text, reason, ...extra });
     const anchors = parseAnchors([finding.evidence ?? []].flat().join("\n"), 1);
-    const score = async (ids?: ReadonlySet<string>) => withSharedAnchors(await ctx.score(finding, ids), anchors, near(anchors), ids);
+    const score = async (ids?: ReadonlySet<string>) => withSharedAnchors(await ctx.score(finding, ids), anchors, near(anchors));
     const injected = new Set(injectionsForRun(ctx.events, ctx.run, finding.agent));
     const primedBy = injected.size ? (await score(injected)).filter((m) => m.score >= ctx.threshold).map((m) => ({ entry: m.id, score: m.score })) : [];
 
