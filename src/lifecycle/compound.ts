@@ -1,7 +1,8 @@
 /**
  * Compounding (lifecycle rule 5, as amended): converging, durable findings of a run become entries.
  * An agent counts only when it was not primed — when the candidate matches no entry injected into
- * it in that run above the threshold. A candidate that duplicates an active entry (by meaning or by
+ * it in that run above the threshold, and every entry injected into it can still be compared
+ * (provenance.ts `primingOf`). A candidate that duplicates an active entry (by meaning or by
  * a shared evidence anchor) or an earlier candidate of the batch is refused; one that matches an
  * archived entry restores it instead. A candidate already compounded in this run is skipped.
  */
@@ -18,7 +19,7 @@ import { injectionsForRun, ledgerState } from "../ledger/index.js";
 import type { Layout } from "../store/layout.js";
 import { planNewEntry, type NewEntryPlan } from "./create.js";
 import { anchorIndex, withSharedAnchors, type Match } from "./match.js";
-import { findingHash } from "./provenance.js";
+import { findingHash, primingOf, unscoredWarning } from "./provenance.js";
 
 /** A compound finding as validated (lifecycle/inputs.ts): `evidence` and `verify` as lists, `durable` defaulted to false. */
 export type CompoundCandidate = {
@@ -54,8 +55,15 @@ export type CompoundContext = {
   score: (text: string, ids?: ReadonlySet<string>) => Promise<Match[]>;
 };
 
-export async function planCompound(ctx: CompoundContext, findings: CompoundCandidate[]): Promise<CompoundStep[]> {
+export type CompoundPlan = {
+  steps: CompoundStep[];
+  /** Agents primed by injected entries that are gone (provenance.ts `primingOf`), once per agent. */
+  warnings: string[];
+};
+
+export async function planCompound(ctx: CompoundContext, findings: CompoundCandidate[]): Promise<CompoundPlan> {
   const steps: CompoundStep[] = [];
+  const warnings = new Map<string, string>();
   const slugs = new Set<string>();
   // findingHash → entry of the candidates already compounded (created or restored) in this run.
   const done = ledgerState(ctx.events).compoundedFindings(ctx.run);
@@ -85,9 +93,17 @@ export async function planCompound(ctx: CompoundContext, findings: CompoundCandi
     const anchors = parseAnchors(finding.evidence.join("\n"), 1);
     const score = async (ids?: ReadonlySet<string>) => withSharedAnchors(await ctx.score(finding.text, ids), anchors, near(anchors));
     const primed = await primedAgents(ctx, score, agents);
+    for (const [agent, by] of primed) if (by.unscored.length && !warnings.has(agentKey(agent))) warnings.set(agentKey(agent), unscoredWarning(agent, ctx.run, by.unscored));
     const independent = agents.filter((a) => !primed.has(a));
     if (independent.length < 2) {
-      const why = [...primed].map(([agent, by]) => `${agent} had "${by.entry}" injected (similarity ${by.score})`).join("; ");
+      const why = [...primed]
+        .map(([agent, by]) =>
+          [
+            ...(by.entry ? [`${agent} had "${by.entry.id}" injected (similarity ${by.entry.score})`] : []),
+            ...(by.unscored.length ? [`${agent} had ${by.unscored.map((id) => `"${id}"`).join(", ")} injected, no longer in the knowledge base`] : []),
+          ].join("; "),
+        )
+        .join("; ");
       skip(`flagged independently by ${independent.length} agent${independent.length === 1 ? "" : "s"}; compounding needs 2+${why ? ` (${why})` : ""}`);
       continue;
     }
@@ -154,7 +170,7 @@ export async function planCompound(ctx: CompoundContext, findings: CompoundCandi
     accepted.push({ text: finding.text, anchors });
     steps.push({ kind: "create", finding, plan, agents: independent });
   }
-  return steps;
+  return { steps, warnings: [...warnings.values()] };
 }
 
 /** Agent names once each by agentKey, in first-seen spelling. */
@@ -164,14 +180,14 @@ function uniqueAgents(agents: readonly string[]): string[] {
   return [...seen.values()];
 }
 
-/** Agents for which the candidate matches an entry injected into them in this run (primed), with the best such entry. */
-async function primedAgents(ctx: CompoundContext, score: (ids: ReadonlySet<string>) => Promise<Match[]>, agents: readonly string[]): Promise<Map<string, { entry: string; score: number }>> {
-  const out = new Map<string, { entry: string; score: number }>();
+/** Agents for which the candidate matches an entry injected into them in this run (the best such entry), or that were shown an entry that is gone (primed, fail closed). */
+async function primedAgents(ctx: CompoundContext, score: (ids: ReadonlySet<string>) => Promise<Match[]>, agents: readonly string[]): Promise<Map<string, { entry?: Match; unscored: string[] }>> {
+  const out = new Map<string, { entry?: Match; unscored: string[] }>();
   for (const agent of agents) {
     const injected = new Set(injectionsForRun(ctx.events, ctx.run, agent));
-    if (!injected.size) continue;
-    const best = (await score(injected)).find((m) => m.score >= ctx.config.matchThreshold);
-    if (best) out.set(agent, { entry: best.id, score: best.score });
+    const priming = await primingOf(injected, (id) => ctx.byId.has(id), score, ctx.config.matchThreshold);
+    const best = priming.by[0];
+    if (best || priming.unscored.length) out.set(agent, { ...(best ? { entry: best } : {}), unscored: priming.unscored });
   }
   return out;
 }

@@ -1,7 +1,8 @@
 /**
  * `record` (lifecycle rules 1–2, as amended): match each finding to at most one entry, active or
  * archived, and decide its provenance. A finding is **primed** when it matches any entry injected
- * into that agent in that run above the threshold; an independent match of an archived entry
+ * into that agent in that run above the threshold, or when an entry injected into it is gone and
+ * cannot be compared (fail closed: provenance.ts `primingOf`); an independent match of an archived entry
  * restores it (the pattern recurred). A finding already recorded for (run, agent) is not counted
  * again. planRecord is pure over its inputs; applyRecord performs the plan (record-apply.ts).
  */
@@ -12,7 +13,7 @@ import { injectionsForRun, ledgerState } from "../ledger/index.js";
 import { refsOf } from "../check/references.js";
 import { parseAnchors } from "../entry/anchors.js";
 import { anchorIndex, withSharedAnchors, type Match } from "./match.js";
-import { findingHash } from "./provenance.js";
+import { findingHash, primingOf, unscoredWarning } from "./provenance.js";
 import { closest as suggest } from "../text/suggest.js";
 import type { AlreadyRecorded, Confirmation, Finding, Unmatched } from "../types/review.js";
 
@@ -26,6 +27,8 @@ export type RecordPlan = {
   edits: Array<{ id: string; path: string }>;
   /** Archived entries an independent finding restores. */
   restores: Array<{ id: string; path: string; agent: string }>;
+  /** Agents primed by injected entries that are gone (provenance.ts `primingOf`), once per agent. */
+  warnings: string[];
 };
 
 /** Every candidate scored against the finding's text alone (active and archived), best first; `ids` restricts the scoring to those entries. Shared anchors are weighed by planRecord. */
@@ -35,7 +38,8 @@ export type Scorer = (finding: Finding, ids?: ReadonlySet<string>) => Promise<Ma
 export type RecordContext = { run: RunRef; byId: Map<string, EntryCard>; events: LedgerSource; threshold: number; score: Scorer };
 
 export async function planRecord(ctx: RecordContext, findings: Finding[]): Promise<RecordPlan> {
-  const plan: RecordPlan = { confirmations: [], unmatched: [], alreadyRecorded: [], edits: [], restores: [] };
+  const plan: RecordPlan = { confirmations: [], unmatched: [], alreadyRecorded: [], edits: [], restores: [], warnings: [] };
+  const warned = new Set<string>();
   // (agentKey, findingHash) → entry of every finding already recorded in the run.
   const recorded = ledgerState(ctx.events).recordedFindings(ctx.run);
   const near = anchorIndex(ctx.byId.values());
@@ -51,7 +55,8 @@ export async function planRecord(ctx: RecordContext, findings: Finding[]): Promi
     const anchors = parseAnchors([finding.evidence ?? []].flat().join("\n"), 1);
     const score = async (ids?: ReadonlySet<string>) => withSharedAnchors(await ctx.score(finding, ids), anchors, near(anchors));
     const injected = new Set(injectionsForRun(ctx.events, ctx.run, finding.agent));
-    const primedBy = injected.size ? (await score(injected)).filter((m) => m.score >= ctx.threshold).map((m) => ({ entry: m.id, score: m.score })) : [];
+    const priming = await primingOf(injected, (id) => ctx.byId.has(id), score, ctx.threshold);
+    const primedBy = priming.by.map((m) => ({ entry: m.id, score: m.score }));
 
     let match: Match | undefined;
     const explicit = finding.entry !== undefined;
@@ -77,7 +82,11 @@ export async function planRecord(ctx: RecordContext, findings: Finding[]): Promi
       unmatched(`matches "${match.id}", which is no longer on disk`);
       continue;
     }
-    const provenance: Provenance = primedBy.length > 0 || injected.has(entry.id) ? "primed" : "independent";
+    const provenance: Provenance = primedBy.length > 0 || priming.unscored.length > 0 || injected.has(entry.id) ? "primed" : "independent";
+    if (priming.unscored.length && !warned.has(agentKey(finding.agent))) {
+      warned.add(agentKey(finding.agent));
+      plan.warnings.push(unscoredWarning(finding.agent, ctx.run, priming.unscored));
+    }
     let state: Confirmation["state"] = entry.state;
     if (entry.state === "archived" && provenance === "independent") {
       if (entry.frontmatter.status === "superseded") {
@@ -99,6 +108,7 @@ export async function planRecord(ctx: RecordContext, findings: Finding[]): Promi
       explicit,
       state,
       ...(primedBy.length ? { primedBy } : {}),
+      ...(priming.unscored.length ? { primedByMissing: priming.unscored } : {}),
     });
     if (provenance === "independent" && entry.state === "active" && !plan.edits.some((e) => e.id === entry.id)) plan.edits.push({ id: entry.id, path: entry.path });
   }

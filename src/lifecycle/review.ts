@@ -87,6 +87,7 @@ export async function recordFindings(deps: ReviewDeps, run: string, findings: Fi
     },
     findings,
   );
+  warnings.push(...plan.warnings);
   if (!dryRun) {
     const reload = async (id: string) => {
       deps.refreshBeforeMatching();
@@ -160,7 +161,7 @@ export async function compound(deps: ReviewDeps, run: string, findings: Compound
   const { applyChange } = await import("./change.js");
   const dryRun = options.dryRun ?? false;
   const { loaded, events, ref, warnings } = await prepare(deps, run, findings.flatMap((f) => f.agents), options, "compound");
-  const steps = await planCompound(
+  const { steps, warnings: planned } = await planCompound(
     {
       layout: deps.layout,
       config: deps.config,
@@ -173,7 +174,7 @@ export async function compound(deps: ReviewDeps, run: string, findings: Compound
     },
     findings,
   );
-  const result: CompoundResult = { run, created: [], restored: [], skipped: [], warnings, dryRun };
+  const result: CompoundResult = { run, created: [], restored: [], skipped: [], warnings: [...warnings, ...planned], dryRun };
   for (const step of steps) {
     if (step.kind === "skip") {
       result.skipped.push({ text: step.finding.text, reason: step.reason });

@@ -40,6 +40,8 @@ export type Confirmation = {
     /** The finding's match score against it. */
     score: number;
   }>;
+  /** Entries injected into this agent in this run that are no longer in the knowledge base (retracted, renamed, moved by hand): the finding could not be compared with them, so it counts as primed. Absent when none. */
+  primedByMissing?: string[];
 };
 
 /** A finding that matched no entry. */

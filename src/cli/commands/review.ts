@@ -51,7 +51,8 @@ export async function decay(kb: KnowledgeBase, io: Io, opts: { dryRun?: boolean;
 
 function effectOf(c: RecordResult["confirmations"][number]): string {
   if (c.provenance === "primed") {
-    const by = c.primedBy?.length ? ` by ${c.primedBy.map((p) => p.entry).join(", ")}` : "";
+    const names = [...(c.primedBy ?? []).map((p) => p.entry), ...(c.primedByMissing ?? []).map((id) => `${id} (gone)`)];
+    const by = names.length ? ` by ${names.join(", ")}` : "";
     return `event only (primed${by}: lastConfirmed unchanged)${c.state === "archived" ? "; the entry is archived" : ""}`;
   }
   return c.state === "restored" ? "restored from the archive (recurred), lastConfirmed → today" : "lastConfirmed → today";
