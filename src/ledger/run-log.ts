@@ -140,6 +140,18 @@ export function latestFindings(log: RunLog, origin: number | undefined): Array<[
   return [...latest.values()].map(([agent, hash, entry]) => [agent, hash, entry]);
 }
 
+/** [agent, hash, entry] of every `confirmed` event in the run under `origin`, once per triple: one finding text can confirm several entries it cites. */
+export function allFindings(log: RunLog, origin: number | undefined): Array<[number, string, number]> {
+  const out: Array<[number, string, number]> = [];
+  for (const [hash, list] of log.findings) {
+    for (let i = 0; i < list.length; i += 3) {
+      const call = list[i] as number;
+      if (matches(log.calls[2 * call], origin)) out.push([log.calls[2 * call + 1] as number, hash, list[i + 1] as number]);
+    }
+  }
+  return out;
+}
+
 /** [hash, entry] of the latest `compounded` event per finding hash in the run under `origin`. */
 export function latestCompounded(log: RunLog, origin: number | undefined): Array<[string, number]> {
   const out: Array<[string, number]> = [];

@@ -13,7 +13,7 @@ import { resetsCounter } from "./clock.js";
 import { affirms, type AfterRuns, type ConfirmedPrints, type EntryFold, newEntryFold, printsDigest, printsOf, refreshesVerification, type VerificationState } from "./entry-fold.js";
 import type { LedgerEvent } from "./events.js";
 import { runKey, type RunRecord, type RunRef } from "./run-ref.js";
-import { addCompounded, addFinding, addTo, callOf, entriesOf, latestCompounded, latestFindings, newRunLog, recordedAgents, type RunLog, type RunSlot } from "./run-log.js";
+import { addCompounded, addFinding, addTo, allFindings, callOf, entriesOf, latestCompounded, latestFindings, newRunLog, recordedAgents, type RunLog, type RunSlot } from "./run-log.js";
 import { compareEvents } from "./order.js";
 import type { StateParts, Stored } from "./state-parts.js";
 import { Table } from "./table.js";
@@ -248,6 +248,18 @@ export class LedgerState {
     const log = this.#peek(run.run);
     if (log === undefined) return out;
     for (const [agent, hash, e] of latestFindings(log, this.#refOrigin(run))) out.set(`${this.#agents.at(agent)}\u0000${hash}`, this.#entryIds.at(e));
+    return out;
+  }
+
+  /**
+   * `agentKey\0findingHash\0entry` of every finding already recorded in `run` against each entry: what makes a
+   * finding that cites an entry idempotent, while the same text citing another entry is a confirmation of its own.
+   */
+  recordedCitations(run: RunRef): Set<string> {
+    const out = new Set<string>();
+    const log = this.#peek(run.run);
+    if (log === undefined) return out;
+    for (const [agent, hash, e] of allFindings(log, this.#refOrigin(run))) out.add(`${this.#agents.at(agent)}\u0000${hash}\u0000${this.#entryIds.at(e)}`);
     return out;
   }
 

@@ -3,8 +3,8 @@
  * archived, and decide its provenance. A finding is **primed** when it matches any entry injected
  * into that agent in that run above the threshold, or when an entry injected into it is gone and
  * cannot be compared (fail closed: provenance.ts `primingOf`); an independent match of an archived entry
- * restores it (the pattern recurred). A finding already recorded for (run, agent) is not counted
- * again. planRecord is pure over its inputs; applyRecord performs the plan (record-apply.ts).
+ * restores it (the pattern recurred). A finding already recorded for (run, agent) — against the entry
+ * it cites, when it cites one — is not counted again. planRecord is pure over its inputs; applyRecord performs the plan (record-apply.ts).
  */
 import { agentKey } from "../entry/agent-name.js";
 import type { EntryCard, Provenance } from "../entry/types.js";
@@ -40,13 +40,17 @@ export type RecordContext = { run: RunRef; byId: Map<string, EntryCard>; events:
 export async function planRecord(ctx: RecordContext, findings: Finding[]): Promise<RecordPlan> {
   const plan: RecordPlan = { confirmations: [], unmatched: [], alreadyRecorded: [], edits: [], restores: [], warnings: [] };
   const warned = new Set<string>();
-  // (agentKey, findingHash) → entry of every finding already recorded in the run.
-  const recorded = ledgerState(ctx.events).recordedFindings(ctx.run);
+  // (agentKey, findingHash) → entry of every finding already recorded in the run; a finding that cites an entry is
+  // keyed by (agentKey, findingHash, entry) too, so one text citing two entries confirms both, and a retry neither.
+  const state = ledgerState(ctx.events);
+  const recorded = state.recordedFindings(ctx.run);
+  const cited = state.recordedCitations(ctx.run);
   const near = anchorIndex(ctx.byId.values());
   for (const [index, finding] of findings.entries()) {
     const hash = findingHash(finding.text);
     const key = `${agentKey(finding.agent)}\u0000${hash}`;
-    const earlier = recorded.get(key);
+    const citation = finding.entry !== undefined ? `${key}\u0000${finding.entry}` : undefined;
+    const earlier = citation !== undefined ? (cited.has(citation) ? finding.entry : undefined) : recorded.get(key);
     if (earlier !== undefined) {
       plan.alreadyRecorded.push({ index, agent: finding.agent, text: finding.text, ...(earlier ? { entry: earlier } : {}) });
       continue;
@@ -98,6 +102,7 @@ export async function planRecord(ctx: RecordContext, findings: Finding[]): Promi
       if (!plan.restores.some((r) => r.id === entry.id)) plan.restores.push({ id: entry.id, path: entry.path, agent: finding.agent });
     }
     recorded.set(key, entry.id);
+    cited.add(`${key}\u0000${entry.id}`);
     plan.confirmations.push({
       index,
       entry: entry.id,

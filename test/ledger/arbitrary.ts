@@ -68,6 +68,7 @@ export function describeState(state: LedgerState, dates: ReadonlyArray<string | 
     held: [undefined, ...AGENTS, "nobody"].map((a) => state.heldOutForRun(ref, a)),
     record: state.runRecord(ref),
     recorded: [...state.recordedFindings(ref)].sort(),
+    cited: [...state.recordedCitations(ref)].sort(),
     compounded: [...state.compoundedFindings(ref)].sort(),
   }));
   const conflicts = ENTRIES.map((id) => ({ archived: state.entry(id)?.lastArchived, affirmed: state.entry(id)?.lastAffirmed }));

@@ -286,6 +286,15 @@ export function legacyRecordedFindings(events: readonly LedgerEvent[], run: RunR
   return out;
 }
 
+/** The plain reading of LedgerState.recordedCitations: every (agent, finding hash, entry) confirmed in the run. */
+export function legacyRecordedCitations(events: readonly LedgerEvent[], run: RunRef): Set<string> {
+  const out = new Set<string>();
+  for (const event of events) {
+    if (event.type === "confirmed" && event.findingHash !== undefined && sameRun(event, run)) out.add(`${agentKey(event.agent)}\u0000${event.findingHash}\u0000${event.entry}`);
+  }
+  return out;
+}
+
 /** src/lifecycle/compound.ts */
 export function legacyCompoundedFindings(events: readonly LedgerEvent[], run: RunRef): Map<string, string> {
   const out = new Map<string, string>();

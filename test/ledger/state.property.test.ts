@@ -21,6 +21,7 @@ import {
   legacyLatestFingerprints,
   legacyNames,
   legacyProjectLedger,
+  legacyRecordedCitations,
   legacyRecordedFindings,
   legacyRunRecord,
   legacyVerificationStates,
@@ -61,6 +62,7 @@ describe("the fold agrees with the event-list code it replaced", () => {
           }
           expect(state.runRecord(ref)).toEqual(legacyRunRecord(events, ref));
           expect(new Map([...state.recordedFindings(ref)].sort())).toEqual(new Map([...legacyRecordedFindings(events, ref)].sort()));
+          expect([...state.recordedCitations(ref)].sort()).toEqual([...legacyRecordedCitations(events, ref)].sort());
           expect(new Map([...state.compoundedFindings(ref)].sort())).toEqual(new Map([...legacyCompoundedFindings(events, ref)].sort()));
         }
         expect(state.knownRuns()).toEqual(legacyKnownRuns(events));

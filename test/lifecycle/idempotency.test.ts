@@ -31,6 +31,31 @@ describe("record is idempotent per (run, agent, finding)", () => {
     expect((await kb.recordFindings("r2", [FINDING])).confirmations).toHaveLength(1);
   });
 
+  it("one text by one agent citing two entries confirms both; a retry, in a fresh process reading the ledger, confirms neither again", async () => {
+    const two = { ...files, "knowledge/sql-concat.md": entry("SQL statements built by string concatenation allow injection.", { evidence: "src/auth.ts — the query helpers" }) };
+    const { kb, root, clock } = await project(two);
+    const same = [
+      { agent: "sec", text: "Re-confirmed known issue.", entry: "auth-ctx" },
+      { agent: "sec", text: "Re-confirmed known issue.", entry: "sql-concat" },
+    ];
+    const first = await kb.recordFindings("r1", same);
+    expect(first.confirmations.map((c) => [c.entry, c.provenance])).toEqual([
+      ["auth-ctx", "independent"],
+      ["sql-concat", "independent"],
+    ]);
+    expect(first.alreadyRecorded).toEqual([]);
+    expect(await read(root, "knowledge/sql-concat.md")).toContain(`lastConfirmed: ${clock.today()}`);
+    const fresh = await openKnowledgeBase({ root, now: () => clock.now, embedder: null, actor: "other" });
+    const retry = await fresh.recordFindings("r1", [...same, { agent: "SEC", text: "Re-confirmed known issue." }]);
+    expect(retry.confirmations).toEqual([]);
+    expect(retry.alreadyRecorded.map((a) => [a.index, a.entry])).toEqual([
+      [0, "auth-ctx"],
+      [1, "sql-concat"],
+      [2, "sql-concat"],
+    ]);
+    expect((await events(fresh)).filter((e) => e.type === "confirmed").map((e) => e.entry)).toEqual(["auth-ctx", "sql-concat"]);
+  });
+
   it("a duplicate within one call counts once", async () => {
     const { kb } = await project(files);
     const result = await kb.recordFindings("r1", [FINDING, { ...FINDING, text: `  ${FINDING.text}\n` }]);
