@@ -21,11 +21,16 @@ export type ApplyRecordDeps = {
   reload: (id: string) => Promise<EntrySummary | undefined>;
 };
 
-/** Applies `plan` in place (confirmations of entries that vanished meanwhile are dropped); returns warnings. */
+/**
+ * Applies `plan` in place: confirmations of entries that vanished meanwhile are dropped; those that would restore an
+ * entry whose restore is refused (its place in knowledge/ is taken) move to `unmatched`, and it leaves `restores`.
+ * Returns warnings.
+ */
 export async function applyRecord(deps: ApplyRecordDeps, plan: RecordPlan): Promise<string[]> {
   const warnings: string[] = [];
   const { layout, run, today } = deps;
   const gone = new Set<string>();
+  const unrestored = new Map<string, string>();
   for (const restore of plan.restores) {
     const entry = await deps.reload(restore.id);
     if (!entry) {
@@ -35,7 +40,13 @@ export async function applyRecord(deps: ApplyRecordDeps, plan: RecordPlan): Prom
     }
     if (entry.state === "active") continue; // restored meanwhile (another record, by hand)
     const reason = `recurred: independently re-found by ${restore.agent} in run ${run.run}`;
-    await restoreEntry(layout, deps.append, entry, reason, today, run.run, restore.agent);
+    const restored = await restoreEntry(layout, deps.append, entry, reason, today, run.run, restore.agent);
+    if (restored.kind === "refused") {
+      // Nothing is recorded for the findings that would have restored it: a retry, once the obstacle is gone, plans the
+      // restore again (a `confirmed` event now would make the retry skip them as already recorded, and it would stay archived).
+      unrestored.set(restore.id, restored.reason);
+      warnings.push(`"${restore.id}" was not restored: ${restored.reason}. Its independent finding is not recorded; record it again once that is resolved`);
+    }
   }
   for (const edit of plan.edits) {
     const moved = await editOrRelocate(deps, edit);
@@ -47,8 +58,14 @@ export async function applyRecord(deps: ApplyRecordDeps, plan: RecordPlan): Prom
       for (const c of plan.confirmations) if (c.entry === edit.id && c.provenance === "independent") c.state = "restored";
     }
   }
+  for (const c of plan.confirmations) {
+    const why = c.state === "restored" ? unrestored.get(c.entry) : undefined;
+    if (why !== undefined) plan.unmatched.push({ index: c.index, agent: c.agent, text: c.finding, reason: `matches archived entry "${c.entry}", which could not be restored: ${why}`, best: { entry: c.entry, score: c.score } });
+  }
+  plan.restores = plan.restores.filter((r) => !unrestored.has(r.id));
+  const kept = (c: RecordPlan["confirmations"][number]) => !gone.has(c.entry) && !(c.state === "restored" && unrestored.has(c.entry));
   const events: NewEvent[] = plan.confirmations
-    .filter((c) => !gone.has(c.entry))
+    .filter(kept)
     .map((c) => ({
       type: "confirmed",
       run: run.run,
@@ -60,7 +77,8 @@ export async function applyRecord(deps: ApplyRecordDeps, plan: RecordPlan): Prom
       score: c.score,
     }));
   if (events.length) await deps.append(events);
-  plan.confirmations = plan.confirmations.filter((c) => !gone.has(c.entry));
+  plan.confirmations = plan.confirmations.filter(kept);
+  plan.unmatched.sort((a, b) => a.index - b.index);
   return warnings;
 }
 

@@ -181,21 +181,34 @@ export async function compound(deps: ReviewDeps, run: string, findings: Compound
       continue;
     }
     const id = step.kind === "create" ? step.plan.id : step.entry.id;
-    (step.kind === "restore" ? result.restored : result.created).push(id);
-    if (dryRun) continue;
+    if (dryRun) {
+      (step.kind === "restore" ? result.restored : result.created).push(id);
+      continue;
+    }
     // The file change and its `compounded` event are one logged change: a kill between them cannot lose the event.
     const compounded: NewEvent = { type: "compounded", entry: id, run, ...(ref.origin ? { origin: ref.origin } : {}), agents: step.agents, findingHash: findingHash(step.finding.text) };
     if (step.kind === "create") {
       const outcome = await applyChange(deps.layout, { key: id, steps: [{ kind: "create", path: step.plan.rel, text: step.plan.text }, { kind: "events", events: [compounded] }] }, deps.append);
       if (outcome.kind === "stale") throw new CairnError("CONFLICT", `${step.plan.rel} was created by another process meanwhile; it was kept`);
+      result.created.push(id);
     }
     if (step.kind === "restore") {
       const restored = await restoreEntry(deps.layout, deps.append, step.entry, `recurred in run ${run}: flagged independently by ${step.agents.join(", ")}`, deps.today(), run, undefined, [compounded]);
+      if (restored.kind === "refused") {
+        // No `compounded` event: a retry, once the obstacle is gone, plans the restore again instead of skipping it.
+        result.skipped.push({ text: step.finding.text, reason: `matches archived entry "${id}", which could not be restored: ${restored.reason}` });
+        result.warnings.push(`"${id}" was not restored: ${restored.reason}. Compound it again once that is resolved`);
+        continue;
+      }
       // Restored meanwhile by another process: its events are its own; this run's compounding is still said.
       if (restored.kind !== "done" || !restored.changed) await deps.append([compounded]);
+      result.restored.push(id);
     }
     // The file of an interrupted earlier call (by a cairn before this change was logged): only its event is owed.
-    if (step.kind === "resume") await deps.append([compounded]);
+    if (step.kind === "resume") {
+      await deps.append([compounded]);
+      result.created.push(id);
+    }
   }
   if (!dryRun && (result.created.length || result.restored.length)) deps.invalidate();
   return result;
