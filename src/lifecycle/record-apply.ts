@@ -50,7 +50,11 @@ export async function applyRecord(deps: ApplyRecordDeps, plan: RecordPlan): Prom
   }
   for (const edit of plan.edits) {
     const moved = await editOrRelocate(deps, edit);
-    if (moved === "gone") {
+    if (typeof moved === "object") {
+      // The file is there but cairn will not edit it: the confirmation is still true, and the ledger is what decay and
+      // provenance read, so its event is written; only the date in the file stays behind.
+      warnings.push(`"${edit.id}" was confirmed independently, but its frontmatter could not be edited (${moved.refused}): its lastConfirmed and provenance in the file are unchanged; the ledger records the confirmation (fix the frontmatter, then \`cairn confirm ${edit.id}\` to update the file)`);
+    } else if (moved === "gone") {
       gone.add(edit.id);
       warnings.push(`"${edit.id}" was removed while recording; its confirmation is not recorded`);
     } else if (moved === "restored") {
@@ -84,20 +88,26 @@ export async function applyRecord(deps: ApplyRecordDeps, plan: RecordPlan): Prom
 
 /**
  * Edit an independently confirmed entry where it is. If it is no longer there, another process moved
- * it after the plan was made: archived → the independent finding restores it (recurrence); gone → dropped.
+ * it after the plan was made: archived → the independent finding restores it (recurrence); gone → dropped. A file
+ * that is there but whose frontmatter the surgical editor refuses (`check`: frontmatter-not-editable) is `refused`.
  */
-async function editOrRelocate(deps: ApplyRecordDeps, edit: { id: string; path: string }): Promise<"edited" | "restored" | "gone"> {
+async function editOrRelocate(deps: ApplyRecordDeps, edit: { id: string; path: string }): Promise<"edited" | "restored" | "gone" | { refused: string }> {
   const edits = [
     { op: "set" as const, key: "lastConfirmed", value: deps.today },
     { op: "set" as const, key: "provenance", value: "independent" },
   ];
   // Under the entry's lock, as every manual change is (set-status, supersede, retract, restore): a status set a moment
   // ago is not written over, and an entry moved meanwhile is not written back where it was.
-  const editAt = async (file: string) => (await applyChange(deps.layout, { key: edit.id, steps: [{ kind: "edit", path: file, edits }] }, deps.append)).kind === "applied";
-  if (await editAt(edit.path)) return "edited";
+  const editAt = async (file: string) => applyChange(deps.layout, { key: edit.id, steps: [{ kind: "edit", path: file, edits }] }, deps.append);
+  if ((await editAt(edit.path)).kind === "applied") return "edited";
   const entry = await deps.reload(edit.id);
   if (!entry) return "gone";
-  if (entry.state === "active") return (await editAt(entry.path)) ? "edited" : "gone";
+  if (entry.state === "active") {
+    const outcome = await editAt(entry.path);
+    if (outcome.kind === "applied") return "edited";
+    // Still there, and still refused: the frontmatter is laid out in a way the surgical editor will not touch.
+    return (await deps.reload(edit.id))?.path === entry.path ? { refused: outcome.reason } : "gone";
+  }
   const reason = `recurred: independently re-found in run ${deps.run.run} while it was being archived`;
   await restoreEntry(deps.layout, deps.append, entry, reason, deps.today, deps.run.run);
   return "restored";
