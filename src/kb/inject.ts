@@ -39,8 +39,9 @@ export async function injectKnowledge(ctx: Pick<KbContext, "layout" | "config" |
     const { tokenCounter } = await import("../retrieval/tokens.js");
     await Promise.all([ctx.searchIndex({ search: true }).catch(() => undefined), ctx.ledger.state().catch(() => undefined), tokenCounter().catch(() => undefined)]);
     const { agentKey } = await import("../entry/agent-name.js");
+    const { runIdKey } = await import("../ledger/run-id.js");
     const { createHash } = await import("node:crypto");
-    const agentRun = createHash("sha256").update(`${input.run}\0${agentKey(input.agent)}`).digest("hex").slice(0, 16);
+    const agentRun = createHash("sha256").update(`${runIdKey(input.run)}\0${agentKey(input.agent)}`).digest("hex").slice(0, 16);
     try {
       release = await acquireLock(ctx.layout.cache, `inject-${agentRun}`, { wait: AGENT_LOCK_WAIT_MS, root: ctx.layout.root, purpose: `injections for agent "${input.agent}" in run "${input.run}"`, onWarning: (message) => lockWarnings.push(message) });
     } catch (error) {

@@ -19,6 +19,10 @@ export async function recordFindings(ctx: ReviewContext, run: string, findings: 
 
 /** Archive every active entry past its decay limit (decayAfterRuns injected runs, or its holdout runs spent, since its last confirmation). Never deletes. */
 export async function decay(ctx: ReviewContext, options: DecayOptions = {}): Promise<DecayResult> {
+  if (options.run !== undefined) {
+    const { parseInput, runSchema } = await import("../lifecycle/inputs.js");
+    parseInput(runSchema, options.run, "decay: the run id", 'decay({ run: "pr-123" })');
+  }
   return underLifecycleLock(ctx, options, async (review, deps) => review.decayLoaded(deps, await ctx.knowledge(), options));
 }
 

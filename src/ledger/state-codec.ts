@@ -15,7 +15,7 @@ import { addTo, callOf, LedgerState, newRunLog, type RunLog, type RunSlot, type 
 import { checkEvent } from "./validate.js";
 
 /** Bump when the fold (state.ts `apply`) or this encoding changes: older snapshots are then rebuilt. */
-export const STATE_FORMAT = 8;
+export const STATE_FORMAT = 9;
 
 /** What locates the state in its body; the rest of the header is snapshot.ts's. */
 export type StateHeader = {

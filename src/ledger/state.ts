@@ -12,6 +12,7 @@ import { agentKey } from "../entry/agent-name.js";
 import { resetsCounter } from "./clock.js";
 import { affirms, type AfterRuns, type ConfirmedPrints, type EntryFold, newEntryFold, printsDigest, printsOf, refreshesVerification, type VerificationState } from "./entry-fold.js";
 import type { LedgerEvent } from "./events.js";
+import { runIdKey } from "./run-id.js";
 import { runKey, type RunRecord, type RunRef } from "./run-ref.js";
 import { addCompounded, addFinding, addTo, allFindings, callOf, entriesOf, latestCompounded, latestFindings, newRunLog, recordedAgents, type RunLog, type RunSlot } from "./run-log.js";
 import { compareEvents } from "./order.js";
@@ -234,7 +235,7 @@ export class LedgerState {
     return { injected: agents !== undefined, agents: new Set((agents ?? []).map((a) => this.#agents.at(a))) };
   }
 
-  /** Distinct run ids with a recorded injection, most recent first (for "did you mean" on a mistyped run id). */
+  /** Distinct run ids (their runIdKey) with a recorded injection, most recent first (for "did you mean" on a mistyped run id). */
   knownRuns(): string[] {
     return [...this.#runs]
       .filter(([, slot]) => slot.lastInjectedSeq >= 0)
@@ -368,11 +369,13 @@ export class LedgerState {
     return n;
   }
 
+  /** The slot of run id `run`, by its runIdKey: two spellings of one id are one run. */
   #slot(run: string): RunSlot {
-    let slot = this.#runs.get(run);
+    const key = runIdKey(run);
+    let slot = this.#runs.get(key);
     if (slot === undefined) {
       slot = { lastInjectedSeq: -1, log: newRunLog(), encoded: undefined, runNos: undefined };
-      this.#runs.set(run, slot);
+      this.#runs.set(key, slot);
     }
     return slot;
   }
@@ -391,7 +394,7 @@ export class LedgerState {
   }
 
   #peek(run: string): RunLog | undefined {
-    const slot = this.#runs.get(run);
+    const slot = this.#runs.get(runIdKey(run));
     return slot === undefined ? undefined : this.#open(slot);
   }
 }

@@ -2,14 +2,18 @@
 import * as z from "zod";
 import { agentNameProblem } from "../entry/agent-name.js";
 import { CairnError } from "../errors.js";
+import { runIdProblem } from "../ledger/run-id.js";
 import type { Assert, Equals, KnownKeys } from "../types/equals.js";
 import type { InjectInput } from "../types/inject.js";
 import type { CompoundFinding, Finding } from "../types/review.js";
 import type { CompoundCandidate } from "./compound.js";
 
-const nonBlank = (what: string, example: string) => z.string({ error: `${what} must be a string, e.g. ${example}` }).refine((s) => s.trim().length > 0, `${what} must not be empty, e.g. ${example}`);
 
-export const runSchema = nonBlank("run", '"pr-123"');
+/** A run id: printable, one line, no hidden characters, no white space at either end (see runIdProblem). */
+export const runSchema = z.string({ error: 'run must be a string, e.g. "pr-123"' }).superRefine((s, ctx) => {
+  const problem = runIdProblem(s);
+  if (problem) ctx.addIssue({ code: "custom", message: `run ${problem}, e.g. "pr-123"` });
+});
 /** An agent name: printable, and not blank once what shows nothing is dropped (see `agentKey`). */
 const agentName = (what: string, example = "") => z.string({ error: `${what} must be a string${example}` }).superRefine((s, ctx) => {
   const problem = agentNameProblem(s);

@@ -5,6 +5,7 @@
  */
 import { agentKey } from "../entry/agent-name.js";
 import type { LedgerEvent } from "../ledger/events.js";
+import { runIdKey } from "../ledger/run-id.js";
 import { runKey } from "../ledger/runs.js";
 import type { ReportRun, RunPoint } from "./types.js";
 
@@ -48,7 +49,7 @@ function runNumbering() {
     runs,
     of(event: { run: string; origin?: string; time: string }): number {
       if (!event.origin) {
-        const latest = latestById.get(event.run);
+        const latest = latestById.get(runIdKey(event.run));
         if (latest !== undefined) return latest;
       }
       const key = runKey(event.run, event.origin);
@@ -58,7 +59,7 @@ function runNumbering() {
         byKey.set(key, n);
         runs.push({ id: event.run, ...(event.origin ? { origin: event.origin } : {}), time: event.time, agents: new Set(), injected: new Set(), heldOut: new Set(), independent: 0, primed: 0 });
       }
-      latestById.set(event.run, n);
+      latestById.set(runIdKey(event.run), n);
       return n;
     },
   };

@@ -99,13 +99,13 @@ describe("primed means primed", () => {
 });
 
 describe("provenance inputs are checked", () => {
-  it("record --run a1 after inject --run A1: recorded, with a warning and a did-you-mean; strict refuses and writes nothing", async () => {
+  it("record --run pr-12 after inject --run pr-11: recorded, with a warning and a did-you-mean; strict refuses and writes nothing", async () => {
     const { kb } = await project(files);
-    await kb.inject({ run: "A1", agent: "security", keywords: ["auth", "middleware"] });
-    await expect(kb.recordFindings("a1", [{ agent: "security", text: AUTH_FINDING }], { strict: true })).rejects.toMatchObject({ code: "INVALID", message: expect.stringMatching(/refused \(strict\)/) });
+    await kb.inject({ run: "pr-11", agent: "security", keywords: ["auth", "middleware"] });
+    await expect(kb.recordFindings("pr-12", [{ agent: "security", text: AUTH_FINDING }], { strict: true })).rejects.toMatchObject({ code: "INVALID", message: expect.stringMatching(/refused \(strict\)/) });
     expect((await events(kb)).filter((e) => e.type === "confirmed")).toEqual([]);
-    const result = await kb.recordFindings("a1", [{ agent: "security", text: AUTH_FINDING }]);
-    expect(result.warnings).toEqual([expect.stringMatching(/^run "a1" has no recorded injection .*did you mean "A1"\?/)]);
+    const result = await kb.recordFindings("pr-12", [{ agent: "security", text: AUTH_FINDING }]);
+    expect(result.warnings).toEqual([expect.stringMatching(/^run "pr-12" has no recorded injection .*did you mean "pr-11"\?/)]);
     expect(result.confirmations[0]!.provenance).toBe("independent");
   });
 
@@ -147,6 +147,38 @@ describe("provenance inputs are checked", () => {
     await expect(kb.inject({ run: "r1", agent: "security", changedfiles: ["x"] } as never)).rejects.toMatchObject({ code: "USAGE" });
     await expect(kb.compound("r1", [{ text: "t", agents: [] } as never])).rejects.toMatchObject({ code: "USAGE" });
     expect(await events(kb)).toEqual([]);
+  });
+
+  it("run ids are refused what hides or splits them (controls, zero-width and bidi characters, white space at the ends, over 200 characters), in every call", async () => {
+    const { kb } = await project(files);
+    const bad: Array<[string, RegExp]> = [
+      ["pr-7\u200b", /run must not hold a character that shows nothing or reorders text \(U\+200B at position 5/],
+      ["pr-\u202e7", /U\+202E/],
+      ["pr-7\u001b[2J", /run must be printable text, not a control character \(U\+001B/],
+      ["pr-7\n", /U\+000A/],
+      ["pr-7 ", /run must not start or end with white space \(got "pr-7 "; use "pr-7"\)/],
+      ["\u00a0pr-7", /white space/],
+      ["x".repeat(201), /run must be at most 200 characters \(got 201\)/],
+    ];
+    for (const [run, message] of bad) {
+      await expect(kb.inject({ run, agent: "security", keywords: ["auth"] }), JSON.stringify(run)).rejects.toMatchObject({ code: "USAGE", message: expect.stringMatching(message) });
+      await expect(kb.recordFindings(run, [{ agent: "security", text: AUTH_FINDING }])).rejects.toMatchObject({ code: "USAGE", message: expect.stringMatching(message) });
+      await expect(kb.compound(run, [])).rejects.toMatchObject({ code: "USAGE", message: expect.stringMatching(message) });
+      await expect(kb.decay({ run })).rejects.toMatchObject({ code: "USAGE", message: expect.stringMatching(message) });
+    }
+    expect(await events(kb)).toEqual([]);
+    expect((await kb.inject({ run: "x".repeat(200), agent: "security", keywords: ["auth"], dryRun: true })).run).toHaveLength(200);
+  });
+
+  it("run ids compare like agent names: a re-finding in run `pr-7` after an injection in run `PR-7` is primed, with no warning", async () => {
+    const { kb } = await project(files);
+    await kb.inject({ run: "PR-7", agent: "security", keywords: ["auth", "middleware", "cancellation"] });
+    const result = await kb.recordFindings("pr-7", [{ agent: "security", text: AUTH_FINDING }]);
+    expect(result.confirmations[0]).toMatchObject({ entry: "auth-ctx", provenance: "primed" });
+    expect(result.warnings).toEqual([]);
+    expect(await read(kb.layout.root, "knowledge/auth-ctx.md")).toContain("lastConfirmed: 2026-02-12");
+    // One run, so one cap: the second spelling gets no fresh five slots.
+    expect((await kb.inject({ run: "Pr-7", agent: "security", keywords: ["auth", "middleware", "cancellation"] })).entries).toEqual([]);
   });
 
   it("a library config override is validated like cairn.config.json", async () => {

@@ -172,6 +172,22 @@ describe("cairn mcp", () => {
     expect((await call(client, "status", {})).json.entries).toHaveLength(8);
   });
 
+  it("refuses run ids with hidden or control characters or padding, saying which, and treats PR-7 and pr-7 as one run", async () => {
+    const root = await project();
+    const client = await connect(root);
+    const args = { agent: "security", keywords: ["auth", "middleware", "tokens"], limit: 1 };
+    // The server drops what hides text from its output, so the client could not even see why two ids differed.
+    expect(await callError(client, "inject", { ...args, run: "pr-7\u200b" })).toMatch(/run must not hold a character that shows nothing or reorders text \(U\+200B at position 5/);
+    expect(await callError(client, "inject", { ...args, run: "PR-7 " })).toMatch(/run must not start or end with white space/);
+    expect(await callError(client, "record_findings", { run: "pr\u001b-7", findings: [] })).toMatch(/run must be printable text, not a control character \(U\+001B/);
+    expect(await ledgerEvents(root)).toEqual([]);
+    const shown: string = (await call(client, "inject", { ...args, run: "PR-7" })).json.entries[0].id;
+    const result = (await call(client, "record_findings", { run: "pr-7", findings: [{ agent: "security", text: "Middleware forgets a check.", entry: shown }] })).json;
+    expect(result.confirmations).toEqual([expect.objectContaining({ entry: shown, provenance: "primed" })]);
+    expect(result.warnings).toEqual([]);
+    expect(await readFile(path.join(root, `knowledge/${shown}.md`), "utf8")).toContain("lastConfirmed: 2026-01-05");
+  });
+
   it("writes only protocol messages to stdout and exits 0 when the client closes stdin", async () => {
     const root = await project();
     const child = spawn(process.execPath, [CLI, "--root", root, "mcp"], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
