@@ -5,6 +5,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isCairnError } from "../errors.js";
 import type { KnowledgeBase } from "../knowledge-base.js";
+import { MAX_ACTOR_LENGTH, toActorName } from "../text/actor-name.js";
 import { HIDDEN_CHARS } from "../text/invisible.js";
 import { trackRequests } from "./drain.js";
 import { TOOLS } from "./tools.js";
@@ -38,7 +39,7 @@ export function createServer(kb: KnowledgeBase, options: { log?: (message: strin
   const server = new McpServer({ name: "cairn", version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   // The audit trail names the MCP client (its `clientInfo.name`) as the actor of every change made through
   // this server; per call, because an HTTP server serves several clients on one knowledge base.
-  const actor = () => `mcp:${server.server.getClientVersion()?.name ?? "unknown client"}`;
+  const actor = () => clientActor(server.server.getClientVersion()?.name, log);
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
@@ -47,6 +48,23 @@ export function createServer(kb: KnowledgeBase, options: { log?: (message: strin
     );
   }
   return server;
+}
+
+/**
+ * The actor of a change made for the client named `name`: `mcp:NAME`, with the name held to the rule of every actor
+ * name (text/actor-name.ts: one printable line, at most 256 characters in all). The name is the client's own claim: a
+ * 3 MB one with line breaks and escapes went, whole, into every ledger event it caused. An altered name is logged once (by what it became: the
+ * set must not keep the long original).
+ */
+const altered = new Set<string>();
+export function clientActor(name: unknown, log: (message: string) => void): string {
+  if (typeof name !== "string") return "mcp:unknown client";
+  const shown = toActorName(name, MAX_ACTOR_LENGTH - "mcp:".length) ?? "unknown client";
+  if (shown !== name && !altered.has(shown)) {
+    if (altered.size < 1000) altered.add(shown);
+    log(`cairn mcp: the client's name (${name.length} characters) is not one printable line of at most ${MAX_ACTOR_LENGTH - 4} characters; its changes are recorded as by "mcp:${shown}"`);
+  }
+  return `mcp:${shown}`;
 }
 
 /**

@@ -21,10 +21,10 @@ export async function closeAll(): Promise<void> {
 
 afterEach(closeAll);
 
-/** A client connected over stdio to `cairn --root ROOT mcp`. */
-export async function connect(root: string): Promise<Client> {
+/** A client (named `name`) connected over stdio to `cairn --root ROOT mcp`. */
+export async function connect(root: string, name = "cairn-test"): Promise<Client> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "--root", root, "mcp"], cwd: root, stderr: "pipe" });
-  const client = new Client({ name: "cairn-test", version: "0.0.0" });
+  const client = new Client({ name, version: "0.0.0" });
   await client.connect(transport);
   open.push(client);
   return client;

@@ -188,6 +188,17 @@ describe("cairn mcp", () => {
     expect(await readFile(path.join(root, `knowledge/${shown}.md`), "utf8")).toContain("lastConfirmed: 2026-01-05");
   });
 
+  it("records a client's name as the actor only as one printable line of at most 256 characters", async () => {
+    const root = await project();
+    // A name is the client's own claim: this one once went, 300 KB with its escapes and line breaks, into every event.
+    const client = await connect(root, `evil\n\u001b[2J\u200bbot ${"x".repeat(300_000)}`);
+    await call(client, "inject", { run: "r1", agent: "security", keywords: ["auth", "middleware"] });
+    const actors = [...new Set((await ledgerEvents(root)).map((e) => e.actor as string))];
+    expect(actors).toHaveLength(1);
+    expect(actors[0]).toMatch(/^mcp:evil \[2Jbot x+…$/);
+    expect(actors[0]!.length).toBe(256);
+  });
+
   it("writes only protocol messages to stdout and exits 0 when the client closes stdin", async () => {
     const root = await project();
     const child = spawn(process.execPath, [CLI, "--root", root, "mcp"], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });

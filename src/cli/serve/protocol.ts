@@ -75,11 +75,10 @@ export type Request = {
 
 /**
  * An actor name a request may carry: trimmed, not empty, one line without control characters, at most 256
- * characters. A client whose name is anything else leaves it out, and the watcher looks it up itself.
+ * characters (text/actor-name.ts, the rule the MCP server applies to its clients' names too). A client whose name
+ * is anything else leaves it out, and the watcher looks it up itself.
  */
-export function isActorName(actor: unknown): actor is string {
-  return typeof actor === "string" && actor !== "" && actor === actor.trim() && actor.length <= 256 && !/[\u0000-\u001f\u007f]/.test(actor);
-}
+export { isActorName } from "../../text/actor-name.js";
 
 /** Options whose value '-' means standard input. */
 const STDIN_OPTIONS = ["--findings", "--summary-file", "--diff"];
