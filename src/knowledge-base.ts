@@ -13,7 +13,7 @@ import { assertPlainCacheDir } from "./store/cache-dir.js";
 import { initKnowledge } from "./store/init.js";
 import { findRoot, gitTop, layoutFor } from "./store/layout.js";
 import { loadKnowledge, type LoadedKnowledge } from "./store/load.js";
-import { requireRootNotFile } from "./store/require.js";
+import { requireKnowledgeDir, requireRootNotFile } from "./store/require.js";
 import type { SearchIndex } from "./indexing/search-index.js";
 import { IndexSession } from "./indexing/session.js";
 import type { Embedder } from "./indexing/embedder.js";
@@ -119,6 +119,8 @@ export class KnowledgeBase {
   readonly append = Object.assign(
     async (events: NewEvent[]) => {
       if (!events.length) return [];
+      // Never (re)create knowledge/.ledger/ in a root whose knowledge directory is gone or was never made.
+      await requireKnowledgeDir(this.layout);
       const time = await this.#stampTime();
       return this.ledger.append((await this.#signed(events)).map((e) => ({ time, ...e }) as NewEvent));
     },

@@ -7,7 +7,7 @@
  * the next re-check of every file (`intervalMs`). Lifecycle reads `invalidate()` first so they always
  * re-check every file; a running watcher keeps the index current and makes every refresh unnecessary.
  */
-import { statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import type { CairnConfig } from "../config.js";
 import { requireKnowledgeDir } from "../store/require.js";
 import type { Layout } from "../store/layout.js";
@@ -38,6 +38,8 @@ export class IndexSession {
   /** Bumped by every invalidate(): a refresh must start after the latest one to count as fresh. */
   #invalidations = 0;
   #refreshing: { since: number; done: Promise<string[]> } | undefined;
+  /** The knowledge directory the index reads (dirIdentity), checked by every read; undefined until opened or once it changed. */
+  #dirId: string | undefined;
 
   constructor(layout: Layout, config: CairnConfig, embedder: Embedder | null | undefined, intervalMs: number, onProgress?: Progress) {
     this.#layout = layout;
@@ -74,6 +76,7 @@ export class IndexSession {
    * and checked now (a damaged one is rebuilt here, with a warning); without it records are read one at a time.
    */
   async fresh(options: { search?: boolean; records?: boolean } = {}): Promise<{ index: SearchIndex; warnings: string[] }> {
+    await this.#checkDir();
     const index = await this.open();
     if (options.search) await index.loadLexical();
     // Before the refresh: a records file found damaged is rebuilt from the entry files, and saved by the refresh.
@@ -89,6 +92,7 @@ export class IndexSession {
 
   /** Refresh and save now, outside the shared refresh (index, check), and count it as fresh. */
   async refreshNow(options: { wait?: boolean; onProgress?: Progress; verifyContent?: boolean; embedLimit?: number; build?: boolean } = {}): Promise<{ index: SearchIndex; run: IndexRun }> {
+    await this.#checkDir();
     const index = await this.open();
     const started = Date.now();
     const since = this.#invalidations;
@@ -140,9 +144,35 @@ export class IndexSession {
     }
   }
 
+  /**
+   * A long-lived session (an MCP or LSP server) must notice its knowledge directory gone or swapped: it answered from
+   * the index of a directory moved away, and a watcher of the old one saw nothing. Two stats per read when nothing
+   * changed. Gone, no longer a directory, or now a link leaving the repository: the error requireKnowledgeDir gives.
+   * Another directory (or the same one back): every file re-checked now and on later reads, the watcher not trusted.
+   */
+  async #checkDir(): Promise<void> {
+    const id = dirIdentity(this.#layout.knowledge);
+    if (id !== undefined && id === this.#dirId) return;
+    if (this.#dirId !== undefined) {
+      this.#dirId = undefined;
+      this.#forced = true;
+      this.#watched = false;
+    }
+    await requireKnowledgeDir(this.#layout);
+    this.#dirId = dirIdentity(this.#layout.knowledge);
+  }
+
   #override(): { embedder?: Embedder | null } {
     return this.#embedder === undefined ? {} : { embedder: this.#embedder };
   }
+}
+
+/** Which directory `dir` is (device and inode, of the link too when it is one); undefined when it is not there. */
+function dirIdentity(dir: string): string | undefined {
+  const link = lstatSync(dir, { throwIfNoEntry: false });
+  if (link === undefined) return undefined;
+  const target = link.isSymbolicLink() ? statSync(dir, { throwIfNoEntry: false }) : link;
+  return target === undefined ? undefined : `${link.dev}:${link.ino}:${target.dev}:${target.ino}:${target.isDirectory()}`;
 }
 
 /** The mtimes of the knowledge and archive directories: they change when an entry is added, removed or renamed. */

@@ -47,6 +47,7 @@ import { createEntryFile, deleteEntryFile, editEntryFile, editedText, entryExist
 import { currentOwner, liveness } from "../store/owner.js";
 import { listIntentKeys, lockEntry, pendingDir, readIntent, removeIntent, removeLeftovers, writeIntent, type StoredIntent } from "../store/pending.js";
 import { cacheSeal } from "../store/cache-seal.js";
+import { requireKnowledgeDir } from "../store/require.js";
 import { isTrackedByGit } from "../store/tracked.js";
 import { editFrontmatter, type FrontmatterEdit } from "../entry/edit.js";
 
@@ -107,6 +108,9 @@ const intentSchema = z.object({
 /** Apply `change` crash-safely (see the protocol above). Throws CairnError on I/O errors and conflicts; the log then stays for the next repair. */
 export async function applyChange(layout: Layout, change: Change, append: AppendEvents): Promise<ChangeOutcome> {
   for (const step of change.steps) checkPaths(layout, step);
+  // Its lock and log live in knowledge/.pending/, its files in knowledge/: created on the way, they made a half
+  // layout of a root whose knowledge directory was removed under a long-lived server.
+  await requireKnowledgeDir(layout);
   const release = await lockEntry(layout, change.key);
   try {
     // Holding the lock, any log for this entry is a change whose process died or failed: finish it first.
