@@ -1,8 +1,9 @@
 /**
  * `cairn mcp --http PORT`: the MCP server over Streamable HTTP at `/mcp`, with `GET /health`.
- * Bound to 127.0.0.1 unless `--host` says otherwise; on a loopback address, requests whose Host
- * header is not a loopback name are refused (DNS rebinding). One MCP session per client, all on
- * one KnowledgeBase; SIGINT/SIGTERM finish the requests in flight, then stop.
+ * Bound to 127.0.0.1 unless `--host` says otherwise; on a loopback address (any of 127.0.0.0/8, `::1` in any
+ * spelling), requests whose Host header is not a loopback name, or whose Origin header is not a loopback origin, are
+ * refused (DNS rebinding, a web page posting to the port). One MCP session per client, all on one KnowledgeBase;
+ * SIGINT/SIGTERM finish the requests in flight, then stop.
  */
 import { randomUUID } from "node:crypto";
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -12,6 +13,7 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { CairnError } from "../errors.js";
 import type { KnowledgeBase } from "../knowledge-base.js";
 import { trackRequests, type RequestTracker } from "./drain.js";
+import { isLoopbackAddress, isLoopbackHostHeader, isLoopbackOrigin } from "./loopback.js";
 import { consoleToStderr, createServer, startWatcher, stderrLog, VERSION } from "./server.js";
 
 export type HttpServeOptions = {
@@ -29,7 +31,6 @@ export type HttpServeOptions = {
   sessionIdleMs?: number;
 };
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 /** Request bodies are JSON-RPC messages; anything larger is refused. */
 const MAX_BODY = 4 * 1024 * 1024;
 
@@ -39,7 +40,7 @@ type Session = { transport: StreamableHTTPServerTransport; requests: RequestTrac
 export async function serveHttp(kb: KnowledgeBase, options: HttpServeOptions): Promise<number> {
   const log = options.log ?? stderrLog;
   const host = options.host ?? "127.0.0.1";
-  const loopback = LOOPBACK.has(host);
+  const loopback = isLoopbackAddress(host);
   const sessions = new Map<string, Session>();
   const restoreConsole = consoleToStderr();
 
@@ -61,8 +62,12 @@ export async function serveHttp(kb: KnowledgeBase, options: HttpServeOptions): P
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (loopback && !LOOPBACK.has(hostname(req.headers.host))) {
+    if (loopback && !isLoopbackHostHeader(req.headers.host)) {
       return reply(res, 403, { error: `forbidden: Host "${req.headers.host ?? ""}" is not a loopback name; this server only answers requests addressed to localhost` });
+    }
+    const origin = req.headers.origin;
+    if (loopback && origin !== undefined && !isLoopbackOrigin(origin)) {
+      return reply(res, 403, { error: `forbidden: Origin "${origin}" is not a loopback origin; this server only answers pages served from localhost` });
     }
     const url = new URL(req.url ?? "/", "http://localhost");
     if (url.pathname === "/health") {
@@ -152,14 +157,6 @@ function stopSignal(signal: AbortSignal | undefined): { stopped: Promise<void>; 
       process.off("SIGTERM", stop);
     },
   };
-}
-
-/** The host name of a Host header (`127.0.0.1:3000` → `127.0.0.1`, `[::1]:3000` → `[::1]`). */
-function hostname(header: string | undefined): string {
-  if (!header) return "";
-  const bracket = /^(\[[^\]]+\])(?::\d+)?$/.exec(header);
-  if (bracket) return bracket[1]!;
-  return header.replace(/:\d+$/, "").toLowerCase();
 }
 
 async function readJson(req: IncomingMessage): Promise<{ kind: "ok"; value: unknown } | { kind: "error"; status: number; message: string }> {

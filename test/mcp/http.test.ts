@@ -56,6 +56,30 @@ describe("cairn mcp --http (Streamable HTTP)", () => {
     expect(noSession.body).toMatch(/initialize/);
   });
 
+  it("on any loopback address (127.0.0.2, ::1 spelt out) refuses foreign Host headers, and foreign Origin headers everywhere", async () => {
+    const root = await project();
+    for (const host of ["127.0.0.2", "0:0:0:0:0:0:0:1"]) {
+      const server = await startHttpServer(root, ["--host", host]);
+      expect(server.stderr()).not.toMatch(/without authentication/);
+      const health = `${server.base}/health`;
+      expect((await raw(health, { host: "evil.example" })).status, host).toBe(403);
+      expect((await raw(health, { host: "evil.example:80" })).status, host).toBe(403);
+      expect((await raw(health)).status, host).toBe(200);
+      expect((await raw(health, { host: "localhost:1" })).status, host).toBe(200);
+    }
+    const server = await startHttpServer(root);
+    const health = `${server.base}/health`;
+    // A page on evil.example posting to 127.0.0.1 sends a loopback Host but its own Origin.
+    for (const origin of ["http://evil.example", "null", "http://127.0.0.1.evil.example:80"]) {
+      const refused = await raw(health, { headers: { origin } });
+      expect(refused.status, origin).toBe(403);
+      expect(refused.body).toMatch(/is not a loopback origin/);
+    }
+    for (const origin of ["http://localhost:5173", "http://127.0.0.1", "http://[::1]:8080"]) expect((await raw(health, { headers: { origin } })).status, origin).toBe(200);
+    expect((await raw(health, { host: "[0:0:0:0:0:0:0:1]:80" })).status).toBe(200);
+    expect((await raw(health, { host: "127.0.0.1@evil.example" })).status).toBe(403);
+  });
+
   it("the SDK client lists the same tools and instructions, and two sessions share one knowledge base", async () => {
     const root = await project();
     const server = await startHttpServer(root);
