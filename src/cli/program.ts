@@ -243,13 +243,15 @@ steps, passes the checks and is no duplicate; one that recurs an archived entry 
     .description("run the MCP server on stdio, or with --http on Streamable HTTP (tools: search, inject, record_findings, compound, status, check, get_entry, history, confirm, new_entry, diff, verify)")
     .option("--http <port>", "serve Streamable HTTP at http://HOST:PORT/mcp (GET /health too) instead of stdio; 0 picks a free port", port)
     .option("--host <host>", "interface for --http (default 127.0.0.1; anything else serves without authentication)")
-    .action((opts: { http?: number; host?: string }) =>
+    .option("--max-sessions <n>", "sessions --http keeps open at once; past it the least recently used idle one is closed (default 100)", positiveInt)
+    .action((opts: { http?: number; host?: string; maxSessions?: number }) =>
       run(program, async (kb) => {
         if (opts.host !== undefined && opts.http === undefined) throw new CairnError("USAGE", "--host only applies with --http PORT, e.g. cairn mcp --http 8765 --host 127.0.0.1");
+        if (opts.maxSessions !== undefined && opts.http === undefined) throw new CairnError("USAGE", "--max-sessions only applies with --http PORT, e.g. cairn mcp --http 8765 --max-sessions 20");
         // An orchestrator pointed at the wrong root must hear it at once, not get an empty knowledge base.
         await (await import("../store/require.js")).requireKnowledgeDir(kb.layout);
         if (opts.http === undefined) return (await import("../mcp/server.js")).serveStdio(kb);
-        return (await import("../mcp/http.js")).serveHttp(kb, { port: opts.http, ...(opts.host ? { host: opts.host } : {}) });
+        return (await import("../mcp/http.js")).serveHttp(kb, { port: opts.http, ...(opts.host ? { host: opts.host } : {}), ...(opts.maxSessions !== undefined ? { maxSessions: opts.maxSessions } : {}) });
       }),
     );
 

@@ -2,8 +2,8 @@
  * `cairn mcp --http PORT`: the MCP server over Streamable HTTP at `/mcp`, with `GET /health`.
  * Bound to 127.0.0.1 unless `--host` says otherwise; on a loopback address (any of 127.0.0.0/8, `::1` in any
  * spelling), requests whose Host header is not a loopback name, or whose Origin header is not a loopback origin, are
- * refused (DNS rebinding, a web page posting to the port). One MCP session per client, all on one KnowledgeBase;
- * SIGINT/SIGTERM finish the requests in flight, then stop.
+ * refused (DNS rebinding, a web page posting to the port). One MCP session per client, all on one KnowledgeBase, at
+ * most `maxSessions` of them; SIGINT/SIGTERM finish the requests in flight, then stop.
  */
 import { randomUUID } from "node:crypto";
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -29,8 +29,15 @@ export type HttpServeOptions = {
   onListening?: (url: string) => void;
   /** Close a session no request has used for this long (clients rarely end theirs). Default 30 minutes. */
   sessionIdleMs?: number;
+  /**
+   * Sessions kept open at once. A new one past it closes the least recently used session with no request in flight
+   * (its client gets 404 and, as MCP clients do, initializes again); with none idle it is refused (503). Default 100.
+   */
+  maxSessions?: number;
 };
 
+/** Sessions kept open at once unless `maxSessions` says otherwise (each holds an MCP server: tens of KB). */
+export const DEFAULT_MAX_SESSIONS = 100;
 /** Request bodies are JSON-RPC messages; anything larger is refused. */
 const MAX_BODY = 4 * 1024 * 1024;
 
@@ -41,7 +48,13 @@ export async function serveHttp(kb: KnowledgeBase, options: HttpServeOptions): P
   const log = options.log ?? stderrLog;
   const host = options.host ?? "127.0.0.1";
   const loopback = isLoopbackAddress(host);
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  if (!Number.isInteger(maxSessions) || maxSessions < 1) throw new CairnError("USAGE", `maxSessions must be a positive whole number, e.g. 100; got ${maxSessions}`);
   const sessions = new Map<string, Session>();
+  /** Initializations under way: counted against maxSessions before their session is in `sessions`. */
+  let opening = 0;
+  let evicted = 0;
+  let evictionNoted = 0;
   const restoreConsole = consoleToStderr();
 
   const openSession = async (): Promise<StreamableHTTPServerTransport> => {
@@ -61,6 +74,25 @@ export async function serveHttp(kb: KnowledgeBase, options: HttpServeOptions): P
     return transport;
   };
 
+  /** Room for one more session: the least recently used idle ones closed while full; false when every one is busy. */
+  const makeRoom = (): boolean => {
+    while (sessions.size + opening >= maxSessions) {
+      let oldest: [string, Session] | undefined;
+      for (const entry of sessions) if (!entry[1].requests.pending && (!oldest || entry[1].lastSeen < oldest[1].lastSeen)) oldest = entry;
+      if (!oldest) return false;
+      sessions.delete(oldest[0]);
+      oldest[1].close().catch(() => {});
+      evicted++;
+      // Said at most once a minute: a flood of initializations must not become a flood of log lines.
+      if (Date.now() - evictionNoted >= 60_000) {
+        log(`cairn mcp: ${maxSessions} sessions open (maxSessions): closed the least recently used idle one to open another (${evicted} so closed since the last note)`);
+        evictionNoted = Date.now();
+        evicted = 0;
+      }
+    }
+    return true;
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (loopback && !isLoopbackHostHeader(req.headers.host)) {
       return reply(res, 403, { error: `forbidden: Host "${req.headers.host ?? ""}" is not a loopback name; this server only answers requests addressed to localhost` });
@@ -72,7 +104,7 @@ export async function serveHttp(kb: KnowledgeBase, options: HttpServeOptions): P
     const url = new URL(req.url ?? "/", "http://localhost");
     if (url.pathname === "/health") {
       if (req.method !== "GET" && req.method !== "HEAD") return reply(res, 405, { error: "use GET /health" });
-      return reply(res, 200, { status: "ok", name: "cairn", version: VERSION, sessions: sessions.size });
+      return reply(res, 200, { status: "ok", name: "cairn", version: VERSION, sessions: sessions.size, maxSessions });
     }
     if (url.pathname !== "/mcp") return reply(res, 404, { error: `not found: ${url.pathname}; the MCP endpoint is /mcp and the health check /health` });
 
@@ -87,8 +119,17 @@ export async function serveHttp(kb: KnowledgeBase, options: HttpServeOptions): P
     const body = await readJson(req);
     if (body.kind === "error") return rpcError(res, body.status, -32700, body.message);
     if (!isInitializeRequest(body.value)) return rpcError(res, 400, -32000, "no Mcp-Session-Id header: the first request of a session must be initialize");
-    const transport = await openSession();
-    await transport.handleRequest(req, res, body.value);
+    if (!makeRoom()) {
+      res.setHeader("retry-after", "5");
+      return rpcError(res, 503, -32000, `too many sessions: all ${maxSessions} open sessions have requests in flight; try again shortly (the limit is maxSessions)`);
+    }
+    opening++;
+    try {
+      const transport = await openSession();
+      await transport.handleRequest(req, res, body.value);
+    } finally {
+      opening--;
+    }
   };
 
   const http = createHttpServer((req, res) => {

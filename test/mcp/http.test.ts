@@ -80,6 +80,36 @@ describe("cairn mcp --http (Streamable HTTP)", () => {
     expect((await raw(health, { host: "127.0.0.1@evil.example" })).status).toBe(403);
   });
 
+  it("keeps at most maxSessions sessions: a new one closes the least recently used idle one, whose client must initialize again", async () => {
+    const kb = await openKnowledgeBase({ root: await project(), embedder: null });
+    const stop = new AbortController();
+    let url = "";
+    const logs: string[] = [];
+    const serving = serveHttp(kb, { port: 0, signal: stop.signal, maxSessions: 2, log: (m) => logs.push(m), onListening: (u) => (url = u) });
+    try {
+      while (!url) await new Promise((resolve) => setTimeout(resolve, 20));
+      const health = async () => JSON.parse((await raw(url.replace(/\/mcp$/, "/health"))).body) as { sessions: number; maxSessions: number };
+      const first = await connectHttp(url, "first");
+      const second = await connectHttp(url, "second");
+      await call(first, "status", {}); // first is now the more recently used
+      const third = await connectHttp(url, "third");
+      expect(await health()).toMatchObject({ sessions: 2, maxSessions: 2 });
+      await expect(second.callTool({ name: "status", arguments: {} })).rejects.toThrow(/unknown or closed session/);
+      expect((await call(first, "status", {})).json.entries).toHaveLength(2);
+      expect((await call(third, "status", {})).json.entries).toHaveLength(2);
+      expect(logs.join("\n")).toMatch(/2 sessions open \(maxSessions\): closed the least recently used idle one/);
+      // 200 initializations leave two sessions, not 200.
+      const init = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "flood", version: "1" } } });
+      for (let i = 0; i < 200; i += 20) {
+        await Promise.all(Array.from({ length: 20 }, () => raw(url, { method: "POST", body: init, headers: { "content-type": "application/json", accept: "application/json, text/event-stream" } })));
+      }
+      expect((await health()).sessions).toBeLessThanOrEqual(2);
+    } finally {
+      stop.abort();
+      expect(await serving).toBe(0);
+    }
+  });
+
   it("the SDK client lists the same tools and instructions, and two sessions share one knowledge base", async () => {
     const root = await project();
     const server = await startHttpServer(root);
