@@ -23,9 +23,21 @@ export type Place =
   /** Not an entry of this knowledge base (other markdown, outside the root, not a file: URI). */
   | { kind: "other"; reason: string };
 
+/**
+ * Where the buffer `uri` belongs. Never throws: a URI no file system call accepts (a name too long, a loop of links)
+ * is `other`, with the reason; it stopped every buffer's diagnostics when a pass over all of them met it.
+ */
 export function classify(layout: Layout, uri: string): Place {
   const abs = uriToPath(uri);
-  if (abs === undefined) return { kind: "other", reason: `not a file: URI (${uri.slice(0, 80)})` };
+  if (abs === undefined) return { kind: "other", reason: `not a file: URI naming a path (${uri.slice(0, 80)})` };
+  try {
+    return classifyPath(layout, abs);
+  } catch (error) {
+    return { kind: "other", reason: `${abs.slice(0, 200)} cannot be looked at (${(error as Error).message.slice(0, 200)})` };
+  }
+}
+
+function classifyPath(layout: Layout, abs: string): Place {
   const local = underRoot(layout, abs);
   if (local === undefined) return { kind: "other", reason: `${abs} is outside the repository root ${layout.root}` };
   const file = entryFileFor(layout, local);
@@ -44,10 +56,12 @@ export function classify(layout: Layout, uri: string): Place {
   return { kind: "entry", file };
 }
 
+/** The path of a `file:` URI; undefined for any other URI, and for one no path can hold (`%00`: no file system call takes it). */
 export function uriToPath(uri: string): string | undefined {
   if (!uri.startsWith("file:")) return undefined;
   try {
-    return path.resolve(fileURLToPath(uri));
+    const abs = path.resolve(fileURLToPath(uri));
+    return abs.includes("\0") ? undefined : abs;
   } catch {
     return undefined;
   }

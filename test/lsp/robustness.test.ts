@@ -75,6 +75,20 @@ describe("cairn lsp: containment, hostile and invalid input", () => {
     for (const done of [huge, uri]) client.close(done);
   });
 
+  it("a buffer whose URI no path can hold (%00, a name too long) affects only itself: the others keep their diagnostics", async () => {
+    const { client } = server();
+    const nul = client.open(`${client.uri("knowledge")}/a%00b.md`, entry());
+    const long = client.open(client.uri(`knowledge/${"n".repeat(5000)}.md`), entry());
+    // Opened after the bad ones, and edited: each pass must still reach it.
+    const healthy = client.open("knowledge/healthy.md", entry());
+    expect(await client.diagnostics(healthy, () => true)).toEqual([]);
+    client.change(healthy, entry({ fm: "status: maybe" }), 2);
+    expect(codes(await client.diagnostics(healthy, (l) => l.length > 0))).toEqual(["frontmatter-invalid"]);
+    expect(client.published.filter((p) => p.uri === nul || p.uri === long)).toEqual([]);
+    expect(client.stderr()).not.toMatch(/null bytes|ENAMETOOLONG/);
+    for (const uri of [nul, long, healthy]) client.close(uri);
+  });
+
   it("answers malformed requests with nothing or an error, never dies, and writes no stack trace", async () => {
     const { client } = server();
     const healthy = client.open("knowledge/healthy.md", entry());
