@@ -91,7 +91,12 @@ export async function planCompound(ctx: CompoundContext, findings: CompoundCandi
     }
     const agents = uniqueAgents(finding.agents);
     const anchors = parseAnchors(finding.evidence.join("\n"), 1);
-    const score = async (ids?: ReadonlySet<string>) => withSharedAnchors(await ctx.score(finding.text, ids), anchors, near(anchors));
+    const score = async (ids?: ReadonlySet<string>) => {
+      // The query is the text alone here: its own score is the text score the place needs.
+      const scored = await ctx.score(finding.text, ids);
+      const text = new Map(scored.map((m) => [m.id, m.score]));
+      return withSharedAnchors(scored, anchors, near(anchors), (id) => text.get(id));
+    };
     const primed = await primedAgents(ctx, score, agents);
     for (const [agent, by] of primed) if (by.unscored.length && !warnings.has(agentKey(agent))) warnings.set(agentKey(agent), unscoredWarning(agent, ctx.run, by.unscored));
     const independent = agents.filter((a) => !primed.has(a));

@@ -41,33 +41,42 @@ export async function bestMatch(search: Search, text: string, options: { include
 }
 
 /**
- * The text score a finding needs before a shared place counts at all. The place is a second opinion on
- * a text that already leans towards the entry, never a match on its own: a JSDoc nit cited at the line
- * of a known bug says nothing about that bug. Measured on the integrity world (5 seeds, lexical, the
- * finding's text alone): paraphrased re-discoveries score 0.215–1 against their own entry, another
- * defect cited at the same place 0–0.275 (71 of 16,530 pairs at or above 0.2, 10 above 0.25, none
- * above 0.3). At 0.2 no paraphrase is lost; see README "Matching".
+ * The score a finding's text alone needs before a shared place counts at all. The place is a second
+ * opinion on a text that already leans towards the entry, never a match on its own: a JSDoc nit cited
+ * at the line of a known bug says nothing about that bug. Measured on the integrity world (5 seeds,
+ * lexical, the finding's text alone): paraphrased re-discoveries score 0.215–1 against their own entry,
+ * another defect cited at the same place 0–0.275 (71 of 16,530 pairs at or above 0.2, 10 above 0.25,
+ * none above 0.3). At 0.2 no paraphrase is lost; see README "Matching".
  */
 export const PLACE_NEEDS_TEXT = 0.2;
 
 /**
- * Agents re-finding a pattern rarely use its words, but they say where it is. An entry that cites the
- * same place as the finding (anchor-overlap.ts: same file and symbol, or overlapping lines) and whose
- * text score is at least PLACE_NEEDS_TEXT scores the mean of its text score and 1 — the place counts as
- * a second opinion, like the embedding cosine in `matchScore` — so a paraphrase at the same place
- * matches, and the text still decides between entries that share the place. Below that text score,
- * and for entries the text search did not return, the place adds nothing.
+ * Agents re-finding a pattern rarely use its words, but they say where it is. `matches` are scored on
+ * the query (for `record`, the finding's text and evidence); `textOf` gives an entry's score on the
+ * finding's text alone. An entry that cites the same place as the finding (anchor-overlap.ts: same file
+ * and symbol, or overlapping lines) and whose text alone scores at least PLACE_NEEDS_TEXT scores the
+ * mean of its query score and 1 — the place counts as a second opinion, like the embedding cosine in
+ * `matchScore` — so a paraphrase at the same place matches, and the text still decides between entries
+ * that share the place. Below that, the place counts for nothing: the entry keeps its text-alone score
+ * (the evidence's words are the place too, and would otherwise lift it). Entries the search did not
+ * return gain nothing.
  */
-export function withSharedAnchors(matches: readonly Match[], anchors: readonly Anchor[], entries: Iterable<Pick<EntryCard, "id" | "state" | "anchors">>): Match[] {
+export function withSharedAnchors(matches: readonly Match[], anchors: readonly Anchor[], entries: Iterable<Pick<EntryCard, "id" | "state" | "anchors">>, textOf: (id: string) => number | undefined): Match[] {
   if (!anchors.length) return [...matches];
   const byId = new Map(matches.map((m) => [m.id, m]));
   for (const entry of entries) {
-    const text = byId.get(entry.id)?.score;
-    if (text === undefined || text < PLACE_NEEDS_TEXT) continue;
-    if (!sharedAnchor(anchors, entry.anchors)) continue;
-    byId.set(entry.id, { id: entry.id, state: entry.state, score: Math.round(((text + 1) / 2) * 1000) / 1000 });
+    const query = byId.get(entry.id)?.score;
+    if (query === undefined || !sharedAnchor(anchors, entry.anchors)) continue;
+    const text = textOf(entry.id) ?? 0;
+    const score = text >= PLACE_NEEDS_TEXT ? (query + 1) / 2 : Math.min(query, text);
+    byId.set(entry.id, { id: entry.id, state: entry.state, score: Math.round(score * 1000) / 1000 });
   }
   return [...byId.values()].sort(byScore);
+}
+
+/** The entries of `near` that share a place with `anchors` (and are among `ids`, when given). */
+export function atSamePlace<E extends Pick<EntryCard, "id" | "anchors">>(anchors: readonly Anchor[], near: readonly E[], ids?: ReadonlySet<string>): E[] {
+  return anchors.length ? near.filter((e) => (!ids || ids.has(e.id)) && sharedAnchor(anchors, e.anchors) !== undefined) : [];
 }
 
 function byScore(a: Match, b: Match): number {

@@ -12,7 +12,7 @@ import type { LedgerSource, RunRef } from "../ledger/index.js";
 import { injectionsForRun, ledgerState } from "../ledger/index.js";
 import { refsOf } from "../check/references.js";
 import { parseAnchors } from "../entry/anchors.js";
-import { anchorIndex, withSharedAnchors, type Match } from "./match.js";
+import { anchorIndex, atSamePlace, withSharedAnchors, type Match } from "./match.js";
 import { findingHash, primingOf, unscoredWarning } from "./provenance.js";
 import { closest as suggest } from "../text/suggest.js";
 import type { AlreadyRecorded, Confirmation, Finding, Unmatched } from "../types/review.js";
@@ -31,11 +31,14 @@ export type RecordPlan = {
   warnings: string[];
 };
 
-/** Every candidate scored against the finding's text alone (active and archived), best first; `ids` restricts the scoring to those entries. Shared anchors are weighed by planRecord. */
+/** Every candidate scored against the finding (its text and evidence), active and archived, best first; `ids` restricts the scoring to those entries. Shared anchors are weighed by planRecord. */
 export type Scorer = (finding: Finding, ids?: ReadonlySet<string>) => Promise<Match[]>;
 
-/** `events`: the ledger, as its events or (faster) its folded state. */
-export type RecordContext = { run: RunRef; byId: Map<string, EntryCard>; events: LedgerSource; threshold: number; score: Scorer };
+/**
+ * `events`: the ledger, as its events or (faster) its folded state. `scoreText`: entries scored against a finding's
+ * text alone (only those that share a place with it: is there a text match for the place to strengthen?).
+ */
+export type RecordContext = { run: RunRef; byId: Map<string, EntryCard>; events: LedgerSource; threshold: number; score: Scorer; scoreText: (text: string, ids: ReadonlySet<string>) => Promise<Match[]> };
 
 export async function planRecord(ctx: RecordContext, findings: Finding[]): Promise<RecordPlan> {
   const plan: RecordPlan = { confirmations: [], unmatched: [], alreadyRecorded: [], edits: [], restores: [], warnings: [] };
@@ -57,7 +60,14 @@ export async function planRecord(ctx: RecordContext, findings: Finding[]): Promi
     }
     const unmatched = (reason: string, extra: Partial<Unmatched> = {}) => plan.unmatched.push({ index, agent: finding.agent, text: finding.text, reason, ...extra });
     const anchors = parseAnchors([finding.evidence ?? []].flat().join("\n"), 1);
-    const score = async (ids?: ReadonlySet<string>) => withSharedAnchors(await ctx.score(finding, ids), anchors, near(anchors));
+    const textAlone = new Map<string, number>();
+    const score = async (ids?: ReadonlySet<string>) => {
+      const scored = await ctx.score(finding, ids);
+      const returned = new Set(scored.map((m) => m.id));
+      const unscored = atSamePlace(anchors, near(anchors), ids).filter((e) => returned.has(e.id) && !textAlone.has(e.id));
+      if (unscored.length) for (const m of await ctx.scoreText(finding.text, new Set(unscored.map((e) => e.id)))) textAlone.set(m.id, m.score);
+      return withSharedAnchors(scored, anchors, near(anchors), (id) => textAlone.get(id));
+    };
     const injected = new Set(injectionsForRun(ctx.events, ctx.run, finding.agent));
     const priming = await primingOf(injected, (id) => ctx.byId.has(id), score, ctx.threshold);
     const primedBy = priming.by.map((m) => ({ entry: m.id, score: m.score }));

@@ -81,9 +81,8 @@ export async function recordFindings(deps: ReviewDeps, run: string, findings: Fi
       byId: loaded.byId,
       events,
       threshold: deps.config.matchThreshold,
-      // The finding's text alone: its evidence is the place (withSharedAnchors), and scoring its words too let a
-      // finding unrelated to an entry match it by citing the same file and symbol (0.32–0.46 in the integrity world).
-      score: (finding, ids) => scoreCandidates(deps.search, finding.text, { includeArchived: true, ...(ids ? { ids } : { limit: 20 }) }),
+      score: (finding, ids) => scoreCandidates(deps.search, [finding.text, ...[finding.evidence ?? []].flat()].join("\n"), { includeArchived: true, ...(ids ? { ids } : { limit: 20 }) }),
+      scoreText: (text, ids) => scoreCandidates(deps.search, text, { includeArchived: true, ids }),
     },
     findings,
   );

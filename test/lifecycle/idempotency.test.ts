@@ -81,7 +81,9 @@ describe("record is idempotent per (run, agent, finding)", () => {
     const ledger = (await kb.ledger.read()).events;
     const run = { run: "r1" };
     const plan = await planRecord(
-      { run, byId: loaded.byId, events: ledger, threshold: kb.config.matchThreshold, score: (f, ids) => scoreCandidates((q, o) => kb.search(q, o), f.text, { includeArchived: true, ...(ids ? { ids } : {}) }) },
+      { run, byId: loaded.byId, events: ledger, threshold: kb.config.matchThreshold, score: (f, ids) => scoreCandidates((q, o) => kb.search(q, o), f.text, { includeArchived: true, ...(ids ? { ids } : {}) }),
+        scoreText: (text, ids) => scoreCandidates((q, o) => kb.search(q, o), text, { includeArchived: true, ids }),
+      },
       [{ agent: "b", text: "Database connections are not released on error paths." }],
     );
     expect(plan.edits.map((e) => e.id)).toEqual(["db-1"]);

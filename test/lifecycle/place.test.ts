@@ -35,7 +35,7 @@ describe("a shared place is not a match", () => {
     const { kb } = await project(files());
     expect((await kb.inject({ run: "r1", agent: "security", keywords: ["context", "cancellation"], limit: 1 })).entries.map((e) => e.id)).toEqual(["ctx-cancel"]);
     const result = await kb.recordFindings("r1", [{ agent: "security", text: TOKEN, evidence: ["src/auth.ts:1-4, handleRequest()"] }]);
-    expect(result.confirmations).toEqual([expect.objectContaining({ entry: "token-split", provenance: "independent", score: 1 })]);
+    expect(result.confirmations).toEqual([expect.objectContaining({ entry: "token-split", provenance: "independent" })]);
     expect(result.confirmations[0]!.primedBy).toBeUndefined();
   });
 
