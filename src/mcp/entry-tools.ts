@@ -17,12 +17,15 @@ const getEntry = defineTool({
 const history = defineTool({
   name: "history",
   title: "Entry history",
-  description: "An entry's history, oldest first: ledger events (injections, confirmations, archive/restore) and the git commits that touched its file.",
+  description:
+    "An entry's history, oldest first: ledger events (injections, confirmations, archive/restore) and the git commits that touched its file. Text from outside the reviewed entry (commit authors and subjects, event actors and reasons) that reads as an instruction is withheld, with a note.",
   annotations: readOnly,
   inputSchema: z.object({ id: entryId }),
   run: async (kb, args) => {
     const result = await kb.history(args.id);
-    return "kind" in result ? result : { kind: "found", ...result };
+    if ("kind" in result) return result;
+    const { promptSafeHistory } = await import("./withhold.js");
+    return { kind: "found", ...promptSafeHistory(result) };
   },
 });
 
