@@ -161,8 +161,11 @@ export type ConfigKeyChange = {
 export type ConfigDiff = {
   /** `cairn.config.json`. */
   file: string;
+  /** Whether the file was added, removed or edited between the revisions. */
   status: "added" | "removed" | "edited";
+  /** The file at BASE. */
   before: ConfigSide;
+  /** The file at HEAD. */
   after: ConfigSide;
   /** Settings whose value changed, loosening ones flagged; empty when a side cannot be read. */
   changes: ConfigKeyChange[];
@@ -181,17 +184,21 @@ export type LedgerCounters = {
   independent: number;
   /** Primed confirmations over the whole ledger. */
   primed: number;
+  /** Where it stands in its decay window at that revision. */
   standing: DecayStandingInDiff;
 };
 
 /** What the change's new ledger events do to one entry they name. */
 export type LedgerEffect = {
+  /** The entry id the events name. */
   id: string;
   /** Where the entry is at HEAD; `none` when no file has the id. */
   state: "active" | "archived" | "none";
   /** Its file at HEAD. */
   path?: string;
+  /** Its counters from BASE's ledger. */
   before: LedgerCounters;
+  /** Its counters from HEAD's ledger. */
   after: LedgerCounters;
   /** The configured limit. */
   decayAfterRuns: number;
