@@ -65,7 +65,10 @@ export async function planRecord(ctx: RecordContext, findings: Finding[]): Promi
       const scored = await ctx.score(finding, ids);
       const returned = new Set(scored.map((m) => m.id));
       const unscored = atSamePlace(anchors, near(anchors), ids).filter((e) => returned.has(e.id) && !textAlone.has(e.id));
-      if (unscored.length) for (const m of await ctx.scoreText(finding.text, new Set(unscored.map((e) => e.id)))) textAlone.set(m.id, m.score);
+      if (unscored.length) {
+        for (const e of unscored) textAlone.set(e.id, 0); // not returned: no word in common
+        for (const m of await ctx.scoreText(finding.text, new Set(unscored.map((e) => e.id)))) textAlone.set(m.id, m.score);
+      }
       return withSharedAnchors(scored, anchors, near(anchors), (id) => textAlone.get(id));
     };
     const injected = new Set(injectionsForRun(ctx.events, ctx.run, finding.agent));
