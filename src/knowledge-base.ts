@@ -48,7 +48,6 @@ import type { History, NotFound, ShowResult, StatusOptions, StatusReport } from 
 import type { VerifyOptions, VerifyReport } from "./types/verify.js";
 import type { KnowledgeDiff } from "./diff/types.js";
 
-/** The actor of the changes made inside `KnowledgeBase.actingAs`, per async call chain. */
 /** Who acts, as `actingAs` was given it: a name, a name being looked up, or a lookup to start when a change is recorded. */
 type ActorSource = string | Promise<string> | (() => Promise<string>);
 const actorScope = new AsyncLocalStorage<ActorSource>();
@@ -119,8 +118,7 @@ export class KnowledgeBase {
   readonly append = Object.assign(
     async (events: NewEvent[]) => {
       if (!events.length) return [];
-      // Never (re)create knowledge/.ledger/ in a root whose knowledge directory is gone or was never made.
-      await requireKnowledgeDir(this.layout);
+      await requireKnowledgeDir(this.layout); // never (re)create knowledge/.ledger/ where knowledge/ is gone
       const time = await this.#stampTime();
       return this.ledger.append((await this.#signed(events)).map((e) => ({ time, ...e }) as NewEvent));
     },

@@ -9,7 +9,7 @@ import path from "node:path";
 import { CONFIG_FILE } from "../config.js";
 import { findEscape } from "../store/contain.js";
 import type { Layout } from "../store/layout.js";
-import { readBlobs, runOrThrow, type GitRepo } from "./git.js";
+import { entryAt, readBlobs, type GitRepo, type TreeEntry } from "./git.js";
 
 /** What the loader finds at cairn.config.json at one revision. */
 export type ConfigSource =
@@ -23,24 +23,11 @@ export type ConfigSource =
 /** Links followed before giving up, as the kernel's ELOOP limit. */
 const MAX_HOPS = 40;
 
-type TreeEntry = { mode: string; oid: string; type: string };
-
-/** One path of commit `rev` (top-relative), not recursing into a directory; undefined when absent. */
-async function treeEntry(repo: GitRepo, rev: string, topPath: string): Promise<TreeEntry | undefined> {
-  const out = (await runOrThrow(repo, ["ls-tree", "-z", rev, "--", topPath])).toString("utf8");
-  for (const record of out.split("\0")) {
-    const tab = record.indexOf("\t");
-    if (tab === -1 || record.slice(tab + 1) !== topPath) continue;
-    const [mode = "", type = "", oid = ""] = record.slice(0, tab).split(" ");
-    return { mode, type, oid };
-  }
-  return undefined;
-}
 
 /** cairn.config.json in commit `rev`, following links inside the tree as the file system would. */
 export async function configAtCommit(repo: GitRepo, rev: string): Promise<ConfigSource> {
   const start = `${repo.prefix}${CONFIG_FILE}`;
-  const direct = await treeEntry(repo, rev, start);
+  const direct = await entryAt(repo, rev, start);
   // The usual case: a regular file (git lists no path below a link, so no directory on the way is one).
   if (direct && direct.mode !== "120000") return fromEntry(repo, direct);
   const shown = (topPath: string) => (topPath.startsWith(repo.prefix) ? topPath.slice(repo.prefix.length) : `/${topPath}`);
@@ -59,7 +46,7 @@ export async function configAtCommit(repo: GitRepo, rev: string): Promise<Config
       continue;
     }
     const here = [...done, part].join("/");
-    const entry = await treeEntry(repo, rev, here);
+    const entry = await entryAt(repo, rev, here);
     if (!entry) return { kind: "absent", ...(linked ? { link: shown(path.posix.normalize([here, ...todo].join("/"))) } : {}) };
     if (entry.mode !== "120000") {
       done.push(part);
@@ -80,7 +67,7 @@ export async function configAtCommit(repo: GitRepo, rev: string): Promise<Config
   if (repo.prefix && !final.startsWith(repo.prefix)) {
     return { kind: "refused", reason: `it is a symbolic link to ${final} (from the repository's top level), outside the project root`, link: shown(final) };
   }
-  const entry = await treeEntry(repo, rev, final);
+  const entry = await entryAt(repo, rev, final);
   if (!entry) return { kind: "absent", link: shown(final) };
   return fromEntry(repo, entry, shown(final));
 }
