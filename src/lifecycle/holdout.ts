@@ -17,13 +17,15 @@ export type HoldoutInput = LimitView & {
   injectedThisRun: boolean;
   /** This run already withheld the entry from some agent. */
   heldOutThisRun: boolean;
+  /** The review names changed files and none is the entry's (search's `awayFromChange`): withholding it here would test nothing. */
+  awayFromChange?: boolean;
 };
 
 export type HoldoutDecision =
   | { kind: "inject" }
   /** Withhold it from this agent and record a `held-out` event; another entry may take the slot. */
   | { kind: "hold-out"; reason: string }
-  /** Not injected at all: past its decay limit (the next decay archives it). */
+  /** Not injected at all: past its decay limit (the next decay archives it), or due for holdout in a review away from its code (nothing recorded). */
   | { kind: "skip"; reason: string };
 
 export function decideHoldout(input: HoldoutInput, config: Pick<CairnConfig, "decayAfterRuns" | "holdout">): HoldoutDecision {
@@ -34,6 +36,11 @@ export function decideHoldout(input: HoldoutInput, config: Pick<CairnConfig, "de
   const limit = limitOf(input, config);
   if (limit.kind === "past-limit") return { kind: "skip", reason: `${limit.reason}; the next record or decay archives it` };
   if (limit.kind === "last-chance") {
+    // A last-chance run is a test only if the agent could re-find the entry: a review of other files cannot, so
+    // withholding it there would spend the test on nothing and showing it would count a run it could not pass.
+    if (input.awayFromChange) {
+      return { kind: "skip", reason: `holdout: ${input.unconfirmedRuns}/${n} runs without an independent confirmation; this change does not touch the files it cites, so it is neither shown nor tested here` };
+    }
     return {
       kind: "hold-out",
       reason: `holdout: ${input.unconfirmedRuns}/${n} runs without an independent confirmation; withheld (run ${input.heldOutRuns + 1} of ${budget}) so that a re-discovery is independent`,

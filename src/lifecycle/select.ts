@@ -35,6 +35,8 @@ export type SelectInput<T extends EntryInfo = Entry> = {
   run: RunRef;
   config: Pick<CairnConfig, "decayAfterRuns" | "holdout">;
   today: string;
+  /** Candidates the review's change does not touch (search's `awayFromChange`): an entry due for holdout sits out such a review. */
+  awayFromChange?: ReadonlySet<string>;
 };
 
 export function selectWithHoldout<T extends EntryInfo>(input: SelectInput<T>): Selection<T> {
@@ -51,6 +53,7 @@ export function selectWithHoldout<T extends EntryInfo>(input: SelectInput<T>): S
         heldOutRuns: view?.heldOutRuns ?? 0,
         injectedThisRun: injectedInRun.has(entry.id),
         heldOutThisRun: heldInRun.has(entry.id),
+        awayFromChange: input.awayFromChange?.has(entry.id) ?? false,
       },
       input.config,
     );

@@ -146,7 +146,8 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
   const holdout = { withheld: [] as Withheld[], events: [] as Withheld[], handConfirmed: [] as Array<{ entry: string; date: string }> };
   const select = (admitted: Admitted[], free: number) => {
     const views = projectState(ledgerState(events), admitted.map((c) => confirmationInfo(c.info)), { today });
-    const selection = selectWithHoldout({ candidates: admitted.map((c) => c.info), slots: free, views, events, run: ref, config, today });
+    const away = new Set(admitted.filter((c) => c.hit.explain.awayFromChange).map((c) => c.info.id));
+    const selection = selectWithHoldout({ candidates: admitted.map((c) => c.info), slots: free, views, events, run: ref, config, today, awayFromChange: away });
     holdout.withheld.push(...selection.withheld);
     holdout.events.push(...selection.events);
     holdout.handConfirmed.push(...selection.handConfirmed);

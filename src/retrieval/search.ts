@@ -57,11 +57,13 @@ export async function hybridSearch(index: SearchIndex, query: string, options: S
   const weight = vector ? vectorWeight : 0;
   const kept = options.floor === false ? fused : fused.filter((h) => h.relevant);
   const below = options.explain && options.floor !== false ? fused.filter((h) => !h.relevant).slice(0, BELOW_FLOOR_SHOWN) : undefined;
+  // Every near touch, not only the ones within the fused depth.
+  const near = anchor ? new Set(anchor.filter((s) => s.touch && NEAR.has(s.touch)).map((s) => s.id)) : undefined;
   return {
-    results: kept.slice(0, limit).map((hit) => toResult(index, hit, weight, params)),
+    results: kept.slice(0, limit).map((hit) => toResult(index, hit, weight, params, near)),
     warnings: [...index.warnings],
     mode: vector ? "hybrid" : "lexical",
-    ...(below ? { belowFloor: below.map((hit) => toResult(index, hit, weight, params)) } : {}),
+    ...(below ? { belowFloor: below.map((hit) => toResult(index, hit, weight, params, near)) } : {}),
   };
 }
 
@@ -103,7 +105,16 @@ export function matchedWeights(hits: ReadonlyArray<{ id: string; score: number; 
   });
 }
 
-function toResult(index: SearchIndex, hit: FusedHit, vectorWeight: number, params: FusionParams): SearchResult {
+/** Touches that put an entry's own code under review: its file (at any line) or a glob of it matches a changed file. */
+const NEAR: ReadonlySet<TouchLevel> = new Set(["hunk", "symbol", "file", "elsewhere", "glob"]);
+
+/** The entry cites files of its own and none of its anchors is near the change (see SearchResult `awayFromChange`). */
+function awayFromChange(index: SearchIndex, id: string, near: ReadonlySet<string>): boolean {
+  return !near.has(id) && (index.anchorsOf(id)?.paths.some((a) => !a.glob) ?? false);
+}
+
+/** `near`: when the search named changed files, the entries whose anchors are near the change. */
+function toResult(index: SearchIndex, hit: FusedHit, vectorWeight: number, params: FusionParams, near?: ReadonlySet<string>): SearchResult {
   const meta = index.meta(hit.id)!;
   const { lexical, vector, anchor } = hit;
   const cut = hit.relevant ? [] : floorReasons(hit, params, vectorWeight);
@@ -117,6 +128,7 @@ function toResult(index: SearchIndex, hit: FusedHit, vectorWeight: number, param
       ...(lexical ? { lexical: { rank: lexical.rank, score: round(lexical.score), matched: round(lexical.matched ?? 0), evidence: round(lexical.evidence ?? 0), relative: round(lexical.relative ?? 0) } } : {}),
       ...(vector ? { vector: { rank: vector.rank, similarity: round(vector.score), weight: round(vectorWeight) } } : {}),
       ...(anchor?.touch ? { changedFiles: { rank: anchor.rank, touch: anchor.touch, strength: anchor.score } } : {}),
+      ...(near && awayFromChange(index, hit.id, near) ? { awayFromChange: true as const } : {}),
       relevant: hit.relevant,
       ...(cut.length ? { cut } : {}),
     },

@@ -60,7 +60,7 @@ export type ContextEntry = {
 export type Withheld = {
   /** Entry id. */
   id: string;
-  /** Why: withheld by the holdout policy, or past its decay limit. */
+  /** Why: withheld by the holdout policy, sitting out a review away from its files while due for holdout, or past its decay limit. */
   reason: string;
 };
 
@@ -94,7 +94,7 @@ export type InjectResult = {
   estimatedTokens: number;
   /** Slots left for this agent in this run after this call; null when the ledger could not be read (the run's injections are unknown; a warning says why). */
   remaining: number | null;
-  /** Entries withheld from this agent by the holdout policy (recorded as `held-out` events unless dryRun), or skipped as past their decay limit. */
+  /** Entries withheld from this agent by the holdout policy (recorded as `held-out` events unless dryRun), or skipped: due for holdout in a review away from their files, or past their decay limit. */
   heldOut: Withheld[];
   /** The "Knowledge Context" block for the prompt; empty when no entry was injected. */
   markdown: string;

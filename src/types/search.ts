@@ -141,6 +141,12 @@ export type SearchResult = {
       /** The signal's strength for that level. */
       strength: number;
     };
+    /**
+     * The search named changed files, the entry cites files of its own (not only globs), and none of them is among
+     * the changed files (nor matched by one of its globs): it is here on its words alone. Holdout does not spend an
+     * entry's last-chance test on such a review (README "Holdout").
+     */
+    awayFromChange?: true;
     /** Above the relevance floor (a result below it is shown only with `floor: false` or in `belowFloor`). */
     relevant: boolean;
     /** Why the entry is below the relevance floor (set on results below it). */

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { holdoutRuns, resolveConfig } from "../../src/config.js";
 import { decideHoldout } from "../../src/lifecycle/holdout.js";
 import type { KnowledgeBase } from "../../src/knowledge-base.js";
+import { cairn } from "../helpers/cli.js";
 import { databaseEntries, entry, events, fm, project, snapshot, type Clock } from "./setup.js";
 
 /** Only the `security` agent can find this pattern, and it is scoped to that agent: every re-discovery is primed. */
@@ -138,6 +139,11 @@ describe("holdout: the policy", () => {
     expect(decideHoldout({ ...base, unconfirmedRuns: 10 }, config).kind).toBe("skip");
     expect(decideHoldout({ ...base, unconfirmedRuns: 9, injectedThisRun: true }, config).kind).toBe("inject");
     expect(decideHoldout({ ...base, heldOutThisRun: true }, config).kind).toBe("hold-out");
+    // A review away from its code neither shows nor tests an entry due for holdout; one that withheld it in this run already keeps withholding it.
+    expect(decideHoldout({ ...base, unconfirmedRuns: 9, awayFromChange: true }, config)).toEqual({ kind: "skip", reason: expect.stringMatching(/does not touch the files it cites/) });
+    expect(decideHoldout({ ...base, unconfirmedRuns: 9, heldOutThisRun: true, awayFromChange: true }, config).kind).toBe("hold-out");
+    expect(decideHoldout({ ...base, unconfirmedRuns: 8, awayFromChange: true }, config).kind).toBe("inject");
+    expect(decideHoldout({ ...base, unconfirmedRuns: 9, awayFromChange: true }, { ...config, holdout: "off" }).kind).toBe("inject");
     expect(decideHoldout({ ...base, unconfirmedRuns: 9 }, { ...config, holdout: "off" }).kind).toBe("inject");
     expect(decideHoldout({ ...base, unconfirmedRuns: 10 }, { ...config, holdout: "off" }).kind).toBe("skip");
   });
@@ -160,5 +166,58 @@ describe("holdout: the policy", () => {
     clock.tick();
     const result = await kb.inject({ run: "r1", agent: "a", keywords: ["database", "connections"] });
     expect([result.entries, result.heldOut]).toEqual([[], []]);
+  });
+});
+
+/**
+ * The integrity simulation's regression (README "Integrity, measured"): inject fills an agent's slots with entries
+ * that match the review's words but cite files it does not change. An entry one run from decay was withheld in such
+ * reviews and each one counted as its last-chance test, though no agent could re-find it there: true patterns only one
+ * agent finds were archived as primed-only (seed 1, p 0.2: 4 of 8, and 3 of 6 that several agents find).
+ */
+describe("holdout: a review away from the entry's code tests nothing", () => {
+  const AUTH = { "knowledge/token-compare.md": entry("Session tokens are compared with === instead of a constant-time comparison.", { evidence: "src/auth.ts:1-2, handleRequest() — the token check." }) };
+  const BILLING = { "src/billing.ts": "export function charge() {\n  return 1;\n}\n" };
+  const ask = (kb: KnowledgeBase, run: string, changedFiles?: string[]) =>
+    kb.inject({ run, agent: "security", summary: "Session tokens are compared in the login path.", ...(changedFiles ? { changedFiles } : {}) });
+
+  it("is neither shown nor withheld there, and its holdout runs wait for a review of its files", async () => {
+    const { kb, root, clock } = await project({ ...AUTH, ...BILLING }, { config: { decayAfterRuns: 2 } });
+    clock.tick();
+    expect((await ask(kb, "r1", ["src/auth.ts"])).entries.map((e) => e.id)).toEqual(["token-compare"]);
+    clock.tick();
+    const away = await ask(kb, "r2", ["src/billing.ts"]);
+    expect(away.entries).toEqual([]);
+    expect(away.heldOut).toEqual([{ id: "token-compare", reason: expect.stringMatching(/^holdout: 1\/2 runs .*does not touch the files it cites, so it is neither shown nor tested here/) }]);
+    expect((await events(kb)).filter((e) => e.type === "held-out")).toEqual([]);
+    expect((await kb.status()).entries[0]).toMatchObject({ unconfirmedRuns: 1, heldOutRuns: 0, limit: "last-chance" });
+    // A review of its file is a test: withheld and counted.
+    clock.tick();
+    const near = await ask(kb, "r3", ["src/auth.ts", "src/billing.ts"]);
+    expect(near.heldOut).toEqual([{ id: "token-compare", reason: expect.stringMatching(/withheld \(run 1 of 2\)/) }]);
+    expect((await events(kb)).filter((e) => e.type === "held-out").map((e) => e.type === "held-out" && e.run)).toEqual(["r3"]);
+    // search says why: the entry cites files the change does not touch.
+    const response = await kb.search("session tokens compared", { changedFiles: ["src/billing.ts"] });
+    expect(response.results[0]!.explain).toMatchObject({ awayFromChange: true });
+    expect((await kb.search("session tokens compared", { changedFiles: ["src/auth.ts"] })).results[0]!.explain.awayFromChange).toBeUndefined();
+    expect((await kb.search("session tokens compared")).results[0]!.explain.awayFromChange).toBeUndefined();
+    const cli = await cairn(["search", "--root", root, "session tokens compared", "--explain", "--changed-files", "src/billing.ts"]);
+    expect(cli.stdout).toMatch(/token-compare .* directory \(\+0\.05\), away /);
+  });
+
+  it("without changed files, or for an entry that cites only globs, every relevant review is a test (nothing says otherwise)", async () => {
+    const heuristic = entry("Session tokens are compared with === instead of a constant-time comparison.", { evidence: "src/**/login*.ts — every login handler compares its token." });
+    for (const [files, changed] of [
+      [AUTH, undefined],
+      [{ "knowledge/token-compare.md": heuristic }, ["src/billing.ts"]],
+    ] as const) {
+      const { kb, clock } = await project({ ...files, ...BILLING }, { config: { decayAfterRuns: 2 } });
+      clock.tick();
+      expect((await ask(kb, "r1", changed ? [...changed] : undefined)).entries.map((e) => e.id)).toEqual(["token-compare"]);
+      clock.tick();
+      const second = await ask(kb, "r2", changed ? [...changed] : undefined);
+      expect(second.heldOut).toEqual([{ id: "token-compare", reason: expect.stringMatching(/withheld \(run 1 of 2\)/) }]);
+      expect((await kb.status()).entries[0]).toMatchObject({ heldOutRuns: 1 });
+    }
   });
 });

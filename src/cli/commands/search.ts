@@ -53,7 +53,7 @@ export async function search(kb: KnowledgeBase, io: Io, query: string, opts: Opt
       ...base,
       e.lexical ? lexicalCell(e.lexical) : "-",
       e.vector ? `#${e.vector.rank} cos ${e.vector.similarity.toFixed(3)}${e.vector.weight ? "" : " (w 0)"}` : "-",
-      e.changedFiles ? `${e.changedFiles.touch} (+${e.changedFiles.strength})` : "-",
+      changedCell(e),
       gateCell(gateOf(r.path)),
       r.path,
     ];
@@ -105,4 +105,11 @@ function gateCell(gate: { injectable: boolean; withheldBy: Array<{ rule: string;
   if (!gate) return "-";
   if (!gate.injectable) return `withheld: ${describeBlocking(gate.withheldBy, 2)}`;
   return gate.drift.length ? `ok (${gate.drift.length} anchor warning${gate.drift.length === 1 ? "" : "s"})` : "ok";
+}
+
+/** How the entry's anchors touch the change; "away" when it cites files and none of them changed (holdout does not test it there). */
+function changedCell(e: SearchResult["explain"]): string {
+  const touch = e.changedFiles ? `${e.changedFiles.touch} (+${e.changedFiles.strength})` : "";
+  if (!e.awayFromChange) return touch || "-";
+  return touch ? `${touch}, away` : "away (cites other files)";
 }
