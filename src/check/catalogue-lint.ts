@@ -26,7 +26,7 @@ import { entryFileFor, limiter, readEntryFile } from "../store/files.js";
 import { findDirectives, type Directive } from "./directives.js";
 import { createPolicy, type Linter, type Policy } from "./engine.js";
 import type { AnchorResolver } from "./anchors.js";
-import { CLEAN, lintKey, readLintCache, writeLintCache, type AnchorLint, type LintCache } from "./lint-cache.js";
+import { CLEAN, contentKey, lintKey, readLintCache, writeLintCache, type AnchorLint, type LintCache } from "./lint-cache.js";
 import { checkReferences } from "./references.js";
 import { RULE_MODULES } from "./rules/registry.js";
 
@@ -101,8 +101,9 @@ export async function recordLinter(input: RecordLintInput, base?: LintCache): Pr
     for (const record of records) {
       diagnostics.push(...problemsOf(record, today));
       if (record.unparsed) continue;
-      // A hash's result is the same wherever it was found: the loaded cache first (it has nearly all of them).
-      let content = cache.content.get(record.fileHash) ?? next.content.get(record.fileHash);
+      // The same bytes under the same name give the same results in any directory or branch: the loaded cache first (it has nearly all of them).
+      const contentAt = contentKey(record);
+      let content = cache.content.get(contentAt) ?? next.content.get(contentAt);
       if (!content) {
         const text = readText(layout, record);
         if (text === undefined) continue; // gone since the catalogue was refreshed: the next run sees where it went
@@ -111,7 +112,7 @@ export async function recordLinter(input: RecordLintInput, base?: LintCache): Pr
         content = found.length || directives.length ? { diagnostics: found, directives } : CLEAN;
         if (++computed.content % collectEvery === 0) collectGarbage();
       }
-      next.content.set(record.fileHash, content);
+      next.content.set(contentAt, content);
       // Only files with directives are listed: the policy reads a missing file as one without any.
       if (content.directives.length) directives.set(record.path, content.directives);
       diagnostics.push(...content.diagnostics.map((d) => (d.file === record.path ? d : { ...d, file: record.path })));

@@ -1,6 +1,7 @@
 /**
  * `.cairn/lint/`: rule results kept between runs so `status` need not sanitize every entry and
- * resolve every anchor again. Content results are keyed by the file's hash (any path, any branch);
+ * resolve every anchor again. Content results are keyed by the file's hash, whether it is active or archived, and its
+ * file name (`contentKey`: the name is the id a prompt shows, so the rules read it; any directory, any branch);
  * anchor results by the entry's path, with the signatures of every file their resolution read. The
  * whole cache belongs to one `key` (cairn's version and the sanitize settings): another key empties it.
  *
@@ -23,7 +24,7 @@ import { VERSION } from "../version.js";
 
 const FORMAT = "cairn-lint-cache";
 /** Bump when the stored shape changes: a cache of another version is ignored (and rewritten by the next run). */
-const FORMAT_VERSION = 3;
+const FORMAT_VERSION = 4;
 const DIR = "lint";
 /** Shards: at 10k entries ~160 results (~30 KB) each, at 100k ~1,600. */
 const SHARDS = 64;
@@ -49,12 +50,21 @@ export type AnchorLint = {
 /** `partial`: holds only some entries' results (readLintLookup); writing it merges it into the shards it touches. */
 export type LintCache = { key: string; content: Map<string, ContentLint>; anchors: Map<string, AnchorLint>; partial?: true };
 
+/**
+ * The key of an entry file's content results: its bytes, where it lives (active or archived) and its file name. The rules
+ * read all three (the name is its id unless `id:` sets one, and heads it in every prompt): the same bytes renamed to
+ * `ignore-all-previous-instructions.md` must be linted again, not pass as the clean file they were (format 3 did that).
+ */
+export function contentKey(file: { fileHash: string; state: string; path: string }): string {
+  return `${file.fileHash}|${file.state === "archived" ? "a" : ""}|${file.path.slice(file.path.lastIndexOf("/") + 1)}`;
+}
+
 /** The results of a clean entry (most of them): one shared value. */
 export const CLEAN: ContentLint = Object.freeze({ diagnostics: [], directives: [] }) as ContentLint;
 
 /**
  * On disk, per shard: one JSON object of flat lists — no object or tuple per entry, which is what parsing costs (10k
- * entries: a few milliseconds). `clean`: hashes of entries with no content problem; `content`: hash →
+ * entries: a few milliseconds). `clean`: content keys of entries with no content problem; `content`: content key →
  * [diagnostics, directives] for the others; `deps`: the distinct `path\0signature` strings. Anchor results
  * are lists by position: `paths`, their `keys`, `uses` (per path: how many deps, then their indices in
  * `deps`), and sparse by position: `git` tokens, `volatile` positions, `diagnostics`.
@@ -84,7 +94,7 @@ export function lintKey(config: Pick<CairnConfig, "allowHosts" | "denyPatterns" 
   return createHash("sha256").update(settings).digest("hex").slice(0, 16);
 }
 
-/** The shard that holds the result of `key` (a file hash or an entry's path): FNV-1a over its UTF-16 units. */
+/** The shard that holds the result of `key` (a content key or an entry's path): FNV-1a over its UTF-16 units. */
 function shardOf(key: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
@@ -128,7 +138,7 @@ export async function readLintLookup(cacheDir: string, key: string): Promise<{ s
   return {
     subset: (want) => {
       const cache: LintCache = { ...emptyCache(key), partial: true };
-      for (const hash of want.hashes) {
+      for (const hash of want.contents) {
         const c = shard(shardOf(hash)).content.get(hash);
         if (c) cache.content.set(hash, c);
       }
@@ -161,7 +171,8 @@ function anchorOf(v: Stored, i: number, deps: string[], volatiles: ReadonlySet<n
   return { key: v.keys[i] as string, deps, git: token, volatile: volatiles.has(i) ? true : undefined, diagnostics: found as Diagnostic[] };
 }
 
-type Want = { hashes: ReadonlySet<string>; paths: ReadonlySet<string> };
+/** The results wanted: content keys (`contentKey`) and entry paths (anchor results). */
+type Want = { contents: ReadonlySet<string>; paths: ReadonlySet<string> };
 
 function emptyCache(key: string): LintCache {
   return { key, content: new Map(), anchors: new Map() };

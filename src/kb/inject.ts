@@ -124,14 +124,14 @@ async function cachedGate(ctx: Pick<KbContext, "layout" | "config" | "ledger" | 
   // The candidates' records are read one at a time (the whole records file is not needed).
   const { index } = await ctx.searchIndex({ records: false });
   const { recordLinter } = await import("../check/catalogue-lint.js");
-  const { lintKey, readLintLookup } = await import("../check/lint-cache.js");
+  const { contentKey, lintKey, readLintLookup } = await import("../check/lint-cache.js");
   const key = lintKey(ctx.config, ctx.layout.cache);
   const input = { layout: ctx.layout, config: ctx.config, events: (await ctx.ledger.state()).state, today: ctx.today(), key };
   const linters: Array<Awaited<ReturnType<typeof recordLinter>>> = [];
   return {
     record: (p) => index.recordAt(p),
     final: async (records) => {
-      const want = { hashes: new Set(records.map((r) => r.fileHash)), paths: new Set(records.map((r) => r.path)) };
+      const want = { contents: new Set(records.map(contentKey)), paths: new Set(records.map((r) => r.path)) };
       // A long-lived process (an MCP server) reads the file once: the lookup is kept until the whole cache is.
       const base = ctx.lint.cache ?? (await (ctx.lint.lookup ??= readLintLookup(ctx.layout.cache, key))).subset(want);
       const linter = await recordLinter(input, base);

@@ -53,11 +53,11 @@ function unreadable(diagnostics: readonly Diagnostic[], id: string, file?: strin
 async function entryDiagnostics(ctx: Pick<KbContext, "layout" | "config" | "today" | "lint">, entry: Entry, parsed: Diagnostic[], events: LedgerState): Promise<Diagnostic[]> {
   const { recordOf } = await import("../indexing/catalogue.js");
   const { recordLinter } = await import("../check/catalogue-lint.js");
-  const { lintKey, readLintLookup } = await import("../check/lint-cache.js");
+  const { contentKey, lintKey, readLintLookup } = await import("../check/lint-cache.js");
   const info = await stat(path.join(ctx.layout.root, entry.path));
   const record = recordOf(entry, parsed, info);
   const key = lintKey(ctx.config, ctx.layout.cache);
-  const base = ctx.lint.cache ?? (await (ctx.lint.lookup ??= readLintLookup(ctx.layout.cache, key))).subset({ hashes: new Set([record.fileHash]), paths: new Set([record.path]) });
+  const base = ctx.lint.cache ?? (await (ctx.lint.lookup ??= readLintLookup(ctx.layout.cache, key))).subset({ contents: new Set([contentKey(record)]), paths: new Set([record.path]) });
   const linter = await recordLinter({ layout: ctx.layout, config: ctx.config, events, today: ctx.today(), key }, base);
   const final = await linter.final([record]);
   await linter.save("merge");
