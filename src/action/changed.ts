@@ -37,9 +37,11 @@ export async function changedFiles(layout: Layout, base: string): Promise<Change
     // Kept somewhere else than at the merge base (a moved knowledgeDir, a link swapped or retargeted), every file of
     // the knowledge directory is new to it: git sees no change in a file committed earlier at its new place.
     if (!sameDirs(was.real, real)) for (const topPath of await workTreeFiles(repo, pathspecs(real))) files.add(shown(topPath));
-    // Inside a submodule git lists no files: what the checkout holds there counts as changed (the diff reports it as an error).
-    for (const link of new Set([...was.gitlinks, ...now.gitlinks])) {
-      for (const topPath of await filesBelow(repo.top, link)) files.add(shown(topPath));
+    // Inside a submodule git lists no files: what the checkout holds there counts as changed when the pull request
+    // moves the submodule to another commit (the diff reports that as an error); an unchanged one changes nothing.
+    const pinned = new Map(was.gitlinks.map((l) => [l.path, l.commit]));
+    for (const link of now.gitlinks.filter((l) => pinned.get(l.path) !== l.commit)) {
+      for (const topPath of await filesBelow(repo.top, link.path)) files.add(shown(topPath));
     }
     return { kind: "known", base: baseCommit, mergeBase: from, files };
   } catch (error) {

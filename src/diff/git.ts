@@ -187,14 +187,20 @@ export async function entryAt(repo: GitRepo, rev: string, topPath: string): Prom
   return undefined;
 }
 
+/** A submodule as a tree holds it: its top-relative path and the commit it is pinned to. */
+export type Gitlink = { path: string; commit: string };
+
 /** Gitlinks (submodules, mode 160000) at or under `pathspecs`: in commit `rev`, or in the index when `rev` is undefined. */
-export async function gitlinks(repo: GitRepo, rev: string | undefined, pathspecs: readonly string[]): Promise<string[]> {
+export async function gitlinks(repo: GitRepo, rev: string | undefined, pathspecs: readonly string[]): Promise<Gitlink[]> {
   if (pathspecs.length === 0) return [];
   const args = rev === undefined ? ["ls-files", "-s", "-z", "--", ...pathspecs] : ["ls-tree", "-r", "-z", rev, "--", ...pathspecs];
   const out = (await runOrThrow(repo, args)).toString("utf8");
   return out.split("\0").flatMap((record) => {
     const tab = record.indexOf("\t");
-    return tab !== -1 && record.startsWith("160000 ") ? [record.slice(tab + 1)] : [];
+    if (tab === -1 || !record.startsWith("160000 ")) return [];
+    // ls-tree: "160000 commit <oid>"; ls-files -s: "160000 <oid> <stage>".
+    const fields = record.slice(0, tab).split(" ");
+    return [{ path: record.slice(tab + 1), commit: (rev === undefined ? fields[1] : fields[2]) ?? "" }];
   });
 }
 

@@ -41,19 +41,27 @@ export function layoutChange(base: Side, head: Side, prefix: string): LayoutChan
       ),
     );
   }
-  const sides = new Map<string, { labels: string[]; knowledge: string }>();
+  const sides = new Map<string, { labels: string[]; commits: string[]; knowledge: string }>();
   for (const side of [base, head]) {
-    for (const link of side.dirs.gitlinks) sides.set(link, { labels: [...(sides.get(link)?.labels ?? []), side.label], knowledge: side.dirs.real.knowledge.top });
+    for (const link of side.dirs.gitlinks) {
+      const seen = sides.get(link.path);
+      sides.set(link.path, { labels: [...(seen?.labels ?? []), side.label], commits: [...(seen?.commits ?? []), link.commit], knowledge: side.dirs.real.knowledge.top });
+    }
   }
-  for (const [link, { labels, knowledge }] of sides) {
+  for (const [link, { labels, commits, knowledge }] of sides) {
     const role = link === knowledge ? "as the knowledge directory" : knowledge.startsWith(`${link}/`) || link === "" ? "holding the knowledge directory" : "inside the knowledge directory";
+    const what = `${shown(link)} is a git submodule (a gitlink, mode 160000) at ${labels.join(" and ")}, ${role}: cairn cannot see inside a submodule`;
+    // Pinned to the same commit on both sides, it tells agents nothing new here: a warning, not a failed check on every pull request.
+    const unchanged = commits.length === 2 && commits[0] === commits[1];
     problems.push(
-      diagnostic(
-        shown(link),
-        "knowledge-dir-submodule",
-        "error",
-        `${shown(link)} is a git submodule (a gitlink, mode 160000) at ${labels.join(" and ")}, ${role}: cairn cannot see inside a submodule; its entries are not reviewed here — a new submodule commit changes what agents are told with no entry change in this diff. Keep the knowledge directory's files in this repository`,
-      ),
+      unchanged
+        ? diagnostic(shown(link), "knowledge-dir-submodule", "warning", `${what}; it is pinned to the same commit (${commits[0]!.slice(0, 12)}) at both, so this change does not change its entries — the pull request that moves it will fail. Keep the knowledge directory's files in this repository`)
+        : diagnostic(
+            shown(link),
+            "knowledge-dir-submodule",
+            "error",
+            `${what}; its entries are not reviewed here — a new submodule commit changes what agents are told with no entry change in this diff. Keep the knowledge directory's files in this repository`,
+          ),
     );
   }
   return { moved, problems, warnings: [...base.dirs.notes, ...head.dirs.notes] };

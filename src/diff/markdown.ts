@@ -65,7 +65,11 @@ function layoutLines(diff: KnowledgeDiff): string[] {
     return `> ⚠️ **${what} moved: ${place(m.from, m.fromVia)} → ${place(m.to, m.toVia)}.** Each entry is compared with the file at the same place in the other revision; review the move itself too.`;
   });
   for (const p of diff.problems.filter((p) => p.rule === "knowledge-dir-submodule")) {
-    lines.push(`> ❌ **${code(p.file)} is a git submodule: cairn cannot see inside a submodule; its entries are not reviewed here.**`);
+    lines.push(
+      p.severity === "error"
+        ? `> ❌ **${code(p.file)} is a git submodule: cairn cannot see inside a submodule; its entries are not reviewed here.**`
+        : `> ⚠️ **${code(p.file)} is a git submodule**, pinned to the same commit on both sides: its entries did not change here, but cairn cannot review them.`,
+    );
   }
   return lines.length ? [...lines, ""] : [];
 }

@@ -9,15 +9,15 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { CONFIG_FILE, DEFAULT_CONFIG, knowledgeDirOf } from "../config.js";
 import { relativePath, type Layout } from "../store/layout.js";
-import { entryAt, gitlinks, readBlobs, type GitRepo, type TreeEntry } from "./git.js";
+import { entryAt, gitlinks, readBlobs, type Gitlink, type GitRepo, type TreeEntry } from "./git.js";
 import { pathspecs, realDirs, type RealDir, type RealDirs } from "./real-dirs.js";
 
 /** The layout's directories at one revision. */
 export type SideDirs = {
   /** Where git sees them at this revision, and how this revision's layout names them. */
   real: RealDirs;
-  /** Gitlinks (submodules) that are, hold or sit under one of the directories: top-relative paths. */
-  gitlinks: string[];
+  /** Gitlinks (submodules) that are, hold or sit under one of the directories, by top-relative path, with their commits. */
+  gitlinks: Gitlink[];
   /** Why this revision's layout could not be read as cairn reads it (a bad config, a link leaving the repository). */
   notes: string[];
 };
@@ -29,8 +29,8 @@ type Walked =
   | { kind: "found"; top: string; entry: TreeEntry }
   /** Nothing at `top` (or a file where a directory was expected). */
   | { kind: "missing"; top: string }
-  /** A gitlink at `link` on the way to (or at) `top`. */
-  | { kind: "gitlink"; top: string; link: string }
+  /** A gitlink at `link` (pinned to `commit`) on the way to (or at) `top`. */
+  | { kind: "gitlink"; top: string; link: string; commit: string }
   /** A link that leaves the repository (or a cycle of links): refused. */
   | { kind: "refused"; why: string };
 
@@ -53,7 +53,7 @@ async function walk(repo: GitRepo, rev: string, start: string, lookup: (p: strin
     const here = [...done, part].join("/");
     const entry = await lookup(here);
     if (!entry) return { kind: "missing", top: [here, ...pending].join("/") };
-    if (entry.mode === "160000") return { kind: "gitlink", top: [here, ...pending].join("/"), link: here };
+    if (entry.mode === "160000") return { kind: "gitlink", top: [here, ...pending].join("/"), link: here, commit: entry.oid };
     if (entry.mode === "120000") {
       if (++hops > MAX_HOPS) return { kind: "refused", why: `${here} is in a cycle of symbolic links` };
       const target = (await readBlobs(repo, [entry.oid])).get(entry.oid)?.toString("utf8") ?? "";
@@ -87,7 +87,7 @@ export async function dirsAt(repo: GitRepo, rev: string, label: string, knowledg
     return found;
   };
   const notes: string[] = [];
-  const links = new Set<string>();
+  const links = new Map<string, string>();
   let dir = knowledgeDir ?? DEFAULT_CONFIG.knowledgeDir;
   if (knowledgeDir === undefined) {
     const read = knowledgeDirOf(await configText(repo, rev, label, lookup, notes));
@@ -98,7 +98,7 @@ export async function dirsAt(repo: GitRepo, rev: string, label: string, knowledg
   const literal = `${repo.prefix}${shown}`.replace(/\/+$/, "");
   const walked = await walk(repo, rev, literal, lookup);
   if (walked.kind === "refused") notes.push(`at ${label}, ${walked.why}: cairn refuses to read the knowledge directory through it, so it holds no entries there`);
-  if (walked.kind === "gitlink") links.add(walked.link);
+  if (walked.kind === "gitlink") links.set(walked.link, walked.commit);
   const knowledge: RealDir = { top: walked.kind === "refused" ? literal : walked.top, shown };
   const child = async (name: string): Promise<RealDir> => {
     const top = knowledge.top ? `${knowledge.top}/${name}` : name;
@@ -106,14 +106,14 @@ export async function dirsAt(repo: GitRepo, rev: string, label: string, knowledg
     if (walked.kind !== "found") return { top, shown: shownChild };
     const inner = await walk(repo, rev, top, lookup);
     if (inner.kind === "refused") notes.push(`at ${label}, ${inner.why}: cairn refuses to read ${shownChild} through it, so it holds nothing there`);
-    if (inner.kind === "gitlink") links.add(inner.link);
+    if (inner.kind === "gitlink") links.set(inner.link, inner.commit);
     return { top: inner.kind === "refused" ? top : inner.top, shown: shownChild };
   };
   const archive = await child("archive");
   const ledger = await child(".ledger");
   const real: RealDirs = { dirs: [archive, ledger, knowledge].sort((a, b) => b.top.length - a.top.length), knowledge, archive, ledger };
-  for (const link of await gitlinks(repo, rev, pathspecs(real))) links.add(link);
-  return { real, gitlinks: [...links].sort(), notes };
+  for (const link of await gitlinks(repo, rev, pathspecs(real))) links.set(link.path, link.commit);
+  return { real, gitlinks: [...links].map(([p, commit]) => ({ path: p, commit })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), notes };
 }
 
 /** The layout's directories in the working tree, as `layout` (the loaded configuration) names them. */
@@ -123,8 +123,8 @@ export async function dirsInWorkTree(repo: GitRepo, layout: Layout): Promise<Sid
   const ancestors = real.dirs.flatMap((d) => split(d.top).slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join("/")));
   const specs = pathspecs(real);
   const found = await gitlinks(repo, undefined, [...new Set([...specs, ...ancestors])]);
-  const links = found.filter((link) => specs.some((s) => s === "." || link === s || link.startsWith(`${s}/`)) || ancestors.includes(link));
-  return { real, gitlinks: [...new Set(links)].sort(), notes: [] };
+  const links = found.filter(({ path: link }) => specs.some((s) => s === "." || link === s || link.startsWith(`${s}/`)) || ancestors.includes(link));
+  return { real, gitlinks: [...new Map(links.map((l) => [l.path, l])).values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), notes: [] };
 }
 
 /**

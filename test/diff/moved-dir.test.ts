@@ -128,4 +128,22 @@ describe("cairn diff with a knowledge directory that is a git submodule", () => 
     expect(d.text).not.toContain("No knowledge changes");
     expect(d.code).toBe(1);
   });
+
+  it("a submodule pinned to the same commit on both sides is a warning: a pull request that does not touch it passes", async () => {
+    const kb = await repoWith({ "ctx-cancel.md": entryText({ finding: ORIGINAL }), "archive/.keep": "", ".ledger/.keep": "" });
+    kb.commit("one");
+    const repo = await repoWith({ "src/auth.ts": "export function handleRequest() {}\n" });
+    repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", kb.dir, "knowledge");
+    repo.commit("knowledge as a submodule");
+    repo.git("checkout", "-q", "-b", "pr");
+    await repo.write("src/auth.ts", "export function handleRequest() { return 1; }\n");
+    repo.commit("code only");
+    cleanup.push(() => rm(path.join(repo.dir, ".git/modules"), { recursive: true, force: true }));
+
+    // Before, every pull request of such a repository failed, whatever it changed.
+    const d = await diff(repo, "main...pr");
+    expect(d.json.problems).toEqual([expect.objectContaining({ rule: "knowledge-dir-submodule", severity: "warning", file: "knowledge", message: expect.stringContaining("pinned to the same commit") })]);
+    expect(d.text).toContain("`knowledge` is a git submodule");
+    expect(d.code).toBe(0);
+  });
 });

@@ -26,7 +26,7 @@ export const ledgerRules: RuleModule = {
       ["ledger-event-rewritten", "error", "a ledger event a change rewrote in place (same eventId, other content): the ledger is append-only"],
       ["ledger-event-removed", "error", "ledger events a change deleted: the ledger is append-only"],
       ["knowledge-dir-moved", "warning", "the knowledge directory (or its archive or ledger) kept elsewhere at HEAD than at BASE: a moved knowledgeDir, a link swapped or retargeted"],
-      ["knowledge-dir-submodule", "error", "a git submodule holding, or inside, the knowledge directory at either revision: cairn cannot see its entries, so no diff reviews them"],
+      ["knowledge-dir-submodule", "error", "a git submodule holding, or inside, the knowledge directory at either revision: cairn cannot see its entries, so no diff reviews them (a warning when it is pinned to the same commit at both)"],
       ["ledger-decay-pushed", "warning", "ledger events a change appended that push an active entry to or past its decay limit: inject withholds it, the next record or decay archives it"],
     ]),
   ],
