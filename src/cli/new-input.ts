@@ -5,6 +5,7 @@
 import * as z from "zod";
 import { CairnError } from "../errors.js";
 import { parseEntry } from "../entry/parse.js";
+import { NEW_ENTRY_OWN_KEYS } from "../entry/schema.js";
 import { splitSteps } from "../entry/sections.js";
 import { parseJson } from "../text/json.js";
 
@@ -17,6 +18,8 @@ export type NewFields = {
   title?: string;
   tags?: string[];
   agents?: string[];
+  /** Other frontmatter keys of a `--from` or edited file (e.g. `confidence`), carried over as given. */
+  frontmatter?: Record<string, string | number | boolean | string[]>;
 };
 
 const list = z.union([z.string().min(1).transform((s) => [s]), z.array(z.string())]);
@@ -77,6 +80,7 @@ function fieldsFromMarkdown(text: string, source: string): NewFields {
   const strings = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v.trim() !== "") : []);
   const tags = strings(fm.tags);
   const agents = strings(fm.agents);
+  const frontmatter = otherKeys(fm, source);
   return {
     finding: entry.finding.text,
     evidence: entry.evidence.text ? splitSteps(entry.evidence.text) : [],
@@ -85,7 +89,27 @@ function fieldsFromMarkdown(text: string, source: string): NewFields {
     ...(typeof fm.title === "string" && fm.title.trim() ? { title: fm.title.trim() } : {}),
     ...(tags.length ? { tags } : {}),
     ...(agents.length ? { agents } : {}),
+    ...(Object.keys(frontmatter).length ? { frontmatter } : {}),
   };
+}
+
+
+/**
+ * Every other key of a draft's frontmatter, carried into the entry as written (`confidence: high` was dropped without a
+ * word). A value the entry format cannot write back (a mapping, a list of other things than strings, null) is refused by name.
+ */
+function otherKeys(fm: Record<string, unknown>, source: string): NonNullable<NewFields["frontmatter"]> {
+  const out: NonNullable<NewFields["frontmatter"]> = {};
+  for (const [key, value] of Object.entries(fm)) {
+    if (NEW_ENTRY_OWN_KEYS.has(key)) continue;
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") out[key] = value;
+    else if (Array.isArray(value) && value.every((v) => typeof v === "string")) out[key] = value;
+    else {
+      const what = value === null ? "an empty value" : Array.isArray(value) ? "a list of other things than strings" : "a nested mapping";
+      throw new CairnError("USAGE", `${source}: the frontmatter key "${key}" holds ${what}, which cairn new cannot carry over; expected a string, number, boolean or list of strings (add it to the entry after it is created)`);
+    }
+  }
+  return out;
 }
 
 /** The markdown `$EDITOR` opens: the fields given so far, placeholders for the rest, guidance in comments. */

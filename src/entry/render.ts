@@ -1,5 +1,6 @@
 /** Render a new entry file from its parts, through the same surgical editor that later edits it. */
 import { editFrontmatter, type FrontmatterEdit } from "./edit.js";
+import type { FrontmatterValue } from "./frontmatter-value.js";
 
 export type NewEntryParts = {
   finding: string;
@@ -11,6 +12,8 @@ export type NewEntryParts = {
   title?: string;
   tags?: string[];
   agents?: string[];
+  /** Further keys, written after the others in their order. */
+  extra?: Readonly<Record<string, FrontmatterValue>>;
 };
 
 export function renderEntry(parts: NewEntryParts): string {
@@ -27,6 +30,7 @@ export function renderEntry(parts: NewEntryParts): string {
     ...(parts.created ? [{ op: "set", key: "created", value: parts.created } as const] : []),
     ...(parts.tags?.length ? [{ op: "set", key: "tags", value: parts.tags } as const] : []),
     ...(parts.agents?.length ? [{ op: "set", key: "agents", value: parts.agents } as const] : []),
+    ...Object.entries(parts.extra ?? {}).map(([key, value]) => ({ op: "set", key, value }) as const),
   ];
   const result = editFrontmatter(`---\n---\n${body}`, edits);
   if (!result.ok) throw new Error(`internal: cannot render entry frontmatter: ${result.reason}`);

@@ -47,6 +47,8 @@ export const FRONTMATTER_FIELDS = {
 export type KnownKey = keyof typeof FRONTMATTER_FIELDS;
 export const KNOWN_KEYS = new Set<string>(Object.keys(FRONTMATTER_FIELDS));
 export const REQUIRED_KEYS: readonly KnownKey[] = ["lastConfirmed", "provenance"];
+/** Keys `cairn new` writes itself or takes as fields of their own: a draft's other keys are carried over as given. */
+export const NEW_ENTRY_OWN_KEYS: ReadonlySet<string> = new Set<KnownKey>(["lastConfirmed", "provenance", "created", "id", "title", "tags", "agents"]);
 
 export const frontmatterSchema = z
   .object(FRONTMATTER_FIELDS)

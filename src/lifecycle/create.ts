@@ -6,6 +6,7 @@ import { createLinter, targetOf } from "../check/engine.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import { ID_RE, parseEntry, todayUtc } from "../entry/parse.js";
 import { renderEntry, type NewEntryParts } from "../entry/render.js";
+import { NEW_ENTRY_OWN_KEYS } from "../entry/schema.js";
 import { relativePath, type Layout } from "../store/layout.js";
 import { listEntryFiles } from "../store/files.js";
 import type { NewEntryInput } from "../types/entries.js";
@@ -39,6 +40,8 @@ export async function planNewEntry(layout: Layout, config: CairnConfig, input: P
   if (!input.finding.trim()) return { ok: false, problems: "a finding is required (--finding TEXT)" };
   if (!input.evidence.some((e) => e.trim())) return { ok: false, problems: "at least one evidence anchor is required (--evidence 'src/file.ts:10-20, symbol() — note'): evidence first" };
   if (!input.verify.some((v) => v.trim())) return { ok: false, problems: "at least one verification step is required (--verify 'grep for … in src/')" };
+  const extra = extraKeys(input.frontmatter);
+  if (typeof extra === "string") return { ok: false, problems: extra };
   const today = input.today ?? todayUtc();
   const parts: NewEntryParts = {
     finding: input.finding,
@@ -50,6 +53,7 @@ export async function planNewEntry(layout: Layout, config: CairnConfig, input: P
     ...(input.title ? { title: input.title } : {}),
     ...(input.tags ? { tags: input.tags } : {}),
     ...(input.agents ? { agents: input.agents } : {}),
+    ...(extra ? { extra } : {}),
   };
   const text = renderEntry(parts);
   const abs = path.join(layout.knowledge, `${slug}.md`);
@@ -73,4 +77,22 @@ export async function planNewEntry(layout: Layout, config: CairnConfig, input: P
     return { ok: false, problems: `a file named ${slug}.md already exists (${clash?.rel ?? rel}); choose another slug` };
   }
   return { ok: true, id: slug, abs, rel, text, warnings: problems.filter((d) => d.severity === "warning"), layout };
+}
+
+/** A frontmatter key as an entry writes one. */
+const KEY_RE = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+
+/** `frontmatter` checked: undefined when none, or a sentence saying what is wrong. */
+function extraKeys(frontmatter: NewEntryInput["frontmatter"]): Record<string, string | number | boolean | string[]> | string | undefined {
+  if (!frontmatter || !Object.keys(frontmatter).length) return undefined;
+  for (const [key, value] of Object.entries(frontmatter)) {
+    if (NEW_ENTRY_OWN_KEYS.has(key)) return `the frontmatter key "${key}" is set by cairn new or by its own field, not through frontmatter`;
+    if (!KEY_RE.test(key)) return `the frontmatter key ${JSON.stringify(key)} is not a plain key; expected letters, digits, '_' or '-', starting with a letter`;
+    const plain = typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value));
+    if (!plain && !(Array.isArray(value) && value.every((v) => typeof v === "string"))) {
+      const what = Array.isArray(value) ? "a list of other things than strings" : value === null ? "null" : typeof value === "object" ? "a mapping" : typeof value === "number" ? "a number that is not finite" : `a ${typeof value}`;
+      return `the frontmatter key "${key}" holds ${what}; expected a string, number, boolean or list of strings`;
+    }
+  }
+  return frontmatter;
 }

@@ -27,6 +27,12 @@ export type NewEntryInput = {
   tags?: string[];
   /** Agent names, globs or domains the entry is meant for. Default none (every agent). */
   agents?: string[];
+  /**
+   * Further frontmatter keys, written as given after the others (e.g. `confidence`, `owner`): a string, number, boolean
+   * or list of strings each. The keys cairn sets (`lastConfirmed`, `provenance`, `created`) and the ones above (`id`,
+   * `title`, `tags`, `agents`) are refused here. Default none.
+   */
+  frontmatter?: Record<string, string | number | boolean | string[]>;
 };
 
 /** What `newEntry` did. */

@@ -232,4 +232,22 @@ describe("cairn new: $EDITOR and --from", () => {
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/starts with "\{" but is not valid JSON/);
   });
+
+  it("--from markdown keeps every other frontmatter key (confidence, owner…) or refuses one it cannot carry, by name", async () => {
+    const root = await project();
+    // Before, confidence and owner were dropped without a word.
+    const fm = "title: Kept keys\nconfidence: 0.8\nowner: team-a\nreviewed: 2026-01-05\nlastConfirmed: 2020-01-01";
+    const kept = await cairn(["--root", root, "new", "--from", "-"], { input: entryText({ fm, finding: "Session tokens are compared with a non-constant-time equality check." }) });
+    expect(kept.code, kept.stderr).toBe(0);
+    const text = await readFile(path.join(root, "knowledge/kept-keys.md"), "utf8");
+    expect(text).toMatch(/\nconfidence: 0\.8\nowner: team-a\nreviewed: 2026-01-05\n---\n/);
+    // lastConfirmed is cairn's to set, as the template says.
+    expect(text).not.toContain("2020-01-01");
+    // A value the check refuses is refused with the check's error; one the entry format cannot hold is refused by name.
+    const bad = await cairn(["--root", root, "new", "--from", "-"], { input: entryText({ fm: "title: Bad confidence\nconfidence: high", finding: "Retry loops never back off." }) });
+    expect([bad.code, bad.stderr]).toEqual([1, expect.stringMatching(/frontmatter-invalid `confidence`: expected a number between 0 and 1/)]);
+    const nested = await cairn(["--root", root, "new", "--from", "-"], { input: entryText({ fm: "title: Nested\nmeta:\n  a: 1", finding: "Retry loops never back off." }) });
+    expect([nested.code, nested.stderr]).toEqual([2, expect.stringMatching(/the frontmatter key "meta" holds a nested mapping, which cairn new cannot carry over/)]);
+    expect(await readdir(path.join(root, "knowledge"))).not.toContain("nested.md");
+  });
 });

@@ -40,6 +40,7 @@ export async function newEntry(kb: KnowledgeBase, io: Io, slug: string | undefin
     ...(fields.title ? { title: fields.title } : {}),
     ...(fields.tags?.length ? { tags: fields.tags } : {}),
     ...(fields.agents?.length ? { agents: fields.agents } : {}),
+    ...(fields.frontmatter ? { frontmatter: fields.frontmatter } : {}),
   });
   // The retry names the slug given on the command line: --from alone would name the entry after its finding.
   const keep = draft ? ` Your text is kept in ${draft}: fix it and run cairn new ${fields.slug ? `${shellWord(fields.slug)} ` : ""}--from ${shellWord(draft)}` : "";
