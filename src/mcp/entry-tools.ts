@@ -8,10 +8,13 @@ const getEntry = defineTool({
   name: "get_entry",
   title: "Read one entry",
   description:
-    "Read one knowledge entry by id: its file text, parsed fields (title, finding, evidence anchors, verify steps, frontmatter), its status row (decay counter, confirmations, warnings) and its problems. An unknown id returns kind not-found with close ids; an entry whose file does not parse returns kind unreadable with its path and problems.",
+    "Read one knowledge entry by id: its file text, parsed fields (title, finding, evidence anchors, verify steps, frontmatter), its status row (decay counter, confirmations, warnings) and its problems. An unknown id returns kind not-found with close ids; an entry whose file does not parse returns kind unreadable with its path and problems; an entry whose text reads as an instruction to an AI agent (the prompt-injection rule) returns kind withheld with its path and problems, not its text.",
   annotations: readOnly,
   inputSchema: z.object({ id: entryId }),
-  run: async (kb, args) => kb.show(args.id),
+  run: async (kb, args) => {
+    const { promptSafeShow } = await import("./withhold.js");
+    return promptSafeShow(await kb.show(args.id));
+  },
 });
 
 const history = defineTool({

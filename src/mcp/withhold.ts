@@ -5,7 +5,7 @@
  * note saying it was withheld and why (the CLI's `history` still shows it to a human, escaped).
  */
 import { detectInjection } from "../check/sanitize/injection.js";
-import type { History, HistoryItem } from "../types/status.js";
+import type { History, HistoryItem, ShowResult } from "../types/status.js";
 
 /** What replaces a withheld string. */
 export const WITHHELD = "(withheld: this text reads as an instruction to an AI agent; `cairn history` shows it to a human)";
@@ -30,4 +30,27 @@ function promptSafeItem(item: HistoryItem): HistoryItem {
     if (typeof value === "string") out[key] = withheldIfInstruction(value);
   }
   return out as HistoryItem;
+}
+
+
+/** What `get_entry` returns for an entry withheld from the client's model. */
+export type WithheldEntry = { kind: "withheld"; id: string; path: string; note: string; diagnostics: Extract<ShowResult, { kind: "found" }>["entry"]["diagnostics"] };
+
+/**
+ * `show` for a model: an entry whose text fails the prompt-injection rule is never injected (the gate), and is not
+ * handed to the client's model either — its id, path and problems are, each problem's message without the text it
+ * quotes, with a note (`cairn show` and `cairn check` show it to a human). Hidden text needs no such step: the server
+ * drops the characters that hide it from every result, and what is left is what the entry visibly says.
+ */
+export function promptSafeShow(result: ShowResult): ShowResult | WithheldEntry {
+  if (result.kind !== "found") return result;
+  const { entry } = result;
+  if (!entry.diagnostics.some((d) => d.severity === "error" && d.rule === "prompt-injection")) return result;
+  return {
+    kind: "withheld",
+    id: entry.id,
+    path: entry.path,
+    note: "withheld: this entry's text reads as an instruction to an AI agent (the prompt-injection rule); it is never injected either. `cairn show` and `cairn check` show it to a human; fix it and run `cairn check`.",
+    diagnostics: entry.diagnostics.map((d) => (d.rule === "prompt-injection" ? { ...d, message: "text that reads as an instruction to an AI agent (`cairn check` quotes it)" } : d)),
+  };
 }
