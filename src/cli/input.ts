@@ -5,13 +5,26 @@ import type * as z from "zod";
 import { CairnError } from "../errors.js";
 import type { Io } from "./output.js";
 import { parseJson } from "../text/json.js";
+import { decodeUtf8 } from "../text/utf8.js";
 
 /**
  * A file argument's text: '-' is standard input; a relative path resolves against the command's working directory. A
- * leading BOM (as Windows editors write) is dropped, as for cairn.config.json and `new --from`.
+ * leading BOM (as Windows editors write) is dropped, as for cairn.config.json and `new --from`. Bytes that are not
+ * UTF-8 are refused with where they are (`lenient`: replaced by U+FFFD instead, for a diff, whose files may be in any
+ * encoding): decoded silently, a finding's text was stored with U+FFFD and matched nothing it should.
  */
-export async function readInputText(io: Io, source: string): Promise<string> {
-  const text = source === "-" ? await (io.stdin ?? readStdin)() : await readFile(path.resolve(io.cwd ?? process.cwd(), source), "utf8");
+export async function readInputText(io: Io, source: string, options: { lenient?: boolean } = {}): Promise<string> {
+  let text: string;
+  if (source === "-" && io.stdin) text = await io.stdin();
+  else {
+    const bytes = source === "-" ? await readStdinBytes() : await readFile(path.resolve(io.cwd ?? process.cwd(), source));
+    const decoded = options.lenient ? { text: bytes.toString("utf8") } : decodeUtf8(bytes);
+    if ("invalid" in decoded) {
+      const { line, column, byte } = decoded.invalid;
+      throw new CairnError("USAGE", `${source === "-" ? "stdin" : source}:${line}:${column}: byte 0x${byte.toString(16).padStart(2, "0")} is not UTF-8; expected UTF-8 text — re-save it as UTF-8 (e.g. \`iconv -f latin1 -t utf-8\`)`);
+    }
+    text = decoded.text;
+  }
   return text.replace(/^\uFEFF/, "");
 }
 
@@ -20,6 +33,8 @@ export async function readInputText(io: Io, source: string): Promise<string> {
  * instead of Node's `ENOENT: no such file or directory, open '/abs/path'`.
  */
 export function unreadableInput(io: Io, source: string, cause: unknown, expected: string): string {
+  // Bytes that are not UTF-8: the message already says where and what was expected.
+  if (cause instanceof CairnError) return cause.message;
   const abs = path.resolve(io.cwd ?? process.cwd(), source);
   const where = abs === source ? source : `${source} (${abs})`;
   switch ((cause as NodeJS.ErrnoException).code) {
@@ -56,9 +71,13 @@ export async function readJsonInput<T>(io: Io, source: string, schema: z.ZodType
   return parsed.data;
 }
 
-/** All of standard input as UTF-8 text. */
+/** All of standard input as UTF-8 text (bytes that are not UTF-8 become U+FFFD). */
 export async function readStdin(): Promise<string> {
+  return (await readStdinBytes()).toString("utf8");
+}
+
+async function readStdinBytes(): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }

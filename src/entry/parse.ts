@@ -13,6 +13,7 @@ export { MAX_ENTRY_BYTES, todayUtc } from "./file-facts.js";
 import { MAX_ENTRY_BYTES, todayUtc } from "./file-facts.js";
 export { ID_RE, idFromPath } from "./id.js";
 import { ID_RE, idFromPath } from "./id.js";
+import { firstInvalidUtf8, positionOfByte } from "../text/utf8.js";
 
 export type ParseOptions = {
   /** Path relative to the repository root (used in diagnostics). */
@@ -243,18 +244,4 @@ function lineStart(text: string, line: number): number {
 
 function firstLine(message: string): string {
   return message.split("\n")[0] ?? message;
-}
-
-function positionOfByte(bytes: Uint8Array, index: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < index; i++) if (bytes[i] === 10) { line++; lineStart = i + 1; }
-  return { line, column: index - lineStart + 1 };
-}
-
-function firstInvalidUtf8(bytes: Uint8Array): number {
-  // Decode leniently and map the first replacement character back to its byte offset.
-  const lenient = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-  const index = lenient.indexOf("\uFFFD");
-  return index === -1 ? 0 : Buffer.byteLength(lenient.slice(0, index), "utf8");
 }

@@ -46,4 +46,23 @@ describe("file arguments", () => {
       }
     }
   });
+
+  it("bytes that are not UTF-8 are refused with the file, line and column, from a file or stdin; a diff's are read as they come", async () => {
+    const dir = await project();
+    // Latin-1 "é" (0xe9) on line 2: before, it became U+FFFD in the finding's text without a word.
+    const latin1 = Buffer.concat([Buffer.from('{"findings": [\n  {"agent": "security", "text": "Auth middleware caf'), Buffer.from([0xe9]), Buffer.from(' swallows errors."}]}\n')]);
+    await writeFile(path.join(dir, "latin1.json"), latin1);
+    for (const [args, input] of [
+      [["record", "--run", "r1", "--findings", "latin1.json", "--dry-run"], undefined],
+      [["record", "--run", "r1", "--findings", "-", "--dry-run"], latin1],
+    ] as const) {
+      const r = await cairn([...args], { cwd: dir, ...(input ? { input } : {}) });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^cairn: cannot read findings: (latin1\.json|stdin):2:53: byte 0xe9 is not UTF-8; expected UTF-8 text/);
+    }
+    const diff = Buffer.concat([Buffer.from("--- a/src/auth.ts\n+++ b/src/auth.ts\n@@ -1,2 +1,2 @@\n-export function handleRequest() {\n+export function handleRequest() { // caf"), Buffer.from([0xe9]), Buffer.from("\n   return fetch('x');\n")]);
+    await writeFile(path.join(dir, "latin1.diff"), diff);
+    const inject = await cairn(["inject", "--run", "r1", "--agent", "a", "--diff", "latin1.diff", "--dry-run"], { cwd: dir });
+    expect(inject.code, inject.stderr).toBe(0);
+  });
 });

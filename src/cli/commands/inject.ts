@@ -34,7 +34,8 @@ export async function inject(kb: KnowledgeBase, io: Io, opts: Opts): Promise<num
   let diff: string | undefined;
   if (opts.diff !== undefined) {
     try {
-      diff = await readInputText(io, opts.diff);
+      // A diff carries its files' bytes, in whatever encoding they are: never refused for it.
+      diff = await readInputText(io, opts.diff, { lenient: true });
     } catch (cause) {
       throw new CairnError("USAGE", `cannot read --diff: ${unreadableInput(io, opts.diff, cause, "a unified diff file (git diff > pr.diff) or - for stdin")}`, { cause });
     }
