@@ -15,9 +15,10 @@ import { decodeUtf8 } from "../text/utf8.js";
  */
 export async function readInputText(io: Io, source: string, options: { lenient?: boolean } = {}): Promise<string> {
   let text: string;
-  if (source === "-" && io.stdin) text = await io.stdin();
+  const given = source === "-" && io.stdin ? await io.stdin() : undefined;
+  if (typeof given === "string") text = given;
   else {
-    const bytes = source === "-" ? await readStdinBytes() : await readFile(path.resolve(io.cwd ?? process.cwd(), source));
+    const bytes = given ?? (source === "-" ? await readStdinBytes() : await readFile(path.resolve(io.cwd ?? process.cwd(), source)));
     const decoded = options.lenient ? { text: bytes.toString("utf8") } : decodeUtf8(bytes);
     if ("invalid" in decoded) {
       const { line, column, byte } = decoded.invalid;
@@ -71,12 +72,8 @@ export async function readJsonInput<T>(io: Io, source: string, schema: z.ZodType
   return parsed.data;
 }
 
-/** All of standard input as UTF-8 text (bytes that are not UTF-8 become U+FFFD). */
-export async function readStdin(): Promise<string> {
-  return (await readStdinBytes()).toString("utf8");
-}
-
-async function readStdinBytes(): Promise<Buffer> {
+/** All of this process's standard input, as bytes. */
+export async function readStdinBytes(): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);

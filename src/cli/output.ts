@@ -17,8 +17,8 @@ export type Io = {
   color?: boolean;
   /** The directory relative file arguments resolve against. Default: process.cwd(). */
   cwd?: string;
-  /** All of standard input as UTF-8 text ('-' as a file argument). Default: this process's stdin. */
-  stdin?: () => Promise<string>;
+  /** All of standard input ('-' as a file argument): its bytes, or text already decoded. Default: this process's stdin. */
+  stdin?: () => Promise<string | Buffer>;
 };
 
 /** Streams whose reader went away (EPIPE): nothing more is written to them. */

@@ -194,6 +194,16 @@ describe("cairn watch runs other commands of its repository", () => {
     const required = await cairn(["--root", root, "status"], { env: { CAIRN_ACTOR: "bob", ...viaWatch } });
     expect(required.code).toBe(2);
     expect(required.stderr).toContain("CAIRN_USE_WATCH=require, but no cairn watch ran the command: cairn watch declined: another environment");
+    // Standard input is read once, before asking: a declined command still gets it (before, it read an empty stdin).
+    const findings = JSON.stringify({ findings: [{ agent: "a", text: "Retries never back off; add exponential backoff with jitter and a cap." }] });
+    const record = await cairn(["--root", root, "record", "--run", "r1", "--findings", "-", "--dry-run", "--json"], { env: { CAIRN_ACTOR: "bob" }, input: findings });
+    expect(record.code, record.stderr).toBe(0);
+    expect((JSON.parse(record.stdout) as { confirmations: Array<{ entry: string }> }).confirmations.map((c) => c.entry)).toEqual(["retry"]);
+    // Bytes that are not UTF-8 are refused by the command itself, with where they are, never sent to the watcher as text.
+    const latin1 = Buffer.concat([Buffer.from(findings.slice(0, 40)), Buffer.from([0xe9]), Buffer.from(findings.slice(40))]);
+    const refused = await cairn(["--root", root, "record", "--run", "r1", "--findings", "-", "--dry-run"], { env: { CAIRN_ACTOR: "alice" }, input: latin1 });
+    expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining("cannot read findings: stdin:1:41: byte 0xe9 is not UTF-8")]);
+    expect(served(w, "record")).toBe(0);
   });
 
   it("declines once cairn.config.json changed: the answer follows the new configuration", async () => {

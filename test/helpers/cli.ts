@@ -9,7 +9,7 @@ export const CLI = path.join(REPO, (JSON.parse(readFileSync(path.join(REPO, "pac
 
 export type CliResult = { code: number; stdout: string; stderr: string };
 
-export function cairn(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; nodeArgs?: string[] } = {}): Promise<CliResult> {
+export function cairn(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string | Buffer; nodeArgs?: string[] } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,

@@ -8,7 +8,8 @@ import net from "node:net";
 import path from "node:path";
 import { CairnError } from "../../errors.js";
 import type { Io } from "../output.js";
-import { readStdin } from "../input.js";
+import { readStdinBytes } from "../input.js";
+import { decodeUtf8 } from "../../text/utf8.js";
 import { buildId, isActorName, MAX_SOCKET_PATH, PROTOCOL, readLines, readsStdin, send, sharedEnv, socketPath, USE_WATCH_ENV, type Request, type WatcherMessage } from "./protocol.js";
 
 /** How long a watcher may take to accept the command (it answers at once unless it is hung). */
@@ -31,8 +32,21 @@ export async function viaWatch(argv: string[], root: string, io: Io, actor?: Pro
   if (unsafe) return notServed(unsafe);
   // This process's start: anything saved before the command was typed must be seen.
   const since = process.hrtime.bigint() - BigInt(Math.ceil(performance.now() * 1e6));
-  // Standard input is read here, before connecting, as the command's own process would read it.
-  const stdin = readsStdin(argv) ? await (io.stdin ?? readStdin)() : undefined;
+  // Standard input is read here, before connecting, as the command's own process would read it. It can be read only
+  // once: `io.stdin` then gives it to the command, here if the watcher declines (before, that run read an empty stdin
+  // and failed: "stdin is not valid JSON: the file is empty").
+  let stdin: string | undefined;
+  if (readsStdin(argv)) {
+    const given = await (io.stdin ?? readStdinBytes)();
+    io.stdin = () => Promise.resolve(given);
+    if (typeof given === "string") stdin = given;
+    else {
+      // Bytes that are not UTF-8 are refused or read leniently by the command itself, which the request line (text) cannot carry.
+      const decoded = decodeUtf8(given);
+      if ("invalid" in decoded) return notServed("its standard input is not UTF-8 text");
+      stdin = decoded.text;
+    }
+  }
   const acting = await actor;
   const request: Request = {
     v: PROTOCOL,
