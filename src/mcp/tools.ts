@@ -12,7 +12,7 @@ const strict = z.boolean().optional().describe("refuse instead of warning when t
 const search = defineTool({
   name: "search",
   title: "Search knowledge",
-  description: "Hybrid (keyword + semantic) search over the project's review knowledge entries; returns ranked entry ids, paths and scores.",
+  description: "Hybrid (keyword + semantic) search over the project's review knowledge entries; returns ranked entry ids, paths and scores (an entry whose id reads as an instruction to an AI agent is left out, with a warning).",
   annotations: readOnly,
   inputSchema: z.object({
     query: z.string().min(1, "query must be non-empty").describe("what to look for, in words"),
@@ -30,8 +30,11 @@ const search = defineTool({
       ...(args.changedFiles?.length ? { changedFiles: args.changedFiles } : {}),
       ...(args.explain ? { explain: true } : {}),
     });
-    const results = response.results.map(({ explain, ...rest }) => (args.explain ? { ...rest, explain } : rest));
-    return { results, warnings: response.warnings, mode: response.mode, ...(args.explain ? { belowFloor: response.belowFloor ?? [] } : {}) };
+    const { promptSafeSearch } = await import("./withhold.js");
+    const safe = promptSafeSearch(response);
+    const results = safe.results.map(({ explain, ...rest }) => (args.explain ? { ...rest, explain } : rest));
+    const belowFloor = args.explain ? promptSafeSearch({ results: response.belowFloor ?? [], warnings: [] }).results : [];
+    return { results, warnings: safe.warnings, mode: response.mode, ...(args.explain ? { belowFloor } : {}) };
   },
 });
 
@@ -104,10 +107,13 @@ const compound = defineTool({
 const status = defineTool({
   name: "status",
   title: "Knowledge status",
-  description: "List knowledge entries with decay counter, provenance, last confirmation, confirmation counts and warnings.",
+  description: "List knowledge entries with decay counter, provenance, last confirmation, confirmation counts and warnings (an entry whose id reads as an instruction to an AI agent is left out, with a warning).",
   annotations: readOnly,
   inputSchema: z.object({ all: z.boolean().optional().describe("include archived entries (default false)") }),
-  run: async (kb, args) => kb.status(args.all ? { all: true } : {}),
+  run: async (kb, args) => {
+    const { promptSafeStatus } = await import("./withhold.js");
+    return promptSafeStatus(await kb.status(args.all ? { all: true } : {}));
+  },
 });
 
 const check = defineTool({

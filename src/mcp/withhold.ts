@@ -5,7 +5,8 @@
  * note saying it was withheld and why (the CLI's `history` still shows it to a human, escaped).
  */
 import { detectInjection } from "../check/sanitize/injection.js";
-import type { History, HistoryItem, ShowResult } from "../types/status.js";
+import type { SearchResponse } from "../types/search.js";
+import type { History, HistoryItem, ShowResult, StatusReport } from "../types/status.js";
 
 /** What replaces a withheld string. */
 export const WITHHELD = "(withheld: this text reads as an instruction to an AI agent; `cairn history` shows it to a human)";
@@ -53,4 +54,26 @@ export function promptSafeShow(result: ShowResult): ShowResult | WithheldEntry {
     note: "withheld: this entry's text reads as an instruction to an AI agent (the prompt-injection rule); it is never injected either. `cairn show` and `cairn check` show it to a human; fix it and run `cairn check`.",
     diagnostics: entry.diagnostics.map((d) => (d.rule === "prompt-injection" ? { ...d, message: "text that reads as an instruction to an AI agent (`cairn check` quotes it)" } : d)),
   };
+}
+
+/** An entry id (a file name a pull request chooses) that reads as an instruction once its dashes are spaces. */
+export function idReadsAsInstruction(id: string): boolean {
+  return detectInjection(id.replace(/[-_.]+/g, " ")).length > 0 || detectInjection(id).length > 0;
+}
+
+const withheldIds = (n: number, command: string) =>
+  `withheld ${n} entr${n === 1 ? "y" : "ies"} whose id reads as an instruction to an AI agent (the prompt-injection rule; never injected either): \`cairn ${command}\` lists ${n === 1 ? "it" : "them"} for a human`;
+
+/** `search` for a model: results whose id reads as an instruction are left out, with a warning saying how many. */
+export function promptSafeSearch<T extends Pick<SearchResponse, "results" | "warnings">>(response: T): T {
+  const kept = response.results.filter((r) => !idReadsAsInstruction(r.id));
+  if (kept.length === response.results.length) return response;
+  return { ...response, results: kept, warnings: [...response.warnings, withheldIds(response.results.length - kept.length, "search")] };
+}
+
+/** `status` for a model: rows whose id reads as an instruction are left out, with a warning saying how many. */
+export function promptSafeStatus(report: StatusReport): StatusReport {
+  const kept = report.entries.filter((e) => !idReadsAsInstruction(e.id));
+  if (kept.length === report.entries.length) return report;
+  return { ...report, entries: kept, warnings: [...report.warnings, withheldIds(report.entries.length - kept.length, "status")] };
 }
