@@ -84,6 +84,8 @@ export async function injectKnowledge(ctx: Pick<KbContext, "layout" | "config" |
         agentScopes: () => ctx.agentScopes(),
         gate: () => cachedGate(ctx),
         claimedTwice: async () => (await ctx.searchIndex({ records: false })).index.catalogue.claimedTwice(),
+        // Read only when this agent already had a call in the run: is this one a retry of it?
+        allEvents: async () => (await ctx.ledger.read()).events,
         origin: () => ctx.origin(),
         today: ctx.today(),
         now: () => ctx.now(),

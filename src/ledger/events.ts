@@ -29,6 +29,8 @@ export type InjectedEvent = Base & {
   agent: string;
   /** Ids of the injected entries. */
   entries: string[];
+  /** Fingerprint of the request that chose them (src/retrieval/inject-replay.ts): a repeated request gets them again. Absent on older lines. */
+  request?: string;
 };
 /** An entry the holdout policy withheld from an agent it would have been injected into (src/lifecycle/holdout.ts). */
 export type HeldOutEvent = Base & {

@@ -52,7 +52,7 @@ const COMMON: readonly FieldSpec[] = [opt("actor"), opt("origin")];
  * field to the type in events.ts); readers of older builds skip nothing, they ignore unknown keys.
  */
 export const EVENT_FIELDS: Readonly<Record<LedgerEvent["type"], readonly FieldSpec[]>> = {
-  injected: [req("run"), req("agent"), req("entries", isStringArray, "an array of entry ids")],
+  injected: [req("run"), req("agent"), req("entries", isStringArray, "an array of entry ids"), opt("request")],
   "held-out": [req("run"), req("agent"), req("entry")],
   confirmed: [
     req("run"),

@@ -114,7 +114,10 @@ describe("holdout: the policy", () => {
     const real = await kb.inject({ run: "r2", agent: "a", keywords: ["database"] });
     expect(real.entries.map((e) => e.id)).toEqual(dry.entries.map((e) => e.id));
     expect(real.remaining).toBe(0);
-    expect((await kb.inject({ run: "r2", agent: "a", keywords: ["database"] })).entries).toEqual([]);
+    // Another request gets nothing more; the same one again is a retry, answered with the same entries, recorded once.
+    expect((await kb.inject({ run: "r2", agent: "a", keywords: ["database", "pools"] })).entries).toEqual([]);
+    expect((await kb.inject({ run: "r2", agent: "a", keywords: ["database"] })).entries.map((e) => e.id)).toEqual(real.entries.map((e) => e.id));
+    expect((await events(kb)).filter((e) => e.type === "injected" && e.run === "r2")).toHaveLength(1);
   });
 
   it("a crowded agent still tests an entry due for holdout: relevant but past the filled slots, it is withheld too", async () => {

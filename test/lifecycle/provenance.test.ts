@@ -46,7 +46,7 @@ describe("primed means primed", () => {
       const disguised = await kb.recordFindings(`d${i}`, [{ agent, text: AUTH_FINDING }]);
       expect({ agent, confirmation: disguised.confirmations[0] }).toMatchObject({ agent, confirmation: { entry: "auth-ctx", provenance: "primed" } });
       // And it gets no fresh cap of its own in that run: the entry counts as shown to it already.
-      expect((await kb.inject({ run: `d${i}`, agent, keywords: ["auth", "middleware", "cancellation"] })).entries).toEqual([]);
+      expect((await kb.inject({ run: `d${i}`, agent, keywords: ["auth", "middleware", "cancellation"], summary: "Auth middleware." })).entries).toEqual([]);
     }
     expect(await read(kb.layout.root, "knowledge/auth-ctx.md")).toContain("lastConfirmed: 2026-02-12");
     // A control character is no name at all: refused, saying which.
@@ -178,7 +178,7 @@ describe("provenance inputs are checked", () => {
     expect(result.warnings).toEqual([]);
     expect(await read(kb.layout.root, "knowledge/auth-ctx.md")).toContain("lastConfirmed: 2026-02-12");
     // One run, so one cap: the second spelling gets no fresh five slots.
-    expect((await kb.inject({ run: "Pr-7", agent: "security", keywords: ["auth", "middleware", "cancellation"] })).entries).toEqual([]);
+    expect((await kb.inject({ run: "Pr-7", agent: "security", keywords: ["auth", "middleware", "cancellation"], summary: "Auth middleware." })).entries).toEqual([]);
   });
 
   it("a library config override is validated like cairn.config.json", async () => {

@@ -102,7 +102,10 @@ describe("cairn mcp", () => {
     expect(second.entries).toHaveLength(2);
     expect(second.remaining).toBe(0);
     expect(new Set([...ids(first), ...ids(second)]).size).toBe(5);
-    const third = (await call(client, "inject", args)).json;
+    // The same request again is a retry (its answer lost on the way): the same entries, recorded once.
+    const retry = (await call(client, "inject", args)).json;
+    expect([ids(retry), retry.remaining]).toEqual([ids(second), 0]);
+    const third = (await call(client, "inject", { ...args, summary: "auth middleware, another part" })).json;
     expect(third).toMatchObject({ entries: [], remaining: 0, markdown: "" });
     expect(third.warnings.join("\n")).toMatch(/already received 5 entries/);
     expect((await ledgerEvents(root)).filter((e) => e.type === "injected")).toHaveLength(2);
