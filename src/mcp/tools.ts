@@ -42,7 +42,7 @@ const inject = defineTool({
   name: "inject",
   title: "Knowledge context for an agent",
   description:
-    "Get the Knowledge Context (markdown to paste into one review agent's prompt) for one agent in one run; at most maxPerAgent entries per agent per run, and the injection is recorded.",
+    "Get the Knowledge Context (markdown to paste into one review agent's prompt) for one agent in one run; at most maxPerAgent entries per agent per run, and the injection is recorded. Retrying the same call (its answer lost) returns the same entries and records nothing.",
   annotations: writes,
   inputSchema: z.object({
     run,

@@ -59,11 +59,11 @@ describe("inject: the cap", () => {
     const ids = await injectedFor(kb, "r1", "security");
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toHaveLength(5);
-    // The same request from three processes at once (a client and its retries): one answer, recorded once.
-    const same = await Promise.all([1, 2, 3].map(() => cairn(["--root", root, "inject", "--run", "r3", "--agent", "security", "--keywords", "database", "--limit", "2", "--format", "json"])));
+    // The same request from two processes at once (a client and its retry): one answer, recorded once.
+    const same = await Promise.all([1, 2].map(() => cairn(["--root", root, "inject", "--run", "r3", "--agent", "security", "--keywords", "database", "--limit", "2", "--format", "json"])));
     const answers = same.map((r) => (JSON.parse(r.stdout) as { entries: Array<{ id: string }> }).entries.map((e) => e.id));
     expect(answers[0]).toHaveLength(2);
-    expect(answers).toEqual([answers[0], answers[0], answers[0]]);
+    expect(answers).toEqual([answers[0], answers[0]]);
     expect((await events(kb)).filter((e) => e.type === "injected" && e.run === "r3")).toHaveLength(1);
     const otherAgents = await Promise.all(["a1", "a2", "a3"].map((agent) => cairn(["--root", root, "inject", "--run", "r2", "--agent", agent, "--keywords", "database", "--format", "json"])));
     for (const r of otherAgents) {
