@@ -18,6 +18,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { sourceStamp, STAMP_FILE } from "./source-stamp.mjs";
 
 const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dist = path.join(repo, "dist");
@@ -67,3 +68,5 @@ writeFileSync(path.join(out, "meta.json"), `${JSON.stringify(result.metafile)}\n
 const hash = createHash("sha256");
 for (const file of Object.keys(result.metafile.outputs).sort()) hash.update(file).update("\0").update(readFileSync(path.join(repo, file))).update("\0");
 writeFileSync(path.join(out, "build-id"), `${version}+${hash.digest("hex").slice(0, 32)}\n`);
+// The last step of the build: dist now holds the build of these sources (scripts/source-stamp.mjs).
+writeFileSync(path.join(repo, STAMP_FILE), `${sourceStamp(repo)}\n`);
