@@ -111,7 +111,7 @@ async function injectOrThrow(deps: InjectDeps, input: InjectInput): Promise<Inje
   const diff = input.diff?.trim() ? parseDiffEvidence(input.diff) : undefined;
   if (input.diff?.trim() && !diff?.files.length) warnings.push("--diff holds no unified diff hunks (expected `git diff` output with ---/+++ and @@ lines); it was ignored");
   const queries = injectQueries(input, diff);
-  const changedFiles = [...new Set([...(input.changedFiles ?? []), ...(diff?.paths ?? [])])];
+  const changedFiles = [...new Set([...repoRelative(deps.layout.root, input.changedFiles ?? [], warnings), ...(diff?.paths ?? [])])];
   if (!queries.full && !changedFiles.length) return empty(["no keywords, summary, diff or changed files given: nothing to search for"]);
 
   // Only a hint: when the scopes cannot be read, the search below reports the real problem.
@@ -347,4 +347,24 @@ async function replay(
     heldOut: run.withheldBefore.map((id) => ({ id, reason: "withheld from this agent earlier in this run (holdout)" })),
     warnings: [...run.warnings, `repeated request: agent "${input.agent}" was given these entries for it earlier in run "${input.run}" (recorded then, not again)`, ...warnings],
   };
+}
+
+/**
+ * Changed files as the index names them: relative to the repository root. An absolute path inside the root is made
+ * relative; one outside it matches nothing, and says so. Silently matching nothing, a misnamed change made every
+ * anchored entry "away from the change" (no boost, and holdout never tested an entry due for it).
+ */
+function repoRelative(root: string, files: readonly string[], warnings: string[]): string[] {
+  const outside: string[] = [];
+  const out = files.map((file) => {
+    if (!path.isAbsolute(file)) return file;
+    const rel = path.relative(root, file);
+    if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) {
+      outside.push(file);
+      return file;
+    }
+    return rel.split(path.sep).join("/");
+  });
+  if (outside.length) warnings.push(`changed files outside the repository match no entry: ${outside.slice(0, 3).join(", ")}${outside.length > 3 ? ` and ${outside.length - 3} more` : ""} (expected paths relative to ${root}, e.g. src/auth.ts)`);
+  return out;
 }

@@ -194,9 +194,9 @@ describe("holdout: a review away from the entry's code tests nothing", () => {
     expect(away.heldOut).toEqual([{ id: "token-compare", reason: expect.stringMatching(/^holdout: 1\/2 runs .*does not touch the files it cites, so it is neither shown nor tested here/) }]);
     expect((await events(kb)).filter((e) => e.type === "held-out")).toEqual([]);
     expect((await kb.status()).entries[0]).toMatchObject({ unconfirmedRuns: 1, heldOutRuns: 0, limit: "last-chance" });
-    // A review of its file is a test: withheld and counted.
+    // A review of its file is a test: withheld and counted (an absolute path inside the repository names it too).
     clock.tick();
-    const near = await ask(kb, "r3", ["src/auth.ts", "src/billing.ts"]);
+    const near = await ask(kb, "r3", [path.join(root, "src/auth.ts"), "src/billing.ts"]);
     expect(near.heldOut).toEqual([{ id: "token-compare", reason: expect.stringMatching(/withheld \(run 1 of 2\)/) }]);
     expect((await events(kb)).filter((e) => e.type === "held-out").map((e) => e.type === "held-out" && e.run)).toEqual(["r3"]);
     // search says why: the entry cites files the change does not touch.

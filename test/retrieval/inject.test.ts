@@ -150,6 +150,16 @@ describe("inject: the ledger", () => {
   });
 });
 
+describe("inject: changed files", () => {
+  it("an absolute path inside the repository is read as relative; one outside it matches nothing, with a warning", async () => {
+    const { kb, root } = await project(databaseEntries(2));
+    const inside = await kb.inject({ run: "r1", agent: "a", keywords: ["database"], changedFiles: [path.join(root, "src/auth.ts")], dryRun: true });
+    expect(inside.warnings).toEqual([]);
+    const outside = await kb.inject({ run: "r1", agent: "a", keywords: ["database"], changedFiles: ["/elsewhere/src/auth.ts"], dryRun: true });
+    expect(outside.warnings).toEqual([expect.stringMatching(/^changed files outside the repository match no entry: \/elsewhere\/src\/auth\.ts \(expected paths relative to /)]);
+  });
+});
+
 describe("inject: a repeated request", () => {
   it("gets the entries its first call recorded (a retry after a lost answer), recorded once; another request gets the next ones", async () => {
     const { kb } = await project(databaseEntries(8));
