@@ -19,6 +19,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Releases what the test helpers start (servers, clients, temp directories) after every test of every file.
+    setupFiles: ["test/setup/release.ts"],
     // Vitest's default leaves a core free (one worker on a 2-core machine); most of the suite waits on child
     // processes, git and fsync, so a worker per core runs it in 186 s instead of 308 s here.
     maxWorkers: availableParallelism(),

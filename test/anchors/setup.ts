@@ -1,15 +1,15 @@
 /** A real git repository holding code and knowledge, opened as a knowledge base with a fixed clock. */
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach } from "vitest";
 import type { CairnConfig } from "../../src/config.js";
 import { openKnowledgeBase, type KnowledgeBase } from "../../src/knowledge-base.js";
 import { tempRepo, type TempRepo } from "../diff/repo.js";
 import { fakeEmbedder } from "../helpers/fake-embedder.js";
 import { clockAt, type Clock } from "../lifecycle/setup.js";
+import { releaseAfterEachTest } from "../helpers/cleanup.js";
 
 const repos: TempRepo[] = [];
-afterEach(async () => {
+releaseAfterEachTest("files", async () => {
   await Promise.all(repos.splice(0).map((r) => r.cleanup()));
 });
 

@@ -2,11 +2,11 @@
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterEach } from "vitest";
+import { releaseAfterEachTest } from "./cleanup.js";
 
 const made: string[] = [];
 
-afterEach(async () => {
+releaseAfterEachTest("files", async () => {
   await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 

@@ -5,7 +5,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterEach } from "vitest";
 import {
   createProtocolConnection,
   StreamMessageReader,
@@ -16,6 +15,7 @@ import {
   type ProtocolConnection,
 } from "vscode-languageserver-protocol/node";
 import { CLI } from "../helpers/cli.js";
+import { releaseAfterEachTest } from "../helpers/cleanup.js";
 
 export type Publication = { uri: string; version?: number; diagnostics: Diagnostic[] };
 
@@ -40,7 +40,7 @@ export type LspClient = {
 };
 
 const running: LspClient[] = [];
-afterEach(async () => {
+releaseAfterEachTest("processes", async () => {
   await Promise.all(running.splice(0).map((c) => c.stop()));
 });
 

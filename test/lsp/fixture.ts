@@ -1,13 +1,14 @@
 /** A real git repository with source files and entries for the language server tests; removed after each test. */
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll } from "vitest";
+import { afterAll, beforeAll } from "vitest";
 import type { TextEdit } from "vscode-languageserver-protocol";
 import { tempRepo, type TempRepo } from "../diff/repo.js";
 import { startLsp, type LspClient } from "./client.js";
+import { releaseAfterEachTest } from "../helpers/cleanup.js";
 
 const repos: TempRepo[] = [];
-afterEach(async () => {
+releaseAfterEachTest("files", async () => {
   await Promise.all(repos.splice(0).map((r) => r.cleanup()));
 });
 

@@ -3,8 +3,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterEach, expect } from "vitest";
+import { expect } from "vitest";
 import { CLI } from "../helpers/cli.js";
+import { releaseAfterEachTest } from "../helpers/cleanup.js";
 
 const open: Client[] = [];
 const servers: ChildProcess[] = [];
@@ -19,7 +20,7 @@ export async function closeAll(): Promise<void> {
   }
 }
 
-afterEach(closeAll);
+releaseAfterEachTest("processes", closeAll);
 
 /** A client (named `name`) connected over stdio to `cairn --root ROOT mcp`. */
 export async function connect(root: string, name = "cairn-test"): Promise<Client> {
