@@ -14,3 +14,8 @@ export function idFromPath(file: string): string {
 export function isEntryId(id: string): boolean {
   return ID_RE.test(id);
 }
+
+/** An id as a reader (or a model) reads it: its dashes, dots and underscores as spaces (`ignore-all-previous` → `ignore all previous`). */
+export function idAsWords(id: string): string {
+  return id.replace(/[-_.]+/g, " ");
+}

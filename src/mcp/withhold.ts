@@ -5,6 +5,7 @@
  * note saying it was withheld and why (the CLI's `history` still shows it to a human, escaped).
  */
 import { detectInjection } from "../check/sanitize/injection.js";
+import { idAsWords } from "../entry/id.js";
 import type { SearchResponse } from "../types/search.js";
 import type { History, HistoryItem, ShowResult, StatusReport } from "../types/status.js";
 
@@ -58,7 +59,7 @@ export function promptSafeShow(result: ShowResult): ShowResult | WithheldEntry {
 
 /** An entry id (a file name a pull request chooses) that reads as an instruction once its dashes are spaces. */
 export function idReadsAsInstruction(id: string): boolean {
-  return detectInjection(id.replace(/[-_.]+/g, " ")).length > 0 || detectInjection(id).length > 0;
+  return detectInjection(idAsWords(id)).length > 0 || detectInjection(id).length > 0;
 }
 
 const withheldIds = (n: number, command: string) =>

@@ -26,7 +26,13 @@ export type Admitted = Omit<Candidate, "entry"> & { info: EntryInfo; entry: () =
  * disables applied); an error from a rule that guards injection withholds it, with a warning naming
  * the entry and the rules. Anchor problems do not withhold: they travel with the entry as drift warnings.
  */
-export async function gateCandidates(layout: Layout, gate: Gate, batch: SearchResult[], warnings: string[]): Promise<Admitted[]> {
+export async function gateCandidates(
+  layout: Layout,
+  gate: Gate,
+  batch: SearchResult[],
+  warnings: string[],
+  blocked: (hit: SearchResult, why: string) => string = (hit, why) => `withheld ${hit.id}: ${why} — it is not injected until \`cairn check ${hit.path}\` passes`,
+): Promise<Admitted[]> {
   const checked = await Promise.all(
     batch.map(async (hit) => {
       const { info, entry, diagnostics } = await gate.lint({ abs: path.join(layout.root, hit.path), rel: hit.path, state: hit.state });
@@ -38,7 +44,7 @@ export async function gateCandidates(layout: Layout, gate: Gate, batch: SearchRe
   const admitted: Admitted[] = [];
   for (const c of checked) {
     if (c.verdict.injectable && c.info) admitted.push({ hit: c.hit, info: c.info, entry: c.entry, verdict: c.verdict, drift: await promptSafe([...new Set(c.verdict.drift.map((d) => oneLine(anchorWarning(d))))]) });
-    else warnings.push(`withheld ${c.hit.id}: ${describeBlocking(c.verdict.blocking)} — it is not injected until \`cairn check ${c.hit.path}\` passes`);
+    else warnings.push(blocked(c.hit, describeBlocking(c.verdict.blocking)));
   }
   return admitted;
 }

@@ -14,9 +14,7 @@ import type { Entry } from "../entry/types.js";
 import type { LedgerEvent, RunRef } from "../ledger/index.js";
 import { sameRun } from "../ledger/run-ref.js";
 import type { InjectInput } from "../types/inject.js";
-import type { GateVerdict } from "../check/gate.js";
 import { fitToBudget, type Budgeted } from "./budget.js";
-import type { ContextEntry } from "./context.js";
 import { withContradictions, type Candidate } from "./inject-context.js";
 
 /** What makes two calls the same request: everything that chooses or renders the entries. */
@@ -43,36 +41,17 @@ export function previousAnswer(events: readonly LedgerEvent[], ref: RunRef, agen
   return undefined;
 }
 
-/** An entry of the earlier answer as the gate sees it now. */
-export type Regated = { id: string; entry?: Entry; verdict?: GateVerdict; drift: string[]; problem?: string };
-
 /**
- * The earlier answer rendered again: each entry read and gated now (one that fails the gate now is left out, with a
- * warning), with its context as `context` builds it, in the earlier order, within `maxTokens`.
+ * The earlier answer's entries, gated again by the caller (one that fails the gate now is left out, with a warning)
+ * and given their context: rendered in the earlier order within `maxTokens`; an entry grown since that no longer
+ * fits gives way, the last ones first, with a warning.
  */
-export async function replayed(
-  ids: readonly string[],
-  regate: (ids: readonly string[]) => Promise<Regated[]>,
-  context: (candidate: Candidate) => ContextEntry,
-  earlier: Map<string, Entry | undefined>,
-  maxTokens: number,
-): Promise<{ budget: Budgeted; warnings: string[] }> {
-  const warnings: string[] = [];
-  const chosen: Candidate[] = [];
-  for (const one of await regate(ids)) {
-    if (!one.entry || !one.verdict) {
-      warnings.push(`left out ${one.id} of the earlier answer: ${one.problem ?? "it can no longer be read as that entry"}`);
-      continue;
-    }
-    const candidate: Candidate = { hit: { id: one.id, path: one.entry.path, state: one.entry.state, score: 0, status: "observed", explain: { relevant: true } }, entry: one.entry, verdict: one.verdict, drift: one.drift };
-    candidate.context = context(candidate);
-    chosen.push(candidate);
+export async function replayed(chosen: Candidate[], earlier: Map<string, Entry | undefined>, maxTokens: number, warnings: string[]): Promise<Budgeted> {
+  const kept = [...chosen];
+  let budget = await fitToBudget(withContradictions(kept, earlier), maxTokens);
+  while (!budget.fits && kept.length) {
+    warnings.push(`left out ${kept.pop()!.entry.id} of the earlier answer: it no longer fits the ${maxTokens}-token budget`);
+    budget = await fitToBudget(withContradictions(kept, earlier), maxTokens);
   }
-  let budget = await fitToBudget(withContradictions(chosen, earlier), maxTokens);
-  // The same request had the same budget; an entry grown since may no longer fit: the last ones give way.
-  while (!budget.fits && chosen.length) {
-    warnings.push(`left out ${chosen.pop()!.entry.id} of the earlier answer: it no longer fits the ${maxTokens}-token budget`);
-    budget = await fitToBudget(withContradictions(chosen, earlier), maxTokens);
-  }
-  return { budget, warnings };
+  return budget;
 }

@@ -1,8 +1,6 @@
 /** `inject`: pick at most maxPerAgent relevant entries per agent per run, gate them, fit them to a token budget, record the injection. */
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
-import { anchorWarning } from "../anchors/entry.js";
-import { describeBlocking, gateVerdict } from "../check/gate.js";
 import type { Diagnostic } from "../entry/diagnostic.js";
 import type { CatalogueRecord } from "../indexing/catalogue.js";
 import type { LedgerEvent, LedgerSource, NewEvent } from "../ledger/index.js";
@@ -13,11 +11,10 @@ import type { Layout } from "../store/layout.js";
 import { verificationStates } from "../verify/records.js";
 import { unknownAgentWarning } from "./agents.js";
 import { fitToBudget } from "./budget.js";
-import { oneLine } from "./context.js";
 import { focusResponses } from "./focus.js";
 import { toContext, withContradictions, type Candidate } from "./inject-context.js";
-import { chosenCandidate, gateCandidates, gateOf, promptSafe, readEarlier, type Admitted } from "./inject-gate.js";
-import { previousAnswer, replayed, requestFingerprint, type Regated } from "./inject-replay.js";
+import { chosenCandidate, gateCandidates, gateOf, readEarlier, type Admitted } from "./inject-gate.js";
+import { previousAnswer, replayed, requestFingerprint } from "./inject-replay.js";
 import { parseDiffEvidence, type DiffEvidence } from "./diff.js";
 import type { SearchOptions, SearchResponse, SearchResult } from "./search.js";
 import { prepareTokenCounter, TOKENIZER } from "./tokens.js";
@@ -312,7 +309,7 @@ function confirmationInfo(entry: EntryInfo): { id: string; lastConfirmed?: strin
   const lastConfirmed = typeof entry.frontmatter.lastConfirmed === "string" ? entry.frontmatter.lastConfirmed : undefined;
   return lastConfirmed === undefined ? { id: entry.id } : { id: entry.id, lastConfirmed };
 }
-/** The answer an earlier call of this agent and run gave the same request, rendered again and not recorded (inject-replay.ts). */
+/** The answer an earlier call of this agent and run gave the same request, gated and rendered again, not recorded (inject-replay.ts). */
 async function replay(
   deps: InjectDeps,
   input: InjectInput,
@@ -320,23 +317,24 @@ async function replay(
   run: { already: string[]; withheldBefore: string[]; events: LedgerSource; warnings: string[] },
 ): Promise<InjectResult> {
   const gate = await gateOf(deps);
-  const views = projectState(ledgerState(run.events), [], { today: deps.today ?? new Date().toISOString().slice(0, 10) });
+  const warnings: string[] = [];
+  const leftOut = (id: string, why: string) => `left out ${id} of the earlier answer: ${why}`;
+  const hits = ids.map((id): SearchResult => {
+    const rel = path.relative(deps.layout.root, path.join(deps.layout.knowledge, `${id}.md`)).split(path.sep).join("/");
+    return { id, path: rel, state: "active", score: 0, status: "observed", explain: { relevant: true } };
+  });
+  const gated = await gateCandidates(deps.layout, gate, hits, warnings, (hit, why) => leftOut(hit.id, `${why} — \`cairn check ${hit.path}\` says why`));
+  const admitted = gated.filter((a) => a.info.id === a.hit.id || (warnings.push(leftOut(a.hit.id, `its file now holds entry ${a.info.id}`)), false));
+  const chosen: Candidate[] = [];
+  for (const one of admitted) {
+    const candidate = await chosenCandidate(one, warnings);
+    if (candidate) chosen.push(candidate);
+  }
+  const views = projectState(ledgerState(run.events), admitted.map((a) => confirmationInfo(a.info)), { today: deps.today ?? new Date().toISOString().slice(0, 10) });
   const verifications = verificationStates(run.events);
-  const regate = async (wanted: readonly string[]): Promise<Regated[]> =>
-    Promise.all(
-      wanted.map(async (id) => {
-        const rel = path.relative(deps.layout.root, path.join(deps.layout.knowledge, `${id}.md`)).split(path.sep).join("/");
-        const { info, entry, diagnostics } = await gate.lint({ abs: path.join(deps.layout.root, rel), rel, state: "active" });
-        const verdict = gateVerdict(diagnostics, info !== undefined);
-        const parsed = verdict.injectable && info?.id === id ? await entry() : undefined;
-        if (!parsed) return { id, drift: [], problem: verdict.injectable ? "it can no longer be read as that entry" : `${describeBlocking(verdict.blocking)} — \`cairn check ${rel}\` says why` };
-        return { id, entry: parsed, verdict, drift: await promptSafe([...new Set(verdict.drift.map((d) => oneLine(anchorWarning(d))))]) };
-      }),
-    );
-  const maxTokens = input.maxTokens ?? deps.config.maxInjectTokens;
+  for (const c of chosen) c.context = toContext(deps.config, c, views.get(c.entry.id)?.unconfirmedRuns ?? 0, verifications.get(c.entry.id));
   const earlier = await readEarlier(deps.layout, run.already.filter((id) => !ids.includes(id)));
-  const context = (c: Candidate) => toContext(deps.config, c, views.get(c.entry.id)?.unconfirmedRuns ?? 0, verifications.get(c.entry.id));
-  const { budget, warnings } = await replayed(ids, regate, context, earlier, maxTokens);
+  const budget = await replayed(chosen, earlier, input.maxTokens ?? deps.config.maxInjectTokens, warnings);
   await gate.save();
   return {
     ...emptyResult(deps, input, Math.max(0, deps.config.maxPerAgent - run.already.length)),

@@ -4,7 +4,7 @@
  * text is reported once, by the most specific rule (see src/check/sanitize/index.ts). Then over the
  * entry as a prompt reads it, where that differs (src/check/sanitize/prompt-view.ts).
  */
-import path from "node:path";
+import { idFromPath } from "../../entry/id.js";
 import { SANITIZE_RULES, type SanitizeRule } from "../sanitize/rules.js";
 import type { RuleCategory, RuleMeta, RuleModule } from "./types.js";
 
@@ -31,7 +31,7 @@ export const sanitizeRules: RuleModule = {
         // The prompt reads the entry with its YAML decoded and the characters that hide text dropped: so do the rules.
         const fm = frontmatter ?? entry?.frontmatter;
         // The file name, and `id:` when it sets another: whichever is the id heads the entry in every prompt.
-        const ids = [...new Set([path.posix.basename(file, ".md"), ...(typeof fm?.id === "string" ? [fm.id] : [])])];
+        const ids = [...new Set([idFromPath(file), ...(typeof fm?.id === "string" ? [fm.id] : [])])];
         return [...found, ...sanitizeAsPrompted(sanitize, text, file, fm, found, ids)];
       },
     };

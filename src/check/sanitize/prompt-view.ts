@@ -9,6 +9,7 @@
  * (same rule, same line) is not reported twice.
  */
 import type { Diagnostic } from "../../entry/diagnostic.js";
+import { idAsWords } from "../../entry/id.js";
 import { oneLine } from "../../retrieval/context.js";
 import { HIDDEN_CHARS } from "../../text/invisible.js";
 import { detectHidden } from "./hidden.js";
@@ -72,7 +73,7 @@ export function sanitizeAsPrompted(
     const line = set ? keyLine(text, "id") : 1;
     const note = set ? "in the entry's id" : "in the entry's file name (its id unless `id:` sets one)";
     add(sanitize(id, file).filter((d) => d.rule !== "path-outside-repo" && d.rule !== "absolute-path"), `${note}, which heads it in every prompt`, line);
-    const words = id.replace(/[-_.]+/g, " ");
+    const words = idAsWords(id);
     if (words !== id) add(sanitize(words, file).filter((d) => INJECTION.has(d.rule)), `${note} read as words (dashes, dots and underscores as spaces), which heads it in every prompt`, line);
   }
   return out;
